@@ -1,0 +1,10 @@
+//! `gridbot bench_read` (placeholder until its issue lands).
+
+use std::process::ExitCode;
+
+#[derive(Debug, clap::Args)]
+pub struct Args {}
+
+pub fn run(_args: Args) -> anyhow::Result<ExitCode> {
+    anyhow::bail!("`bench_read` is not implemented yet")
+}

@@ -1,0 +1,10 @@
+//! `gridbot calibrate` (placeholder until its issue lands).
+
+use std::process::ExitCode;
+
+#[derive(Debug, clap::Args)]
+pub struct Args {}
+
+pub fn run(_args: Args) -> anyhow::Result<ExitCode> {
+    anyhow::bail!("`calibrate` is not implemented yet")
+}

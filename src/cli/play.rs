@@ -1,0 +1,10 @@
+//! `gridbot play` (placeholder until its issue lands).
+
+use std::process::ExitCode;
+
+#[derive(Debug, clap::Args)]
+pub struct Args {}
+
+pub fn run(_args: Args) -> anyhow::Result<ExitCode> {
+    anyhow::bail!("`play` is not implemented yet")
+}

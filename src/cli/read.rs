@@ -1,0 +1,10 @@
+//! `gridbot read` (placeholder until its issue lands).
+
+use std::process::ExitCode;
+
+#[derive(Debug, clap::Args)]
+pub struct Args {}
+
+pub fn run(_args: Args) -> anyhow::Result<ExitCode> {
+    anyhow::bail!("`read` is not implemented yet")
+}

@@ -1,0 +1,10 @@
+//! `gridbot solve` (placeholder until its issue lands).
+
+use std::process::ExitCode;
+
+#[derive(Debug, clap::Args)]
+pub struct Args {}
+
+pub fn run(_args: Args) -> anyhow::Result<ExitCode> {
+    anyhow::bail!("`solve` is not implemented yet")
+}

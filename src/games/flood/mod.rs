@@ -1,0 +1,6 @@
+//! Flood-It: a grid of k colours; the region connected to the start cell
+//! takes the chosen colour and absorbs neighbouring cells of that colour.
+
+pub mod board;
+
+pub use board::Board;

@@ -1,0 +1,4 @@
+//! One module per game: its rules, its heuristics, how it is read off the
+//! screen and how a move becomes a click.
+
+pub mod flood;
