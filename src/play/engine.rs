@@ -1,0 +1,784 @@
+//! The play loop proper: [`Player`] plays one game at a time on a
+//! [`Screen`] with a [`Pointer`], for any [`PlayableGame`].
+//!
+//! Per move: check the abort guard, click, wait for the screen to settle,
+//! read, compare with the predicted state. A match advances the plan; a
+//! mismatch is logged, the board is read again after it has held still, and
+//! the game is re-solved from what is seen, at most `max_retries` times in a
+//! row before giving up with a message that says what went wrong.
+
+use std::thread;
+use std::time::{Duration, Instant};
+
+use crate::capture::screen::Screenshot;
+
+use super::abort::{AbortGuard, AbortReason};
+use super::io::{DeviceError, Pointer, Screen};
+use super::report::{GameRecord, GameResult, StatusResult};
+use super::settle::{wait_until_settled, Fingerprint, SettleStats, SettleTiming, Settled};
+use super::{Plan, PlayableGame, StatusReading};
+
+/// Knobs of the loop.
+#[derive(Debug, Clone)]
+pub struct PlayConfig {
+    /// Waiting for the game after a click.
+    pub settle: SettleTiming,
+    /// Solver budget.
+    pub solve_budget: Duration,
+    /// Mismatches in a row tolerated before giving up.
+    pub max_retries: usize,
+    /// Extra pause after each verified move (for demos and tests); the
+    /// board is read again after it.
+    pub pause_between_moves: Duration,
+    /// How long a differing board must hold still before it is believed.
+    pub confirm_stable: Duration,
+    /// How long to keep looking for a board that cannot be read.
+    pub find_timeout: Duration,
+    /// Read the game's status line when a game ends.
+    pub read_status: bool,
+}
+
+impl Default for PlayConfig {
+    fn default() -> Self {
+        PlayConfig {
+            settle: SettleTiming {
+                after_click: Duration::ZERO,
+                poll_interval: Duration::from_millis(25),
+                timeout: Duration::from_millis(3000),
+            },
+            solve_budget: Duration::from_millis(2000),
+            max_retries: 3,
+            pause_between_moves: Duration::ZERO,
+            confirm_stable: Duration::from_millis(150),
+            find_timeout: Duration::from_millis(3000),
+            read_status: true,
+        }
+    }
+}
+
+/// Why a run stopped before its games were done.
+#[derive(Debug, thiserror::Error)]
+pub enum PlayError {
+    /// The user stopped the bot.
+    #[error("{0}")]
+    Aborted(AbortReason),
+    /// No board could be read.
+    #[error("no {game} board found on the screen: is the game window visible? ({reason})")]
+    NoBoard { game: String, reason: String },
+    /// Too many mismatches in a row.
+    #[error("gave up after {retries} retries: {last}")]
+    GaveUp { retries: usize, last: String },
+    /// The solver failed.
+    #[error("the solver failed: {0}")]
+    Solve(String),
+    /// The game has no point to click for a planned move.
+    #[error("no place to click for {0} on the board")]
+    NoClickPoint(String),
+    /// The screen or the pointer failed.
+    #[error("{0}")]
+    Device(#[from] DeviceError),
+}
+
+/// A click the bot would make (dry run) or made.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PlannedClick {
+    /// The move's name.
+    pub label: String,
+    /// Screen point.
+    pub point: (i32, i32),
+}
+
+/// What a dry run found.
+#[derive(Debug, Clone)]
+pub struct DryRun {
+    /// The board as read.
+    pub board: String,
+    /// The plan's clicks in order.
+    pub clicks: Vec<PlannedClick>,
+    /// Whether the plan is proven optimal.
+    pub proven_optimal: bool,
+    /// The solver's lower bound.
+    pub lower_bound: usize,
+    /// Solver time.
+    pub solve: Duration,
+}
+
+/// Extra facts about a game that the caller knows (e.g. from the game ID).
+#[derive(Debug, Clone, Default)]
+pub struct GameContext {
+    /// The game ID it was started with.
+    pub id: Option<String>,
+    /// The move limit, if known; otherwise the status line is asked.
+    pub limit: Option<usize>,
+    /// Moves of the game's own solver, if known.
+    pub game_solver_moves: Option<usize>,
+}
+
+/// A finished game: the record plus the last screenshot (for `--screenshots`).
+pub struct Finished<S> {
+    /// The report line.
+    pub record: GameRecord,
+    /// The start state.
+    pub start: S,
+    /// The screenshot the game was first read from.
+    pub first_shot: Screenshot,
+    /// The screenshot the win (or loss) was verified on.
+    pub last_shot: Screenshot,
+}
+
+/// Plays games.
+pub struct Player<'a, G: PlayableGame> {
+    game: &'a G,
+    screen: &'a mut dyn Screen,
+    pointer: &'a mut dyn Pointer,
+    guard: AbortGuard,
+    config: PlayConfig,
+}
+
+/// Bookkeeping of the bot's own time per move.
+#[derive(Default)]
+struct Clock {
+    /// Work since the last click (capture, read, solve), waiting excluded.
+    pending: Duration,
+    pending_solve: Duration,
+    per_move: Vec<(Duration, Duration)>,
+}
+
+impl Clock {
+    fn click_done(&mut self, click: Duration) {
+        self.per_move.push((self.pending + click, self.pending_solve));
+        self.pending = Duration::ZERO;
+        self.pending_solve = Duration::ZERO;
+    }
+}
+
+fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1000.0
+}
+
+impl<'a, G: PlayableGame> Player<'a, G> {
+    /// A player for `game` on `screen` with `pointer`.
+    pub fn new(
+        game: &'a G,
+        screen: &'a mut dyn Screen,
+        pointer: &'a mut dyn Pointer,
+        guard: AbortGuard,
+        config: PlayConfig,
+    ) -> Self {
+        Player { game, screen, pointer, guard, config }
+    }
+
+    /// The configuration in use.
+    pub fn config(&self) -> &PlayConfig {
+        &self.config
+    }
+
+    fn stop_requested(&self) -> bool {
+        self.guard.interrupted()
+    }
+
+    /// Checks the guard against the pointer's current position.
+    fn check_abort(&mut self) -> Result<(), PlayError> {
+        let position = self.pointer.position()?;
+        self.guard.check(position).map_err(|reason| {
+            self.pointer.release_all();
+            PlayError::Aborted(reason)
+        })
+    }
+
+    /// Remembers where the pointer is now as "where the bot left it": call
+    /// once before the first game.
+    pub fn note_pointer(&mut self) -> Result<(), PlayError> {
+        let position = self.pointer.position()?;
+        self.guard.note_position(position);
+        Ok(())
+    }
+
+    fn sleep_checked(&mut self, total: Duration) -> Result<(), PlayError> {
+        let end = Instant::now() + total;
+        while Instant::now() < end {
+            if self.stop_requested() {
+                self.pointer.release_all();
+                return Err(PlayError::Aborted(AbortReason::Interrupted));
+            }
+            thread::sleep((end - Instant::now()).min(Duration::from_millis(20)));
+        }
+        Ok(())
+    }
+
+    fn settle(
+        &mut self,
+        area: super::Rect,
+        before: Option<&Fingerprint>,
+        min_stable: Duration,
+        timeout: Duration,
+        stats: &mut SettleStats,
+    ) -> Result<Settled, PlayError> {
+        let timing = SettleTiming { timeout, ..self.config.settle };
+        let guard = &self.guard;
+        let result = wait_until_settled(&mut *self.screen, area, before, timing, min_stable, &|| guard.interrupted(), stats)?;
+        if let Settled::Interrupted = result {
+            self.pointer.release_all();
+            return Err(PlayError::Aborted(AbortReason::Interrupted));
+        }
+        Ok(result)
+    }
+
+    /// Captures until a board can be read on a picture that holds still
+    /// (or `find_timeout` passes). Returns the screenshot, the reading and
+    /// the bot's busy time spent on the last capture and read.
+    pub fn find_board(&mut self) -> Result<(Screenshot, G::Reading, Duration), PlayError> {
+        let deadline = Instant::now() + self.config.find_timeout;
+        let mut last_error;
+        loop {
+            if self.stop_requested() {
+                self.pointer.release_all();
+                return Err(PlayError::Aborted(AbortReason::Interrupted));
+            }
+            let t = Instant::now();
+            let shot = self.screen.capture()?;
+            match self.game.read(&shot) {
+                Ok(reading) => {
+                    let busy = t.elapsed();
+                    // Make sure the picture holds still (no animation, no
+                    // half-drawn window): one more capture of the board area.
+                    let area = self.game.board_area(&reading);
+                    let again = self.screen.capture()?;
+                    if Fingerprint::of(&again, area) == Fingerprint::of(&shot, area) {
+                        return Ok((shot, reading, busy));
+                    }
+                    last_error = "the board kept changing".into();
+                }
+                Err(err) => last_error = err.0,
+            }
+            if Instant::now() >= deadline {
+                return Err(PlayError::NoBoard { game: self.game.name().to_string(), reason: last_error });
+            }
+            thread::sleep(self.config.settle.poll_interval.max(Duration::from_millis(10)));
+        }
+    }
+
+    fn solve(&self, state: &G::State) -> Result<Plan<G::Move>, PlayError> {
+        self.game.plan(state, self.config.solve_budget).map_err(PlayError::Solve)
+    }
+
+    /// Reads and solves without clicking: the clicks the bot would make.
+    pub fn dry_run(&mut self) -> Result<DryRun, PlayError> {
+        let (shot, reading, _) = self.find_board()?;
+        let mut state = self.game.state(&reading).clone();
+        let board = self.game.describe_state(&state);
+        let plan = self.solve(&state)?;
+        let mut clicks = Vec::new();
+        for &mv in &plan.moves {
+            let (x, y) = self
+                .game
+                .click_point(&reading, &state, mv)
+                .ok_or_else(|| PlayError::NoClickPoint(self.game.describe_move(mv)))?;
+            clicks.push(PlannedClick { label: self.game.describe_move(mv), point: shot.to_screen(x, y) });
+            state = self.game.predict(&state, mv);
+        }
+        Ok(DryRun { board, clicks, proven_optimal: plan.proven_optimal, lower_bound: plan.lower_bound, solve: plan.elapsed })
+    }
+
+    /// Reads the board after a click: waits for a stable changed picture;
+    /// if what it shows is not `predicted`, waits until the area has held
+    /// still for `confirm_stable` and reads once more.
+    fn read_after_click(
+        &mut self,
+        area: super::Rect,
+        before: &Fingerprint,
+        predicted: &G::State,
+        clock: &mut Clock,
+    ) -> Result<(Screenshot, Option<G::Reading>, bool), PlayError> {
+        let mut stats = SettleStats::default();
+        let settled = self.settle(area, Some(before), Duration::ZERO, self.config.settle.timeout, &mut stats)?;
+        let (shot, changed) = match settled {
+            Settled::Changed(shot) => (shot, true),
+            Settled::TimedOut { last, changed } => (last, changed),
+            Settled::Interrupted => unreachable!("handled in settle"),
+        };
+        let t = Instant::now();
+        let reading = self.game.read(&shot).ok();
+        clock.pending += t.elapsed() + stats.busy / stats.captures.max(1);
+        if let Some(r) = &reading {
+            if self.game.state(r) == predicted {
+                return Ok((shot, reading, changed));
+            }
+        }
+        // Not what was expected: make sure the picture is final (a flash or
+        // a half-drawn frame) before believing it.
+        let mut stats = SettleStats::default();
+        let settled =
+            self.settle(area, None, self.config.confirm_stable, self.config.settle.timeout, &mut stats)?;
+        let shot = match settled {
+            Settled::Changed(shot) => shot,
+            Settled::TimedOut { last, .. } => last,
+            Settled::Interrupted => unreachable!("handled in settle"),
+        };
+        let t = Instant::now();
+        let reading = self.game.read(&shot).ok();
+        clock.pending += t.elapsed() + stats.busy / stats.captures.max(1);
+        let changed = changed || Fingerprint::of(&shot, area) != *before;
+        Ok((shot, reading, changed))
+    }
+
+    fn read_status(&self, shot: &Screenshot, reading: &G::Reading) -> StatusReading {
+        if self.config.read_status {
+            self.game.status(shot, reading)
+        } else {
+            StatusReading::unread()
+        }
+    }
+
+    /// Plays one game from what is on the screen to a win (or a loss).
+    pub fn play_game(&mut self, number: usize, context: &GameContext) -> Result<Finished<G::State>, PlayError> {
+        let started = Instant::now();
+        let mut clock = Clock::default();
+        let (mut shot, mut reading, busy) = self.find_board()?;
+        clock.pending += busy;
+        let first_shot = shot.clone();
+        let start = self.game.state(&reading).clone();
+        let board_text = self.game.describe_state(&start);
+        log::info!("game {number}: board {board_text}");
+
+        let mut limit = context.limit;
+        if limit.is_none() && self.config.read_status {
+            let status = self.read_status(&shot, &reading);
+            log::info!("status line at the start: {:?}", status.text);
+            limit = status.limit;
+        }
+
+        let mut solves = 0usize;
+        let mut solve_total = Duration::ZERO;
+        let mut plan = self.solve(&start)?;
+        solves += 1;
+        solve_total += plan.elapsed;
+        clock.pending += plan.elapsed;
+        clock.pending_solve += plan.elapsed;
+        let proven_optimal_first = plan.proven_optimal;
+        let lower_bound = plan.lower_bound;
+        let mut all_proven = plan.proven_optimal;
+        log::info!(
+            "plan: {} moves, optimal={} (lower bound {}), solved in {:.1} ms",
+            plan.moves.len(),
+            if plan.proven_optimal { "proven" } else { "unproven" },
+            plan.lower_bound,
+            ms(plan.elapsed)
+        );
+        let mut cursor = 0usize;
+        let mut played: Vec<G::Move> = Vec::new();
+        let mut counted_moves = 0usize;
+        let mut mismatches = 0usize;
+        let mut retries = 0usize;
+        let mut state = start.clone();
+
+        let result = loop {
+            if self.game.is_won(&state) {
+                break GameResult::Won;
+            }
+            if let Some(l) = limit {
+                if counted_moves >= l {
+                    let status = self.read_status(&shot, &reading);
+                    if status.result == StatusResult::Failed || status.result == StatusResult::Unread {
+                        log::warn!("move limit {l} reached without a win; the game says {:?}", status.text);
+                        break GameResult::Lost;
+                    }
+                }
+            }
+            if cursor >= plan.moves.len() {
+                // The plan ran out without a win: the board differs from the
+                // solver's model; solve again from what is seen.
+                plan = self.solve(&state)?;
+                solves += 1;
+                solve_total += plan.elapsed;
+                clock.pending += plan.elapsed;
+                clock.pending_solve += plan.elapsed;
+                all_proven &= plan.proven_optimal;
+                cursor = 0;
+                if plan.moves.is_empty() {
+                    return Err(PlayError::Solve(format!(
+                        "no moves planned for an unfinished board {}",
+                        self.game.describe_state(&state)
+                    )));
+                }
+            }
+            let mv = plan.moves[cursor];
+            let predicted = self.game.predict(&state, mv);
+            let image_point = self
+                .game
+                .click_point(&reading, &state, mv)
+                .ok_or_else(|| PlayError::NoClickPoint(self.game.describe_move(mv)))?;
+            let point = shot.to_screen(image_point.0, image_point.1);
+            let area = self.game.board_area(&reading);
+            let before = Fingerprint::of(&shot, area);
+
+            self.check_abort()?;
+            let t = Instant::now();
+            self.pointer.click(point.0, point.1)?;
+            self.guard.note_position(point);
+            clock.click_done(t.elapsed());
+            log::debug!("clicked {} at ({}, {})", self.game.describe_move(mv), point.0, point.1);
+
+            let (new_shot, new_reading, changed) = self.read_after_click(area, &before, &predicted, &mut clock)?;
+            let Some(new_reading) = new_reading else {
+                retries += 1;
+                mismatches += 1;
+                if changed {
+                    counted_moves += 1;
+                }
+                let what = format!(
+                    "after clicking {} at ({}, {}) no board could be read on the screen",
+                    self.game.describe_move(mv),
+                    point.0,
+                    point.1
+                );
+                log::warn!("{what}; looking for the board again");
+                if retries > self.config.max_retries {
+                    return Err(PlayError::GaveUp { retries: retries - 1, last: what });
+                }
+                let (s, r, busy) = self.find_board()?;
+                clock.pending += busy;
+                shot = s;
+                reading = r;
+                state = self.game.state(&reading).clone();
+                cursor = plan.moves.len(); // forces a re-solve
+                continue;
+            };
+            let seen = self.game.state(&new_reading).clone();
+            if seen == predicted {
+                played.push(mv);
+                counted_moves += 1;
+                cursor += 1;
+                retries = 0;
+                shot = new_shot;
+                reading = new_reading;
+                state = seen;
+            } else {
+                mismatches += 1;
+                retries += 1;
+                let lost_click = seen == state;
+                if !lost_click {
+                    // The board changed, so the game most likely counted a move.
+                    counted_moves += 1;
+                    played.push(mv);
+                }
+                let what = if lost_click {
+                    format!(
+                        "after clicking {} at ({}, {}) the board did not change (lost click?)",
+                        self.game.describe_move(mv),
+                        point.0,
+                        point.1
+                    )
+                } else {
+                    format!(
+                        "after clicking {} at ({}, {}) the board differs from the prediction: {}",
+                        self.game.describe_move(mv),
+                        point.0,
+                        point.1,
+                        self.game.diff(&predicted, &seen)
+                    )
+                };
+                log::warn!("{what}; re-solving from what is on the screen");
+                if retries > self.config.max_retries {
+                    return Err(PlayError::GaveUp { retries: retries - 1, last: what });
+                }
+                shot = new_shot;
+                reading = new_reading;
+                state = seen;
+                cursor = plan.moves.len(); // forces a re-solve
+                continue;
+            }
+
+            if !self.config.pause_between_moves.is_zero() && !self.game.is_won(&state) {
+                self.sleep_checked(self.config.pause_between_moves)?;
+                // Find the board again: the window may have moved, the user
+                // may have played.
+                let (s, r, busy) = self.find_board()?;
+                clock.pending += busy;
+                let now = self.game.state(&r).clone();
+                if now != state {
+                    mismatches += 1;
+                    log::warn!(
+                        "the board changed while the bot waited: {}; re-solving",
+                        self.game.diff(&state, &now)
+                    );
+                    state = now;
+                    cursor = plan.moves.len();
+                }
+                shot = s;
+                reading = r;
+            }
+        };
+
+        let status = self.read_status(&shot, &reading);
+        if result == GameResult::Won {
+            log::info!("won in {} moves; status line: {:?}", counted_moves, status.text);
+        }
+        let wall = started.elapsed();
+        let n = clock.per_move.len().max(1) as f64;
+        let total: Duration = clock.per_move.iter().map(|m| m.0).sum();
+        let total_solve: Duration = clock.per_move.iter().map(|m| m.1).sum();
+        let max = clock.per_move.iter().map(|m| m.0).max().unwrap_or_default();
+        let (width, height) = self.game.dimensions(&start);
+        let record = GameRecord {
+            game: number,
+            id: context.id.clone(),
+            board: board_text,
+            width,
+            height,
+            limit: limit.or(status.limit),
+            game_solver_moves: context.game_solver_moves,
+            moves: counted_moves,
+            solution: played.iter().map(|&m| self.game.describe_move(m)).collect(),
+            proven_optimal: all_proven && proven_optimal_first && mismatches == 0,
+            lower_bound,
+            result,
+            status: status.result,
+            status_text: status.text.clone(),
+            board_matches_id: None,
+            mismatches,
+            solves,
+            solve_ms: ms(solve_total),
+            bot_ms_per_move: ms(total) / n,
+            bot_ms_per_move_excl_solve: ms(total.saturating_sub(total_solve)) / n,
+            bot_ms_max: ms(max),
+            bot_ms_total: ms(total),
+            wall_ms: ms(wall),
+        };
+        Ok(Finished { record, start, first_shot, last_shot: shot })
+    }
+
+    /// Presses the game's new-game key and waits until a new, unfinished
+    /// board is on the screen.
+    pub fn new_game(&mut self) -> Result<(), PlayError> {
+        let Some(key) = self.game.new_game_key() else {
+            return Err(PlayError::Device(DeviceError(format!(
+                "{} has no new-game key in its calibration",
+                self.game.name()
+            ))));
+        };
+        let (shot, reading, _) = self.find_board()?;
+        let area = self.game.board_area(&reading);
+        let before = Fingerprint::of(&shot, area);
+        self.check_abort()?;
+        self.pointer.key(key)?;
+        let mut stats = SettleStats::default();
+        let _ = self.settle(area, Some(&before), Duration::ZERO, self.config.settle.timeout, &mut stats)?;
+        let deadline = Instant::now() + self.config.find_timeout;
+        loop {
+            let (_, reading, _) = self.find_board()?;
+            if !self.game.is_won(self.game.state(&reading)) {
+                return Ok(());
+            }
+            if Instant::now() >= deadline {
+                return Err(PlayError::Device(DeviceError(format!(
+                    "pressed '{key}' for a new game but the board stayed finished"
+                ))));
+            }
+            self.sleep_checked(self.config.settle.poll_interval)?;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::atomic::AtomicBool;
+    use std::sync::Arc;
+
+    use super::*;
+    use crate::games::flood::Board;
+    use crate::play::fake::{FakeFlood, FakePointer, FakeScreen, World};
+
+    fn board() -> Board {
+        Board::new(4, 4, 4, vec![0, 1, 2, 3, 1, 2, 3, 0, 2, 3, 0, 1, 3, 0, 1, 2])
+    }
+
+    fn config() -> PlayConfig {
+        PlayConfig {
+            settle: SettleTiming {
+                after_click: Duration::ZERO,
+                poll_interval: Duration::from_millis(1),
+                timeout: Duration::from_millis(60),
+            },
+            confirm_stable: Duration::from_millis(5),
+            find_timeout: Duration::from_millis(60),
+            ..PlayConfig::default()
+        }
+    }
+
+    struct Rig {
+        world: std::rc::Rc<std::cell::RefCell<World>>,
+        game: FakeFlood,
+        flag: Arc<AtomicBool>,
+    }
+
+    impl Rig {
+        fn new() -> Self {
+            Rig { world: World::new(board()), game: FakeFlood { colours: 4, width: 4, height: 4 }, flag: Arc::new(AtomicBool::new(false)) }
+        }
+
+        /// Plays one game; returns the result and how often buttons were released.
+        fn play(&self, config: PlayConfig, context: &GameContext) -> (Result<GameRecord, PlayError>, usize) {
+            let mut screen = FakeScreen(self.world.clone());
+            let mut pointer = FakePointer { world: self.world.clone(), released: 0 };
+            let guard = AbortGuard::new(self.flag.clone(), (1000, 800));
+            let result = {
+                let mut player = Player::new(&self.game, &mut screen, &mut pointer, guard, config);
+                player.note_pointer().unwrap();
+                player.play_game(1, context).map(|f| f.record)
+            };
+            (result, pointer.released)
+        }
+
+        fn optimum(&self) -> usize {
+            self.game.plan(&board(), Duration::ZERO).unwrap().moves.len()
+        }
+    }
+
+    #[test]
+    fn wins_with_one_solve_and_verified_moves() {
+        let rig = Rig::new();
+        let (record, _) = rig.play(config(), &GameContext::default());
+        let record = record.unwrap();
+        let world = rig.world.borrow();
+        assert!(world.board.is_won());
+        assert_eq!(record.result, GameResult::Won);
+        assert_eq!(record.moves, rig.optimum());
+        assert_eq!(world.moves, record.moves);
+        assert_eq!((record.solves, record.mismatches), (1, 0));
+        assert!(record.proven_optimal);
+        assert_eq!(record.solution.len(), record.moves);
+        assert!(record.bot_ms_per_move > 0.0 && record.wall_ms >= record.bot_ms_total);
+    }
+
+    #[test]
+    fn a_lost_click_is_retried() {
+        let rig = Rig::new();
+        rig.world.borrow_mut().lose_clicks.insert(2);
+        let (record, _) = rig.play(config(), &GameContext::default());
+        let record = record.unwrap();
+        assert!(rig.world.borrow().board.is_won());
+        assert_eq!(record.mismatches, 1);
+        assert_eq!(record.solves, 2);
+        assert_eq!(record.moves, rig.optimum(), "the lost click is not counted");
+        assert!(!record.proven_optimal, "a disturbed game is not reported as proven optimal");
+    }
+
+    #[test]
+    fn a_move_behind_the_bots_back_is_absorbed() {
+        let rig = Rig::new();
+        rig.world.borrow_mut().interfere.push((1, 3));
+        let (record, _) = rig.play(config(), &GameContext::default());
+        let record = record.unwrap();
+        assert!(rig.world.borrow().board.is_won());
+        assert_eq!(record.result, GameResult::Won);
+        assert!(record.mismatches >= 1);
+    }
+
+    #[test]
+    fn a_moved_window_is_followed() {
+        let rig = Rig::new();
+        rig.world.borrow_mut().move_window.push((1, (37, -20)));
+        rig.world.borrow_mut().move_window.push((2, (-100, 60)));
+        let (record, _) = rig.play(config(), &GameContext::default());
+        let record = record.unwrap();
+        assert!(rig.world.borrow().board.is_won());
+        assert_eq!(record.result, GameResult::Won);
+    }
+
+    #[test]
+    fn gives_up_after_bounded_retries_with_a_clear_message() {
+        let rig = Rig::new();
+        rig.world.borrow_mut().lose_clicks.extend(1..100);
+        let (result, _) = rig.play(config(), &GameContext::default());
+        let err = result.unwrap_err();
+        let msg = err.to_string();
+        assert!(msg.starts_with("gave up after 3 retries: after clicking"), "{msg}");
+        assert!(msg.contains("did not change"), "{msg}");
+        assert_eq!(rig.world.borrow().clicks, 4);
+    }
+
+    #[test]
+    fn the_pointer_in_a_corner_stops_before_the_next_click() {
+        let rig = Rig::new();
+        rig.world.borrow_mut().user_pointer.push((1, (0, 0)));
+        let (result, released) = rig.play(config(), &GameContext::default());
+        let err = result.unwrap_err();
+        assert_eq!(err.to_string(), "aborted: the mouse moved to the top-left corner");
+        assert_eq!(rig.world.borrow().clicks, 1);
+        assert!(released >= 1, "buttons are released on abort");
+    }
+
+    #[test]
+    fn a_pointer_moved_by_hand_stops_the_bot() {
+        let rig = Rig::new();
+        rig.world.borrow_mut().user_pointer.push((2, (500, 500)));
+        let (result, _) = rig.play(config(), &GameContext::default());
+        assert!(matches!(result, Err(PlayError::Aborted(AbortReason::PointerMoved { .. }))), "{result:?}");
+        assert_eq!(rig.world.borrow().clicks, 2);
+    }
+
+    #[test]
+    fn ctrl_c_stops_before_the_first_click() {
+        let rig = Rig::new();
+        rig.flag.store(true, std::sync::atomic::Ordering::SeqCst);
+        let (result, _) = rig.play(config(), &GameContext::default());
+        assert!(matches!(result, Err(PlayError::Aborted(AbortReason::Interrupted))), "{result:?}");
+        assert_eq!(rig.world.borrow().clicks, 0);
+    }
+
+    #[test]
+    fn a_victory_flash_is_waited_out() {
+        let rig = Rig::new();
+        rig.world.borrow_mut().flash_frames = 4;
+        let (record, _) = rig.play(config(), &GameContext::default());
+        let record = record.unwrap();
+        assert_eq!(record.mismatches, 0, "the flash is not a mismatch");
+        assert_eq!(record.moves, rig.optimum());
+    }
+
+    #[test]
+    fn reaching_the_limit_without_a_win_is_a_loss() {
+        let rig = Rig::new();
+        let context = GameContext { limit: Some(1), ..GameContext::default() };
+        let (record, _) = rig.play(config(), &context);
+        let record = record.unwrap();
+        assert_eq!(record.result, GameResult::Lost);
+        assert_eq!(record.moves, 1);
+        assert!(!rig.world.borrow().board.is_won());
+    }
+
+    #[test]
+    fn dry_run_lists_clicks_and_touches_nothing() {
+        let rig = Rig::new();
+        let mut screen = FakeScreen(rig.world.clone());
+        let mut pointer = FakePointer { world: rig.world.clone(), released: 0 };
+        let guard = AbortGuard::new(rig.flag.clone(), (1000, 800));
+        let mut player = Player::new(&rig.game, &mut screen, &mut pointer, guard, config());
+        let dry = player.dry_run().unwrap();
+        assert_eq!(dry.clicks.len(), rig.optimum());
+        assert!(dry.proven_optimal);
+        // Every click lands on the fake window's board (window at 100, 50).
+        assert!(dry.clicks.iter().all(|c| c.point.0 >= 110 && c.point.1 >= 60 && c.point.0 < 150 && c.point.1 < 100));
+        assert_eq!(rig.world.borrow().clicks, 0);
+    }
+
+    #[test]
+    fn new_game_key_starts_the_next_game() {
+        let rig = Rig::new();
+        let next = Board::new(4, 4, 4, vec![1, 1, 2, 2, 1, 1, 2, 2, 3, 3, 0, 0, 3, 3, 0, 0]);
+        rig.world.borrow_mut().next_boards.push_back(next.clone());
+        let mut screen = FakeScreen(rig.world.clone());
+        let mut pointer = FakePointer { world: rig.world.clone(), released: 0 };
+        let guard = AbortGuard::new(rig.flag.clone(), (1000, 800));
+        let mut player = Player::new(&rig.game, &mut screen, &mut pointer, guard, config());
+        player.note_pointer().unwrap();
+        let first = player.play_game(1, &GameContext::default()).unwrap();
+        player.new_game().unwrap();
+        let second = player.play_game(2, &GameContext::default()).unwrap();
+        assert_eq!(first.record.result, GameResult::Won);
+        assert_eq!(second.start, next);
+        assert_eq!(second.record.result, GameResult::Won);
+        assert_eq!(rig.world.borrow().keys, vec!['n']);
+    }
+}

@@ -1,0 +1,46 @@
+//! The two devices the play loop touches, as small traits: a [`Screen`] to
+//! capture and a [`Pointer`] to click with. The loop never talks to X
+//! directly, so tests drive it with fakes.
+
+use std::fmt;
+
+use crate::capture::screen::Screenshot;
+
+/// A failure of the screen or the pointer, with a readable message.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DeviceError(pub String);
+
+impl fmt::Display for DeviceError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for DeviceError {}
+
+impl DeviceError {
+    /// Wraps any displayable error.
+    pub fn from_display(err: impl fmt::Display) -> Self {
+        DeviceError(err.to_string())
+    }
+}
+
+/// Something that produces screenshots (the whole screen or one window).
+pub trait Screen {
+    /// Captures the current pixels.
+    fn capture(&mut self) -> Result<Screenshot, DeviceError>;
+}
+
+/// Something that moves and clicks the mouse pointer and taps keys.
+pub trait Pointer {
+    /// Where the pointer is now, in screen coordinates.
+    fn position(&mut self) -> Result<(i32, i32), DeviceError>;
+    /// Moves to `(x, y)` and clicks the left button there.
+    fn click(&mut self, x: i32, y: i32) -> Result<(), DeviceError>;
+    /// Taps a key.
+    fn key(&mut self, key: char) -> Result<(), DeviceError>;
+    /// Releases every button; used on abort paths, must not fail.
+    fn release_all(&mut self);
+    /// The screen size in pixels, for the corner check.
+    fn screen_size(&self) -> (u32, u32);
+}
