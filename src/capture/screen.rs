@@ -43,6 +43,25 @@ fn xcap_err(what: &'static str) -> impl FnOnce(xcap::XCapError) -> CaptureError 
     move |source| CaptureError::Xcap { what, source }
 }
 
+/// Makes xcap capture through X11 even inside a Wayland session, so that
+/// what is captured is the X display in `$DISPLAY` (for example a virtual one)
+/// and matches where the X11 actuator clicks. xcap switches to the Wayland
+/// screenshot portal when `XDG_SESSION_TYPE=wayland` or `WAYLAND_DISPLAY` is
+/// set; this removes both from the process environment when `DISPLAY` is set.
+///
+/// Call it once at start-up, before other threads exist (the CLI does).
+pub fn use_x11_only() {
+    if std::env::var_os("DISPLAY").is_none() {
+        return;
+    }
+    for var in ["WAYLAND_DISPLAY", "XDG_SESSION_TYPE"] {
+        if std::env::var_os(var).is_some() {
+            log::debug!("ignoring {var} so that capture uses X11 display {:?}", std::env::var_os("DISPLAY"));
+            std::env::remove_var(var);
+        }
+    }
+}
+
 /// Checks that `$DISPLAY` names an X server that accepts connections, so
 /// errors say what is missing instead of failing deep inside xcap.
 fn check_display() -> Result<String, CaptureError> {

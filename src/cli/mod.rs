@@ -79,6 +79,7 @@ fn init_logging(verbose: u8, quiet: bool) {
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
     init_logging(cli.verbose, cli.quiet);
+    gridbot::capture::screen::use_x11_only();
     let result = match cli.command {
         Command::Screenshot(args) => screenshot::run(args),
         Command::Click(args) => click::run(args),

@@ -147,7 +147,11 @@ impl VirtualDisplay {
     /// Starts `Xvfb` with one `width`x`height`x24 screen on a free display
     /// number and returns once it accepts connections.
     pub fn start(width: u32, height: u32) -> Result<Self, DisplayError> {
-        let mut command = Command::new("Xvfb");
+        Self::start_xvfb("Xvfb", width, height)
+    }
+
+    fn start_xvfb(program: &str, width: u32, height: u32) -> Result<Self, DisplayError> {
+        let mut command = Command::new(program);
         command
             .args(["-displayfd", "1", "-screen", "0"])
             .arg(format!("{width}x{height}x24"))
@@ -341,4 +345,31 @@ fn collect_stderr(child: &mut Child) -> Arc<Mutex<String>> {
         });
     }
     log
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn missing_xvfb_says_how_to_install_it() {
+        let err = VirtualDisplay::start_xvfb("gridbot-test-no-such-xvfb", 320, 240).unwrap_err();
+        assert!(matches!(err, DisplayError::XvfbNotFound), "{err:?}");
+        assert!(err.to_string().contains("apt-get install xvfb"), "{err}");
+    }
+
+    #[test]
+    fn xvfb_that_exits_early_is_reported_with_its_log() {
+        // `false` exits at once without printing a display number.
+        let err = VirtualDisplay::start_xvfb("false", 320, 240).unwrap_err();
+        assert!(err.to_string().starts_with("Xvfb failed to start"), "{err}");
+    }
+
+    #[test]
+    fn poll_until_returns_the_value_or_times_out() {
+        let mut n = 0;
+        assert_eq!(poll_until(Duration::from_secs(5), "n", || { n += 1; Ok((n == 3).then_some(n)) }).unwrap(), 3);
+        let err = poll_until::<()>(Duration::from_millis(50), "nothing", || Ok(None)).unwrap_err();
+        assert!(err.to_string().contains("waiting for nothing"), "{err}");
+    }
 }

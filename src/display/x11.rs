@@ -114,20 +114,26 @@ pub fn find_window(conn: &RustConnection, screen: usize, title: &str) -> Result<
     Ok(list_windows(conn, screen)?.into_iter().rev().find(|w| w.title.contains(title)))
 }
 
-/// Whether an EWMH window manager runs (it sets `_NET_SUPPORTING_WM_CHECK`
-/// and `_NET_CLIENT_LIST_STACKING` on the root window, which xcap's
-/// `Window::all()` needs).
+/// Whether an EWMH window manager runs and maintains
+/// `_NET_CLIENT_LIST_STACKING` (which xcap's `Window::all()` needs): it has
+/// set `_NET_SUPPORTING_WM_CHECK` and lists the atom in `_NET_SUPPORTED`.
 pub fn has_ewmh_window_manager(conn: &RustConnection, screen: usize) -> bool {
     let root = conn.setup().roots[screen].root;
-    let Some(atom) = intern(conn, "_NET_CLIENT_LIST_STACKING") else { return false };
-    let Some(check) = intern(conn, "_NET_SUPPORTING_WM_CHECK") else { return false };
-    let has = |prop| {
-        conn.get_property(false, root, prop, AtomEnum::ANY, 0, 1)
-            .ok()
-            .and_then(|c| c.reply().ok())
-            .is_some_and(|r| r.type_ != u32::from(AtomEnum::NONE))
+    let (Some(stacking), Some(check), Some(supported)) = (
+        intern(conn, "_NET_CLIENT_LIST_STACKING"),
+        intern(conn, "_NET_SUPPORTING_WM_CHECK"),
+        intern(conn, "_NET_SUPPORTED"),
+    ) else {
+        return false;
     };
-    has(check) && has(atom)
+    let get = |prop| {
+        conn.get_property(false, root, prop, AtomEnum::ANY, 0, 1024).ok().and_then(|c| c.reply().ok())
+    };
+    let has_check = get(check).is_some_and(|r| r.type_ != u32::from(AtomEnum::NONE));
+    let lists_stacking = get(supported)
+        .and_then(|r| r.value32().map(|mut atoms| atoms.any(|a| a == stacking)))
+        .unwrap_or(false);
+    has_check && lists_stacking
 }
 
 /// Size of the root window (the whole X screen) in pixels.
