@@ -18,7 +18,11 @@ fn read_cells(image: &image::RgbaImage, w: usize, h: usize) -> Result<Vec<u8>, S
             let px = *image.get_pixel(x, y);
             match FLOOD_PALETTE.iter().position(|p| close(px, *p, 8)) {
                 Some(i) => cells.push(i as u8),
-                None => return Err(format!("cell ({r},{c}) at window pixel ({x},{y}) has colour {px:?}")),
+                None => {
+                    return Err(format!(
+                        "cell ({r},{c}) at window pixel ({x},{y}) has colour {px:?}"
+                    ))
+                }
             }
         }
     }
@@ -41,16 +45,26 @@ fn clicking_a_cell_floods_the_top_left_region() {
     })
     .unwrap_or_else(|| {
         let img = image::open(tmp.join("before.png")).unwrap().to_rgba8();
-        panic!("capture never matched the game ID: {:?}", read_cells(&img, w, h))
+        panic!(
+            "capture never matched the game ID: {:?}",
+            read_cells(&img, w, h)
+        )
     });
     let top_left = expected[0];
 
     // Click a cell far from the top-left region with a different colour.
-    let target = (0..w * h).rev().find(|&i| expected[i] != top_left).expect("board has two colours");
+    let target = (0..w * h)
+        .rev()
+        .find(|&i| expected[i] != top_left)
+        .expect("board has two colours");
     let (row, col) = ((target / w) as u32, (target % w) as u32);
     let new_colour = expected[target];
     let (sx, sy) = game.cell_centre(row, col);
-    assert_success(&run(gridbot(Some(game.name())).args(["click", &sx.to_string(), &sy.to_string()])));
+    assert_success(&run(gridbot(Some(game.name())).args([
+        "click",
+        &sx.to_string(),
+        &sy.to_string(),
+    ])));
 
     // After: the top-left cell (and every cell of its old region) now has
     // the clicked cell's colour; cells outside the region are unchanged.
@@ -62,14 +76,31 @@ fn clicking_a_cell_floods_the_top_left_region() {
     let Some((after_img, after_cells)) = after else {
         panic!("the top-left cell never changed colour after clicking cell ({row},{col}) at screen ({sx},{sy})");
     };
-    assert_eq!(after_cells[0], new_colour, "top-left cell took the clicked cell's colour");
+    assert_eq!(
+        after_cells[0], new_colour,
+        "top-left cell took the clicked cell's colour"
+    );
     let region = flood_region(&expected, w, h);
     for i in 0..w * h {
-        let want = if region.contains(&i) { new_colour } else { expected[i] };
-        assert_eq!(after_cells[i], want, "cell ({},{}) after the flood", i / w, i % w);
+        let want = if region.contains(&i) {
+            new_colour
+        } else {
+            expected[i]
+        };
+        assert_eq!(
+            after_cells[i],
+            want,
+            "cell ({},{}) after the flood",
+            i / w,
+            i % w
+        );
     }
     let (x, y) = flood_cell_centre_in_window(0, 0);
-    assert_ne!(before.get_pixel(x, y), after_img.get_pixel(x, y), "the picture changed at the top-left cell");
+    assert_ne!(
+        before.get_pixel(x, y),
+        after_img.get_pixel(x, y),
+        "the picture changed at the top-left cell"
+    );
 }
 
 /// Indices of the cells connected to (0,0) through cells of its colour.
@@ -79,10 +110,18 @@ fn flood_region(cells: &[u8], w: usize, h: usize) -> Vec<usize> {
     while i < region.len() {
         let (r, c) = (region[i] / w, region[i] % w);
         let mut next = vec![];
-        if r > 0 { next.push(region[i] - w) }
-        if r + 1 < h { next.push(region[i] + w) }
-        if c > 0 { next.push(region[i] - 1) }
-        if c + 1 < w { next.push(region[i] + 1) }
+        if r > 0 {
+            next.push(region[i] - w)
+        }
+        if r + 1 < h {
+            next.push(region[i] + w)
+        }
+        if c > 0 {
+            next.push(region[i] - 1)
+        }
+        if c + 1 < w {
+            next.push(region[i] + 1)
+        }
         for n in next {
             if cells[n] == cells[0] && !region.contains(&n) {
                 region.push(n);
@@ -105,11 +144,18 @@ fn window_capture_works_without_a_window_manager() {
         (read_cells(&img, w, h).ok()? == expected).then_some(img)
     });
     let img = out.expect("window capture shows the board");
-    assert_eq!((img.width(), img.height()), (game.window.width, game.window.height));
+    assert_eq!(
+        (img.width(), img.height()),
+        (game.window.width, game.window.height)
+    );
     let full = screenshot(game.name(), None, &tmp.join("full.png"));
     assert_eq!((full.width(), full.height()), (800, 600));
     let (sx, sy) = game.cell_centre(0, 0);
-    assert!(close(*full.get_pixel(sx as u32, sy as u32), FLOOD_PALETTE[expected[0] as usize], 8));
+    assert!(close(
+        *full.get_pixel(sx as u32, sy as u32),
+        FLOOD_PALETTE[expected[0] as usize],
+        8
+    ));
 }
 
 /// The mouse moves, reports its position and drags on a display it is told
@@ -136,15 +182,23 @@ fn displays_are_independent_and_cleaned_up() {
     assert_ne!(a.name(), b.name());
     let (name, pid) = (a.name().to_string(), a.xvfb_pid());
     drop(a);
-    assert!(!std::path::Path::new(&format!("/proc/{pid}")).exists(), "Xvfb {pid} still runs after drop");
-    assert!(gridbot::display::x11::connect(Some(&name)).is_err(), "{name} still accepts connections");
+    assert!(
+        !std::path::Path::new(&format!("/proc/{pid}")).exists(),
+        "Xvfb {pid} still runs after drop"
+    );
+    assert!(
+        gridbot::display::x11::connect(Some(&name)).is_err(),
+        "{name} still accepts connections"
+    );
     assert!(gridbot::display::x11::connect(Some(b.name())).is_ok());
 }
 
 #[test]
 fn screenshot_without_display_says_how_to_get_one() {
     let tmp = TempDir::new("no-display");
-    let out = run(gridbot(None).args(["screenshot", "-o"]).arg(tmp.join("x.png")));
+    let out = run(gridbot(None)
+        .args(["screenshot", "-o"])
+        .arg(tmp.join("x.png")));
     assert_clean_failure(&out, "DISPLAY is not set");
     let out = run(gridbot(None).args(["click", "1", "1"]));
     assert_clean_failure(&out, "DISPLAY is not set");
@@ -155,7 +209,9 @@ fn dead_display_is_named_in_the_error() {
     // Start and stop a display to get a number nobody listens on.
     let name = VirtualDisplay::start(320, 240).unwrap().name().to_string();
     let tmp = TempDir::new("dead-display");
-    let out = run(gridbot(Some(&name)).args(["screenshot", "-o"]).arg(tmp.join("x.png")));
+    let out = run(gridbot(Some(&name))
+        .args(["screenshot", "-o"])
+        .arg(tmp.join("x.png")));
     assert_clean_failure(&out, &format!("cannot connect to X display {name}"));
 }
 
@@ -163,9 +219,15 @@ fn dead_display_is_named_in_the_error() {
 fn unknown_window_title_lists_open_windows() {
     let game = FloodOnDisplay::start(FLOOD_ID, true);
     let tmp = TempDir::new("no-window");
-    let out = run(gridbot(Some(game.name())).args(["screenshot", "--window", "No Such Game", "-o"]).arg(tmp.join("x.png")));
+    let out = run(gridbot(Some(game.name()))
+        .args(["screenshot", "--window", "No Such Game", "-o"])
+        .arg(tmp.join("x.png")));
     assert_clean_failure(&out, "no window whose title contains \"No Such Game\"");
-    assert!(stderr(&out).contains("\"Flood\""), "lists the open windows: {}", stderr(&out));
+    assert!(
+        stderr(&out).contains("\"Flood\""),
+        "lists the open windows: {}",
+        stderr(&out)
+    );
 }
 
 /// In a Wayland session xcap would use the desktop's screenshot portal; the

@@ -29,7 +29,13 @@ pub enum ActuatorError {
     Connect { display: String, reason: String },
     /// A point outside the screen.
     #[error("point ({x}, {y}) is outside the {width}x{height} screen of X display {display}")]
-    OutOfScreen { x: i32, y: i32, width: u32, height: u32, display: String },
+    OutOfScreen {
+        x: i32,
+        y: i32,
+        width: u32,
+        height: u32,
+        display: String,
+    },
     /// enigo failed to send an event.
     #[error("synthetic input failed while trying to {what}: {reason}")]
     Input { what: &'static str, reason: String },
@@ -50,12 +56,18 @@ pub struct Mouse {
 
 impl std::fmt::Debug for Mouse {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Mouse").field("display", &self.display).field("pressed", &self.pressed).finish()
+        f.debug_struct("Mouse")
+            .field("display", &self.display)
+            .field("pressed", &self.pressed)
+            .finish()
     }
 }
 
 fn input_err(what: &'static str) -> impl FnOnce(enigo::InputError) -> ActuatorError {
-    move |err| ActuatorError::Input { what, reason: err.to_string() }
+    move |err| ActuatorError::Input {
+        what,
+        reason: err.to_string(),
+    }
 }
 
 impl Mouse {
@@ -71,10 +83,20 @@ impl Mouse {
         let (conn, screen) = x11::connect(Some(display))?;
         let size = x11::screen_size(&conn, screen);
         drop(conn);
-        let settings = Settings { x11_display: Some(display.to_string()), ..Settings::default() };
-        let enigo = Enigo::new(&settings)
-            .map_err(|err| ActuatorError::Connect { display: display.into(), reason: err.to_string() })?;
-        Ok(Mouse { enigo, display: display.to_string(), screen: size, pressed: Vec::new() })
+        let settings = Settings {
+            x11_display: Some(display.to_string()),
+            ..Settings::default()
+        };
+        let enigo = Enigo::new(&settings).map_err(|err| ActuatorError::Connect {
+            display: display.into(),
+            reason: err.to_string(),
+        })?;
+        Ok(Mouse {
+            enigo,
+            display: display.to_string(),
+            screen: size,
+            pressed: Vec::new(),
+        })
     }
 
     /// The display this mouse acts on.
@@ -85,7 +107,13 @@ impl Mouse {
     fn check(&self, x: i32, y: i32) -> Result<(), ActuatorError> {
         let (width, height) = self.screen;
         if x < 0 || y < 0 || x >= width as i32 || y >= height as i32 {
-            return Err(ActuatorError::OutOfScreen { x, y, width, height, display: self.display.clone() });
+            return Err(ActuatorError::OutOfScreen {
+                x,
+                y,
+                width,
+                height,
+                display: self.display.clone(),
+            });
         }
         Ok(())
     }
@@ -93,18 +121,24 @@ impl Mouse {
     /// Moves the pointer to a screen point.
     pub fn move_to(&mut self, x: i32, y: i32) -> Result<(), ActuatorError> {
         self.check(x, y)?;
-        self.enigo.move_mouse(x, y, Coordinate::Abs).map_err(input_err("move the pointer"))
+        self.enigo
+            .move_mouse(x, y, Coordinate::Abs)
+            .map_err(input_err("move the pointer"))
     }
 
     fn press(&mut self, button: Button) -> Result<(), ActuatorError> {
-        self.enigo.button(button, Direction::Press).map_err(input_err("press a button"))?;
+        self.enigo
+            .button(button, Direction::Press)
+            .map_err(input_err("press a button"))?;
         self.pressed.push(button);
         Ok(())
     }
 
     fn release(&mut self, button: Button) -> Result<(), ActuatorError> {
         self.pressed.retain(|b| *b != button);
-        self.enigo.button(button, Direction::Release).map_err(input_err("release a button"))
+        self.enigo
+            .button(button, Direction::Release)
+            .map_err(input_err("release a button"))
     }
 
     /// Moves to a screen point and clicks the left button there.
@@ -139,12 +173,16 @@ impl Mouse {
 
     /// The pointer's current screen position.
     pub fn position(&self) -> Result<(i32, i32), ActuatorError> {
-        self.enigo.location().map_err(input_err("read the pointer position"))
+        self.enigo
+            .location()
+            .map_err(input_err("read the pointer position"))
     }
 
     /// Taps a key (press and release), e.g. `'n'` for a new game in sgt-flood.
     pub fn key(&mut self, key: char) -> Result<(), ActuatorError> {
-        self.enigo.key(Key::Unicode(key), Direction::Click).map_err(input_err("tap a key"))
+        self.enigo
+            .key(Key::Unicode(key), Direction::Click)
+            .map_err(input_err("tap a key"))
     }
 
     /// Releases every button this mouse pressed (and, to be safe, the left

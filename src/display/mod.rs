@@ -80,7 +80,12 @@ pub enum DisplayError {
     Timeout { what: String, timeout: Duration },
     /// No window with the title appeared in time.
     #[error("no window whose title contains {title:?} appeared on {display} within {timeout:?}; open windows: {open}")]
-    WindowNotFound { title: String, display: String, timeout: Duration, open: String },
+    WindowNotFound {
+        title: String,
+        display: String,
+        timeout: Duration,
+        open: String,
+    },
     /// An X protocol error.
     #[error("X protocol error: {0}")]
     Protocol(String),
@@ -162,8 +167,15 @@ impl VirtualDisplay {
         die_with_parent(&mut command);
         let mut child = match command.spawn() {
             Ok(child) => child,
-            Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Err(DisplayError::XvfbNotFound),
-            Err(source) => return Err(DisplayError::Spawn { program: "Xvfb".into(), source }),
+            Err(err) if err.kind() == std::io::ErrorKind::NotFound => {
+                return Err(DisplayError::XvfbNotFound)
+            }
+            Err(source) => {
+                return Err(DisplayError::Spawn {
+                    program: "Xvfb".into(),
+                    source,
+                })
+            }
         };
         let stderr_log = collect_stderr(&mut child);
         let stdout = child.stdout.take().expect("stdout is piped");
@@ -174,14 +186,20 @@ impl VirtualDisplay {
             Err(what) => {
                 let exited = xvfb.try_wait().ok().flatten();
                 kill_and_reap(&mut xvfb.child);
-                let log = stderr_log.lock().map(|s| s.trim().to_string()).unwrap_or_default();
+                let log = stderr_log
+                    .lock()
+                    .map(|s| s.trim().to_string())
+                    .unwrap_or_default();
                 return Err(match (what, exited) {
-                    (ReadError::Timeout, None) => {
-                        DisplayError::Timeout { what: "Xvfb to accept connections".into(), timeout: START_TIMEOUT }
-                    }
+                    (ReadError::Timeout, None) => DisplayError::Timeout {
+                        what: "Xvfb to accept connections".into(),
+                        timeout: START_TIMEOUT,
+                    },
                     _ => DisplayError::XvfbFailed(format!(
                         "exited ({}) before reporting a display number; its log: {}",
-                        exited.map(|s| s.to_string()).unwrap_or_else(|| "killed".into()),
+                        exited
+                            .map(|s| s.to_string())
+                            .unwrap_or_else(|| "killed".into()),
                         if log.is_empty() { "(empty)" } else { &log }
                     )),
                 });
@@ -190,8 +208,17 @@ impl VirtualDisplay {
         let name = format!(":{number}");
         // -displayfd already means "ready"; one real connection confirms it.
         x11::connect(Some(&name))?;
-        log::info!("Xvfb is running on {name} ({width}x{height}), pid {}", xvfb.id());
-        Ok(VirtualDisplay { name, width, height, window_manager: None, xvfb })
+        log::info!(
+            "Xvfb is running on {name} ({width}x{height}), pid {}",
+            xvfb.id()
+        );
+        Ok(VirtualDisplay {
+            name,
+            width,
+            height,
+            window_manager: None,
+            xvfb,
+        })
     }
 
     /// Like [`start`](Self::start), and also runs the `evilwm` window
@@ -200,10 +227,15 @@ impl VirtualDisplay {
     pub fn start_with_window_manager(width: u32, height: u32) -> Result<Self, DisplayError> {
         let mut display = Self::start(width, height)?;
         let mut command = Command::new(WINDOW_MANAGER);
-        command.stdin(Stdio::null()).stdout(Stdio::null()).stderr(Stdio::null());
+        command
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null());
         let wm = match display.spawn(&mut command) {
             Ok(wm) => wm,
-            Err(DisplayError::Spawn { source, .. }) if source.kind() == std::io::ErrorKind::NotFound => {
+            Err(DisplayError::Spawn { source, .. })
+                if source.kind() == std::io::ErrorKind::NotFound =>
+            {
                 return Err(DisplayError::WindowManagerNotFound(WINDOW_MANAGER.into()))
             }
             Err(err) => return Err(err),
@@ -252,7 +284,10 @@ impl VirtualDisplay {
         command.env("DISPLAY", &self.name);
         die_with_parent(command);
         let program = command.get_program().to_string_lossy().into_owned();
-        let child = command.spawn().map_err(|source| DisplayError::Spawn { program: program.clone(), source })?;
+        let child = command.spawn().map_err(|source| DisplayError::Spawn {
+            program: program.clone(),
+            source,
+        })?;
         log::debug!("started `{program}` on {} (pid {})", self.name, child.id());
         Ok(DisplayChild { child })
     }
@@ -260,7 +295,11 @@ impl VirtualDisplay {
     /// Waits until a viewable window whose title contains `title` exists and
     /// returns its position and size in screen coordinates (polling the X
     /// server every 20 ms; no fixed sleep).
-    pub fn wait_for_window(&self, title: &str, timeout: Duration) -> Result<WindowInfo, DisplayError> {
+    pub fn wait_for_window(
+        &self,
+        title: &str,
+        timeout: Duration,
+    ) -> Result<WindowInfo, DisplayError> {
         let (conn, screen) = x11::connect(Some(&self.name))?;
         let result = poll_until(timeout, &format!("a window titled {title:?}"), || {
             Ok(x11::find_window(&conn, screen, title)?.filter(|w| w.width > 1 && w.height > 1))
@@ -297,7 +336,10 @@ pub fn poll_until<T>(
             return Ok(value);
         }
         if Instant::now() >= deadline {
-            return Err(DisplayError::Timeout { what: what.into(), timeout });
+            return Err(DisplayError::Timeout {
+                what: what.into(),
+                timeout,
+            });
         }
         thread::sleep(Duration::from_millis(20));
     }
@@ -368,7 +410,14 @@ mod tests {
     #[test]
     fn poll_until_returns_the_value_or_times_out() {
         let mut n = 0;
-        assert_eq!(poll_until(Duration::from_secs(5), "n", || { n += 1; Ok((n == 3).then_some(n)) }).unwrap(), 3);
+        assert_eq!(
+            poll_until(Duration::from_secs(5), "n", || {
+                n += 1;
+                Ok((n == 3).then_some(n))
+            })
+            .unwrap(),
+            3
+        );
         let err = poll_until::<()>(Duration::from_millis(50), "nothing", || Ok(None)).unwrap_err();
         assert!(err.to_string().contains("waiting for nothing"), "{err}");
     }

@@ -43,11 +43,23 @@ pub fn connect(display: Option<&str>) -> Result<(RustConnection, usize), Display
         Some(name) => name.to_string(),
         None => display_from_env()?,
     };
-    x11rb::connect(Some(&name)).map_err(|err| DisplayError::Connect { display: name, reason: err.to_string() })
+    x11rb::connect(Some(&name)).map_err(|err| DisplayError::Connect {
+        display: name,
+        reason: err.to_string(),
+    })
 }
 
-fn get_text_property(conn: &RustConnection, window: Window, property: u32, type_: u32) -> Option<String> {
-    let reply = conn.get_property(false, window, property, type_, 0, 1024).ok()?.reply().ok()?;
+fn get_text_property(
+    conn: &RustConnection,
+    window: Window,
+    property: u32,
+    type_: u32,
+) -> Option<String> {
+    let reply = conn
+        .get_property(false, window, property, type_, 0, 1024)
+        .ok()?
+        .reply()
+        .ok()?;
     if reply.value.is_empty() {
         None
     } else {
@@ -56,11 +68,22 @@ fn get_text_property(conn: &RustConnection, window: Window, property: u32, type_
 }
 
 fn intern(conn: &RustConnection, name: &str) -> Option<u32> {
-    Some(conn.intern_atom(false, name.as_bytes()).ok()?.reply().ok()?.atom)
+    Some(
+        conn.intern_atom(false, name.as_bytes())
+            .ok()?
+            .reply()
+            .ok()?
+            .atom,
+    )
 }
 
 /// The title of one window: `_NET_WM_NAME` (UTF-8) if set, else `WM_NAME`.
-fn window_title(conn: &RustConnection, window: Window, net_wm_name: Option<u32>, utf8: Option<u32>) -> Option<String> {
+fn window_title(
+    conn: &RustConnection,
+    window: Window,
+    net_wm_name: Option<u32>,
+    utf8: Option<u32>,
+) -> Option<String> {
     if let (Some(net_wm_name), Some(utf8)) = (net_wm_name, utf8) {
         if let Some(title) = get_text_property(conn, window, net_wm_name, utf8) {
             return Some(title);
@@ -90,13 +113,25 @@ pub fn list_windows(conn: &RustConnection, screen: usize) -> Result<Vec<WindowIn
         if window == root {
             continue;
         }
-        let Ok(attrs) = conn.get_window_attributes(window).map_err(x_err)?.reply() else { continue };
+        let Ok(attrs) = conn.get_window_attributes(window).map_err(x_err)?.reply() else {
+            continue;
+        };
         if attrs.map_state != MapState::VIEWABLE {
             continue;
         }
-        let Some(title) = window_title(conn, window, net_wm_name, utf8) else { continue };
-        let Ok(geom) = conn.get_geometry(window).map_err(x_err)?.reply() else { continue };
-        let Ok(pos) = conn.translate_coordinates(window, root, 0, 0).map_err(x_err)?.reply() else { continue };
+        let Some(title) = window_title(conn, window, net_wm_name, utf8) else {
+            continue;
+        };
+        let Ok(geom) = conn.get_geometry(window).map_err(x_err)?.reply() else {
+            continue;
+        };
+        let Ok(pos) = conn
+            .translate_coordinates(window, root, 0, 0)
+            .map_err(x_err)?
+            .reply()
+        else {
+            continue;
+        };
         found.push(WindowInfo {
             id: window,
             title,
@@ -110,8 +145,15 @@ pub fn list_windows(conn: &RustConnection, screen: usize) -> Result<Vec<WindowIn
 }
 
 /// The topmost visible window whose title contains `title`, if any.
-pub fn find_window(conn: &RustConnection, screen: usize, title: &str) -> Result<Option<WindowInfo>, DisplayError> {
-    Ok(list_windows(conn, screen)?.into_iter().rev().find(|w| w.title.contains(title)))
+pub fn find_window(
+    conn: &RustConnection,
+    screen: usize,
+    title: &str,
+) -> Result<Option<WindowInfo>, DisplayError> {
+    Ok(list_windows(conn, screen)?
+        .into_iter()
+        .rev()
+        .find(|w| w.title.contains(title)))
 }
 
 /// Whether an EWMH window manager runs and maintains
@@ -127,7 +169,9 @@ pub fn has_ewmh_window_manager(conn: &RustConnection, screen: usize) -> bool {
         return false;
     };
     let get = |prop| {
-        conn.get_property(false, root, prop, AtomEnum::ANY, 0, 1024).ok().and_then(|c| c.reply().ok())
+        conn.get_property(false, root, prop, AtomEnum::ANY, 0, 1024)
+            .ok()
+            .and_then(|c| c.reply().ok())
     };
     let has_check = get(check).is_some_and(|r| r.type_ != u32::from(AtomEnum::NONE));
     let lists_stacking = get(supported)

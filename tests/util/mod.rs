@@ -22,8 +22,14 @@ pub const SGT_FLOOD: &str = "/usr/games/sgt-flood";
 pub const FLOOD_ID: &str = "12x12:315404310200422240430404115203431120242230144040031342151010325355313102422054025043504121102402014431053543245134445531532312042131511251155522,23";
 
 /// sgt-flood's palette in colour-index order, as captured on Xvfb.
-pub const FLOOD_PALETTE: [[u8; 3]; 6] =
-    [[255, 0, 0], [255, 255, 0], [0, 255, 0], [51, 76, 255], [255, 128, 0], [128, 0, 179]];
+pub const FLOOD_PALETTE: [[u8; 3]; 6] = [
+    [255, 0, 0],
+    [255, 255, 0],
+    [0, 255, 0],
+    [51, 76, 255],
+    [255, 128, 0],
+    [128, 0, 179],
+];
 
 /// Board geometry inside the "Flood" window at the default tile size:
 /// top-left corner of cell (0,0) and cell pitch, in window pixels.
@@ -40,7 +46,8 @@ impl TempDir {
     pub fn new(tag: &str) -> TempDir {
         static COUNTER: AtomicU32 = AtomicU32::new(0);
         let n = COUNTER.fetch_add(1, Ordering::SeqCst);
-        let dir = std::env::temp_dir().join(format!("gridbot-test-{tag}-{}-{n}", std::process::id()));
+        let dir =
+            std::env::temp_dir().join(format!("gridbot-test-{tag}-{}-{n}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).expect("create temp dir");
         TempDir(dir)
@@ -88,15 +95,29 @@ pub fn stderr(out: &Output) -> String {
 
 /// Panics with the full output unless the command succeeded.
 pub fn assert_success(out: &Output) {
-    assert!(out.status.success(), "gridbot failed ({}):\nstdout:\n{}\nstderr:\n{}", out.status, stdout(out), stderr(out));
+    assert!(
+        out.status.success(),
+        "gridbot failed ({}):\nstdout:\n{}\nstderr:\n{}",
+        out.status,
+        stdout(out),
+        stderr(out)
+    );
 }
 
 /// Asserts a clean failure: exit code 1, the message on stderr, no panic.
 pub fn assert_clean_failure(out: &Output, expected: &str) {
     let err = stderr(out);
-    assert_eq!(out.status.code(), Some(1), "expected exit code 1, got {}; stderr:\n{err}", out.status);
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "expected exit code 1, got {}; stderr:\n{err}",
+        out.status
+    );
     assert!(!err.contains("panicked"), "gridbot panicked:\n{err}");
-    assert!(err.contains(expected), "stderr does not mention {expected:?}:\n{err}");
+    assert!(
+        err.contains(expected),
+        "stderr does not mention {expected:?}:\n{err}"
+    );
 }
 
 /// A virtual display showing one sgt-flood game. Dropping it kills sgt-flood,
@@ -119,10 +140,21 @@ impl FloodOnDisplay {
         }
         .expect("start Xvfb");
         let game = display
-            .spawn(Command::new(SGT_FLOOD).arg(game_id).stdout(Stdio::null()).stderr(Stdio::null()))
+            .spawn(
+                Command::new(SGT_FLOOD)
+                    .arg(game_id)
+                    .stdout(Stdio::null())
+                    .stderr(Stdio::null()),
+            )
             .expect("start sgt-flood");
-        let window = display.wait_for_window("Flood", TIMEOUT).expect("sgt-flood window");
-        FloodOnDisplay { game, window, display }
+        let window = display
+            .wait_for_window("Flood", TIMEOUT)
+            .expect("sgt-flood window");
+        FloodOnDisplay {
+            game,
+            window,
+            display,
+        }
     }
 
     pub fn name(&self) -> &str {
