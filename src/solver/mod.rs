@@ -1,2 +1,14 @@
-//! Game-independent search: exact (A*, IDA*) and anytime (branch and bound,
-//! limited discrepancy) strategies, transposition tables, budgets.
+//! Game-independent search building blocks: fixed-size bitsets chosen by
+//! problem size at run time, a bucketed priority queue for A* with small
+//! integer costs, and search budgets (time and memory).
+//!
+//! The game modules (see [`crate::games`]) build their exact and anytime
+//! searches (A*, branch and bound, greedy) out of these pieces.
+
+pub mod bitset;
+pub mod budget;
+pub mod queue;
+
+pub use bitset::Bits;
+pub use budget::{Budget, BudgetExceeded};
+pub use queue::BucketQueue;

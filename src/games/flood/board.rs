@@ -1,5 +1,25 @@
 //! The Flood-It board: cells, colours, start cell, and the rules of a move.
 
+/// What is wrong with the numbers given to [`Board::try_new`].
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum BoardError {
+    /// Width or height outside 1..=64.
+    #[error("board is {width}x{height}; width and height must be 1 to 64")]
+    Size { width: usize, height: usize },
+    /// Colour count outside 1..=16.
+    #[error("{0} colours; 1 to 16 are supported")]
+    Colours(usize),
+    /// Cell vector of the wrong length.
+    #[error("expected {expected} cells, got {got}")]
+    CellCount { expected: usize, got: usize },
+    /// A cell colour not below the colour count.
+    #[error("cell at row {row}, column {col} has colour {colour}, but the board has {colours} colours")]
+    CellColour { row: usize, col: usize, colour: u8, colours: u8 },
+    /// Start cell outside the board.
+    #[error("start cell ({row},{col}) is outside the {width}x{height} board")]
+    Start { row: usize, col: usize, width: usize, height: usize },
+}
+
 /// A Flood-It board. Colours are `0..colours`; cells are stored row by row.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Board {
@@ -18,10 +38,58 @@ impl Board {
 
     /// Builds a board flooding from the top-left cell. `cells` holds
     /// `width * height` colour indices, each below `colours`.
+    ///
+    /// Panics on inconsistent input; use [`Board::try_new`] for user input.
     pub fn new(width: usize, height: usize, colours: u8, cells: Vec<u8>) -> Self {
         assert_eq!(cells.len(), width * height, "cell count must be width * height");
         assert!(cells.iter().all(|&c| c < colours), "cell colour out of range");
         Board { width, height, colours, cells, start: (0, 0) }
+    }
+
+    /// Like [`Board::new`] but checks sizes (1 to 64 a side, 1 to 16
+    /// colours, one cell per position, colours in range) and reports what
+    /// is wrong instead of panicking.
+    pub fn try_new(width: usize, height: usize, colours: u8, cells: Vec<u8>) -> Result<Self, BoardError> {
+        if width == 0 || height == 0 || width > Self::MAX_SIDE || height > Self::MAX_SIDE {
+            return Err(BoardError::Size { width, height });
+        }
+        if colours == 0 || colours > Self::MAX_COLOURS {
+            return Err(BoardError::Colours(colours as usize));
+        }
+        if cells.len() != width * height {
+            return Err(BoardError::CellCount { expected: width * height, got: cells.len() });
+        }
+        if let Some(i) = cells.iter().position(|&c| c >= colours) {
+            return Err(BoardError::CellColour { row: i / width, col: i % width, colour: cells[i], colours });
+        }
+        Ok(Board { width, height, colours, cells, start: (0, 0) })
+    }
+
+    /// Like [`Board::with_start`] but reports a start cell outside the board.
+    pub fn try_with_start(self, row: usize, col: usize) -> Result<Self, BoardError> {
+        if row >= self.height || col >= self.width {
+            return Err(BoardError::Start { row, col, width: self.width, height: self.height });
+        }
+        Ok(self.with_start(row, col))
+    }
+
+    /// The number of distinct colours present on the board.
+    pub fn colours_present(&self) -> usize {
+        let mut seen = 0u32;
+        for &c in &self.cells {
+            seen |= 1 << c;
+        }
+        seen.count_ones() as usize
+    }
+
+    /// Plays `moves` in order on a copy and tells whether the board is won
+    /// at the end.
+    pub fn wins_with(&self, moves: &[u8]) -> bool {
+        let mut b = self.clone();
+        for &m in moves {
+            b.play(m);
+        }
+        b.is_won()
     }
 
     /// The same board flooding from `(row, col)`.
@@ -78,6 +146,22 @@ impl Board {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn try_new_rejects_bad_input() {
+        assert!(matches!(Board::try_new(0, 1, 2, vec![]), Err(BoardError::Size { .. })));
+        assert!(matches!(Board::try_new(65, 1, 2, vec![0; 65]), Err(BoardError::Size { .. })));
+        assert!(matches!(Board::try_new(1, 1, 17, vec![0]), Err(BoardError::Colours(17))));
+        assert!(matches!(Board::try_new(2, 1, 2, vec![0]), Err(BoardError::CellCount { .. })));
+        assert!(matches!(
+            Board::try_new(2, 1, 2, vec![0, 2]),
+            Err(BoardError::CellColour { row: 0, col: 1, .. })
+        ));
+        let b = Board::try_new(2, 1, 2, vec![0, 1]).unwrap();
+        assert!(b.clone().try_with_start(1, 0).is_err());
+        assert!(b.wins_with(&[1]));
+        assert_eq!(b.colours_present(), 2);
+    }
 
     #[test]
     fn play_floods_connected_region_only() {

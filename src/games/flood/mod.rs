@@ -3,5 +3,14 @@
 
 pub mod board;
 pub mod play;
+pub mod parse;
+pub mod regions;
+pub mod heuristic;
+pub mod greedy;
+pub mod astar;
+pub mod bnb;
+pub mod solve;
 
 pub use board::Board;
+pub use parse::{parse_board, ParseError, ParsedBoard};
+pub use solve::{solve, Solution, SolveError, SolveOptions, StopReason, Strategy};

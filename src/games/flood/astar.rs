@@ -1,0 +1,197 @@
+//! Exact A* over flooded sets of regions.
+//!
+//! - State: the flooded set `f` (a bitset over regions) plus its border `b`,
+//!   kept incrementally so a move costs a few word operations.
+//! - Heuristic: Puchert's layered bound ([`layered_bound`]), with pathmax.
+//! - Transposition table: flooded set -> best depth seen; a state reached
+//!   again with no smaller depth is dropped, a shorter path re-opens it.
+//! - Colour elimination: if a move takes every remaining region of a colour
+//!   it is always optimal, so it is the only child generated.
+//! - Only colours present on the border are played (every move gains).
+//! - Open list: buckets by `f`, deepest first ([`BucketQueue`]).
+//! - Upper bound: an incumbent solution (greedy) prunes every node with
+//!   `f >= incumbent`; states with at most one colour left are completed on
+//!   the spot and improve the incumbent.
+//! - Bound proof: the largest `f` popped so far is a lower bound on the
+//!   optimum; when it meets the incumbent the incumbent is optimal.
+//!
+//! Budgets are checked every 256 expansions and before every allocation
+//! growth, so the search stops promptly with the incumbent and the proven
+//! lower bound.
+
+use std::collections::HashMap;
+
+use rustc_hash::FxBuildHasher;
+
+use super::greedy;
+use super::heuristic::layered_bound;
+use super::regions::BitGraph;
+use crate::solver::{Bits, Budget, BudgetExceeded, BucketQueue};
+
+/// The result of one search.
+#[derive(Debug, Clone)]
+pub struct Outcome {
+    /// Best solution found (colours).
+    pub moves: Vec<u8>,
+    /// Proven lower bound on the optimum.
+    pub lower_bound: usize,
+    /// Nodes expanded.
+    pub nodes: u64,
+    /// Why the search stopped early, if it did.
+    pub stopped: Option<BudgetExceeded>,
+}
+
+struct Node<const N: usize> {
+    f: Bits<N>,
+    b: Bits<N>,
+    parent: u32,
+    colour: u8,
+}
+
+fn path<const N: usize>(arena: &[Node<N>], mut idx: u32) -> Vec<u8> {
+    let mut moves = Vec::new();
+    while idx != 0 {
+        let n = &arena[idx as usize];
+        moves.push(n.colour);
+        idx = n.parent;
+    }
+    moves.reverse();
+    moves
+}
+
+/// Runs A* from the start state, with `incumbent` as a known solution.
+pub fn astar<const N: usize>(g: &BitGraph<N>, budget: &Budget, incumbent: Vec<u8>) -> Outcome {
+    let (f0, b0) = g.start_state();
+    let left0 = g.colours_left(&f0);
+    let h0 = layered_bound(g, &f0, &b0, left0);
+    let mut best = incumbent;
+    let mut lb = h0;
+    let mut nodes = 0u64;
+    if lb >= best.len() {
+        return Outcome { moves: best, lower_bound: lb.min(usize::MAX), nodes, stopped: None };
+    }
+    let mut arena: Vec<Node<N>> = Vec::with_capacity(1024);
+    arena.push(Node { f: f0, b: b0, parent: 0, colour: 0 });
+    let mut seen: HashMap<Bits<N>, u8, FxBuildHasher> = HashMap::with_capacity_and_hasher(1024, FxBuildHasher);
+    seen.insert(f0, 0);
+    let mut open: BucketQueue<u32> = BucketQueue::new();
+    open.push(h0, 0, 0);
+    let node_bytes = std::mem::size_of::<Node<N>>();
+    let entry_bytes = std::mem::size_of::<(Bits<N>, u8)>() + 1;
+    let mut stopped = None;
+
+    while let Some((fv, gv, idx)) = open.pop() {
+        if fv >= best.len() {
+            // Every open node is at least as long as the incumbent.
+            lb = best.len();
+            break;
+        }
+        lb = lb.max(fv);
+        let (f, b) = (arena[idx as usize].f, arena[idx as usize].b);
+        if seen.get(&f).is_some_and(|&sg| (sg as usize) < gv) {
+            continue; // a shorter path to this state was found later
+        }
+        nodes += 1;
+        if nodes & 255 == 0 {
+            let held = arena.capacity() * node_bytes + seen.capacity() * entry_bytes + open.bytes();
+            if let Err(e) = budget.check(held) {
+                stopped = Some(e);
+                // Put the node back so the completion below can use it.
+                open.push(fv, gv, idx);
+                break;
+            }
+        }
+        let fb = f.or(&b);
+        let on_border = g.colours_in(&b);
+        // Colour elimination: a border colour with no region beyond the border.
+        let mut moves = on_border;
+        let mut m = on_border;
+        while m != 0 {
+            let c = m.trailing_zeros() as usize;
+            m &= m - 1;
+            if g.by_colour[c].is_subset(&fb) {
+                moves = 1 << c;
+                break;
+            }
+        }
+        let ng = gv + 1;
+        while moves != 0 {
+            let c = moves.trailing_zeros() as u8;
+            moves &= moves - 1;
+            let (nf, nb) = g.play(&f, &b, c);
+            let left = g.colours_left(&nf);
+            if left.count_ones() <= 1 {
+                let len = ng + left.count_ones() as usize;
+                if len < best.len() {
+                    let mut p = path(&arena, idx);
+                    p.push(c);
+                    if left != 0 {
+                        p.push(left.trailing_zeros() as u8);
+                    }
+                    best = p;
+                    open.truncate_f(best.len());
+                }
+                continue;
+            }
+            match seen.get_mut(&nf) {
+                Some(sg) if (*sg as usize) <= ng => continue,
+                Some(sg) => *sg = ng as u8,
+                None => {
+                    if seen.len() >= seen.capacity()
+                        && budget
+                            .check(
+                                arena.capacity() * node_bytes + seen.capacity() * entry_bytes * 3 + open.bytes(),
+                            )
+                            .is_err()
+                    {
+                        stopped = Some(BudgetExceeded::Memory);
+                        break;
+                    }
+                    seen.insert(nf, ng as u8);
+                }
+            }
+            let h = layered_bound(g, &nf, &nb, left);
+            let nfv = (ng + h).max(fv);
+            if nfv >= best.len() {
+                continue;
+            }
+            if arena.len() == arena.capacity()
+                && budget
+                    .check(arena.capacity() * node_bytes * 2 + seen.capacity() * entry_bytes + open.bytes())
+                    .is_err()
+            {
+                stopped = Some(BudgetExceeded::Memory);
+                break;
+            }
+            arena.push(Node { f: nf, b: nb, parent: idx, colour: c });
+            open.push(nfv, ng, (arena.len() - 1) as u32);
+        }
+        if best.len() <= lb {
+            break;
+        }
+        if stopped.is_some() {
+            open.push(fv, gv, idx);
+            break;
+        }
+    }
+    if stopped.is_none() && open.min_f().is_none() {
+        // Open list exhausted: nothing shorter than the incumbent exists.
+        lb = best.len();
+    }
+    if stopped.is_some() {
+        // Complete the most promising open node greedily; keep it if shorter.
+        if let Some(f) = open.min_f() {
+            lb = lb.max(f.min(best.len()));
+        }
+        if let Some((_, _, idx)) = open.pop() {
+            let n = &arena[idx as usize];
+            let mut p = path(&arena, idx);
+            p.extend(greedy::complete(g, n.f, n.b, 1));
+            if p.len() < best.len() {
+                best = p;
+            }
+        }
+    }
+    Outcome { lower_bound: lb.min(best.len()), moves: best, nodes, stopped }
+}
+

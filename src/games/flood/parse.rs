@@ -1,0 +1,242 @@
+//! Reading Flood-It boards from text. Three forms are detected
+//! automatically:
+//!
+//! - an `sgt-flood` game ID, `WxH:<cells>[,<limit>]`, one character per
+//!   cell (as printed by `sgt-flood --generate`); colours keep their digit;
+//! - one square board on one line (as in the shared benchmark files), one
+//!   character per cell;
+//! - rows of digits or letters, one row per line (spaces inside a row are
+//!   ignored).
+//!
+//! In the last two forms the distinct symbols, sorted, become colours
+//! `0..k`; [`ParsedBoard::symbols`] maps them back so moves can be printed
+//! in the user's own symbols. Errors name the 1-based line and column.
+
+use super::board::{Board, BoardError};
+
+/// A board read from text, with the symbols its colours were written in.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ParsedBoard {
+    /// The board (flooding from the top-left cell).
+    pub board: Board,
+    /// `symbols[c]` is the character that stood for colour `c`.
+    pub symbols: Vec<char>,
+    /// The move limit of an `sgt-flood` game ID, when given.
+    pub move_limit: Option<usize>,
+}
+
+impl ParsedBoard {
+    /// The symbol of colour `c`.
+    pub fn symbol(&self, c: u8) -> char {
+        self.symbols[c as usize]
+    }
+}
+
+/// Why a text is not a board.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ParseError {
+    /// Nothing but whitespace.
+    #[error("empty input: no board found")]
+    Empty,
+    /// A character that is not a digit or letter.
+    #[error("line {line}, column {col}: unexpected character {ch:?} (cells must be digits or letters)")]
+    BadChar { line: usize, col: usize, ch: char },
+    /// A row whose length differs from the first row.
+    #[error("line {line}, column {col}: row has {got} cells but the first row has {expected}")]
+    Ragged { line: usize, col: usize, got: usize, expected: usize },
+    /// A one-line board whose length is not a square number.
+    #[error("line {line}, column {col}: a one-line board must be square, but {cells} cells is not a square number")]
+    NotSquare { line: usize, col: usize, cells: usize },
+    /// A 17th distinct symbol.
+    #[error("line {line}, column {col}: symbol {ch:?} is a 17th colour; at most 16 are supported")]
+    TooManyColours { line: usize, col: usize, ch: char },
+    /// A malformed `sgt-flood` game ID.
+    #[error("line {line}, column {col}: bad sgt-flood game ID: {msg}")]
+    GameId { line: usize, col: usize, msg: String },
+    /// Sizes out of range.
+    #[error("line {line}: {source}")]
+    Board { line: usize, source: BoardError },
+}
+
+/// Parses a board in any of the three forms (see the module docs).
+pub fn parse_board(text: &str) -> Result<ParsedBoard, ParseError> {
+    // Lines with their 1-based numbers, trailing whitespace removed.
+    let lines: Vec<(usize, &str)> = text
+        .lines()
+        .enumerate()
+        .map(|(i, l)| (i + 1, l.trim_end()))
+        .collect();
+    let first = lines.iter().position(|(_, l)| !l.trim().is_empty()).ok_or(ParseError::Empty)?;
+    let last = lines.iter().rposition(|(_, l)| !l.trim().is_empty()).unwrap();
+    let lines = &lines[first..=last];
+    let (lno, l0) = lines[0];
+    if lines.len() == 1 && is_game_id(l0.trim()) {
+        let indent = l0.len() - l0.trim_start().len();
+        return parse_game_id(l0.trim(), lno, indent);
+    }
+    // Collect cells as (line, col, char) per row.
+    let mut rows: Vec<Vec<(usize, usize, char)>> = Vec::new();
+    for &(line, l) in lines {
+        let mut row = Vec::new();
+        for (i, ch) in l.chars().enumerate() {
+            if ch == ' ' || ch == '\t' {
+                continue;
+            }
+            if !ch.is_ascii_alphanumeric() {
+                return Err(ParseError::BadChar { line, col: i + 1, ch });
+            }
+            row.push((line, i + 1, ch));
+        }
+        rows.push(row);
+    }
+    if rows.len() == 1 {
+        let n = rows[0].len();
+        let side = (n as f64).sqrt().round() as usize;
+        if side * side != n {
+            return Err(ParseError::NotSquare { line: lno, col: 1, cells: n });
+        }
+        let row = rows.pop().unwrap();
+        rows = row.chunks(side).map(|c| c.to_vec()).collect();
+    }
+    let width = rows[0].len();
+    for (r, row) in rows.iter().enumerate() {
+        if row.len() != width {
+            let (line, _) = lines[r];
+            let col = if row.len() > width { row[width].1 } else { row.last().map_or(1, |c| c.1 + 1) };
+            return Err(ParseError::Ragged { line, col, got: row.len(), expected: width });
+        }
+    }
+    let height = rows.len();
+    let mut symbols: Vec<char> = Vec::new();
+    for &(line, col, ch) in rows.iter().flatten() {
+        if !symbols.contains(&ch) {
+            if symbols.len() == Board::MAX_COLOURS as usize {
+                return Err(ParseError::TooManyColours { line, col, ch });
+            }
+            symbols.push(ch);
+        }
+    }
+    symbols.sort_unstable();
+    let cells: Vec<u8> = rows
+        .iter()
+        .flatten()
+        .map(|&(_, _, ch)| symbols.iter().position(|&s| s == ch).unwrap() as u8)
+        .collect();
+    let board = Board::try_new(width, height, symbols.len() as u8, cells)
+        .map_err(|source| ParseError::Board { line: lno, source })?;
+    Ok(ParsedBoard { board, symbols, move_limit: None })
+}
+
+fn is_game_id(s: &str) -> bool {
+    let Some((size, _)) = s.split_once(':') else { return false };
+    let Some((w, h)) = size.split_once('x') else { return false };
+    !w.is_empty() && !h.is_empty() && w.chars().chain(h.chars()).all(|c| c.is_ascii_digit())
+}
+
+/// Colour value of a game-ID cell character: `0-9` then `a-f`.
+fn id_colour(ch: char) -> Option<u8> {
+    ch.to_digit(16).map(|d| d as u8)
+}
+
+fn parse_game_id(s: &str, line: usize, indent: usize) -> Result<ParsedBoard, ParseError> {
+    let err = |col: usize, msg: String| ParseError::GameId { line, col: indent + col, msg };
+    let (size, rest) = s.split_once(':').unwrap();
+    let (w, h) = size.split_once('x').unwrap();
+    let width: usize = w.parse().map_err(|_| err(1, format!("width {w:?} is not a number")))?;
+    let height: usize = h.parse().map_err(|_| err(w.len() + 2, format!("height {h:?} is not a number")))?;
+    let cells_start = size.len() + 2;
+    let (cells_str, limit) = match rest.split_once(',') {
+        Some((c, l)) => {
+            let lcol = cells_start + c.chars().count() + 1;
+            let limit: usize =
+                l.trim().parse().map_err(|_| err(lcol, format!("move limit {l:?} is not a number")))?;
+            (c, Some(limit))
+        }
+        None => (rest, None),
+    };
+    let mut cells = Vec::with_capacity(cells_str.len());
+    for (i, ch) in cells_str.chars().enumerate() {
+        match id_colour(ch) {
+            Some(c) => cells.push(c),
+            None => {
+                return Err(ParseError::BadChar { line, col: indent + cells_start + i, ch });
+            }
+        }
+    }
+    if cells.len() != width * height {
+        return Err(err(
+            cells_start,
+            format!("{width}x{height} needs {} cells, found {}", width * height, cells.len()),
+        ));
+    }
+    let colours = cells.iter().copied().max().unwrap_or(0) + 1;
+    if colours > Board::MAX_COLOURS {
+        return Err(err(cells_start, format!("{colours} colours; at most 16 are supported")));
+    }
+    let symbols = (0..colours).map(|c| char::from_digit(c as u32, 16).unwrap()).collect();
+    let board =
+        Board::try_new(width, height, colours, cells).map_err(|source| ParseError::Board { line, source })?;
+    Ok(ParsedBoard { board, symbols, move_limit: limit })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rows_form() {
+        let p = parse_board("\n12\n31\n\n").unwrap();
+        assert_eq!((p.board.width(), p.board.height()), (2, 2));
+        assert_eq!(p.board.cells(), &[0, 1, 2, 0]);
+        assert_eq!(p.symbols, vec!['1', '2', '3']);
+        let p = parse_board("a b\nb a\n").unwrap();
+        assert_eq!(p.board.cells(), &[0, 1, 1, 0]);
+    }
+
+    #[test]
+    fn one_line_form() {
+        let p = parse_board("123412341234123412341234123412341234").unwrap();
+        assert_eq!((p.board.width(), p.board.height()), (6, 6));
+        assert_eq!(p.board.colours(), 4);
+        assert_eq!(
+            parse_board("12345"),
+            Err(ParseError::NotSquare { line: 1, col: 1, cells: 5 })
+        );
+    }
+
+    #[test]
+    fn game_id_form() {
+        let p = parse_board("3x2:012210,5\n").unwrap();
+        assert_eq!((p.board.width(), p.board.height()), (3, 2));
+        assert_eq!(p.board.cells(), &[0, 1, 2, 2, 1, 0]);
+        assert_eq!(p.move_limit, Some(5));
+        assert_eq!(p.symbol(2), '2');
+        assert!(matches!(parse_board("3x2:01221,5"), Err(ParseError::GameId { .. })));
+        assert!(matches!(parse_board("3x2:01z210"), Err(ParseError::BadChar { col: 7, .. })));
+    }
+
+    #[test]
+    fn errors_name_line_and_column() {
+        assert_eq!(parse_board("  \n"), Err(ParseError::Empty));
+        assert_eq!(
+            parse_board("12\n1?"),
+            Err(ParseError::BadChar { line: 2, col: 2, ch: '?' })
+        );
+        assert_eq!(
+            parse_board("123\n12\n"),
+            Err(ParseError::Ragged { line: 2, col: 3, got: 2, expected: 3 })
+        );
+        assert_eq!(
+            parse_board("12\n123\n"),
+            Err(ParseError::Ragged { line: 2, col: 3, got: 3, expected: 2 })
+        );
+        let many: String = "0123456789abcdefg".chars().collect::<Vec<_>>().chunks(1).map(|c| c[0]).collect();
+        let text = format!("{many}\n{many}\n");
+        assert_eq!(
+            parse_board(&text),
+            Err(ParseError::TooManyColours { line: 1, col: 17, ch: 'g' })
+        );
+        let wide = "1".repeat(65);
+        assert!(matches!(parse_board(&format!("{wide}\n{wide}")), Err(ParseError::Board { .. })));
+    }
+}
