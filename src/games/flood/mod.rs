@@ -10,6 +10,7 @@ pub mod greedy;
 pub mod astar;
 pub mod bnb;
 pub mod solve;
+pub mod screen;
 
 pub use board::Board;
 pub use parse::{parse_board, ParseError, ParsedBoard};

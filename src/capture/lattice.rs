@@ -1,0 +1,384 @@
+//! Stage 2, find the lattice: cell pitch and origin in both axes from the
+//! periodicity of colour edges inside the board rectangle.
+//!
+//! Along each axis an edge profile counts, for every pixel boundary, the
+//! sampled lines that cross a colour jump there. Cells of one colour that
+//! touch merge visually (sgt-flood draws separators only between different
+//! colours), so not every cell boundary shows; but every edge that does show
+//! lies on a cell boundary. The cell count is therefore the *smallest* n
+//! whose n-1 evenly spaced boundaries explain (almost) all edge mass; its
+//! multiples explain it too, its divisors do not. The two axes are paired
+//! preferring square cells (so an axis with few edges borrows the other's
+//! pitch), and the pitch and origin are then fitted by least squares to the
+//! centroids of the edges found near each boundary, which absorbs separator
+//! lines, anti-aliasing and non-integer scaling.
+
+use image::RgbaImage;
+
+use super::colour::{max_channel_diff, rgb_at};
+use super::locate::BoardRect;
+use super::ReadError;
+use crate::calibration::GeometryHints;
+
+/// Where the cells are, in image pixels (continuous coordinates: pixel
+/// (x, y) covers [x, x+1) x [y, y+1)).
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
+pub struct Lattice {
+    /// Image x of the left boundary of column 0.
+    pub origin_x: f64,
+    /// Image y of the top boundary of row 0.
+    pub origin_y: f64,
+    /// Cell width in image pixels.
+    pub pitch_x: f64,
+    /// Cell height in image pixels.
+    pub pitch_y: f64,
+    /// Number of columns.
+    pub columns: usize,
+    /// Number of rows.
+    pub rows: usize,
+}
+
+impl Lattice {
+    /// Centre of cell `(row, col)` in image pixels.
+    pub fn cell_centre(&self, row: usize, col: usize) -> (f64, f64) {
+        (
+            self.origin_x + (col as f64 + 0.5) * self.pitch_x,
+            self.origin_y + (row as f64 + 0.5) * self.pitch_y,
+        )
+    }
+}
+
+/// Adjacent pixels whose channels differ by more than this form an edge.
+const EDGE_STEP: u8 = 40;
+/// A cell count is accepted when its boundaries explain this share of the
+/// edge mass.
+const EXPLAINED: f64 = 0.92;
+/// Smallest pitch considered, in pixels.
+const MIN_PITCH: f64 = 4.0;
+/// Largest cell count considered per axis.
+const MAX_CELLS: usize = 128;
+/// Profiles with less total mass than this (in sampled lines) have no edges.
+const NO_EDGES: f64 = 0.5;
+
+/// Edge profile along one axis: `values[i]` is the number of sampled lines
+/// with a colour jump between pixel i-1 and pixel i (position i), divided by
+/// nothing: raw counts, so the units are "lines".
+#[derive(Debug, Clone)]
+pub struct EdgeProfile {
+    /// One value per position 0..=len.
+    pub values: Vec<f64>,
+}
+
+impl EdgeProfile {
+    fn len(&self) -> usize {
+        self.values.len() - 1
+    }
+
+    /// Total edge mass away from the two ends (the ends are the frame).
+    fn interior_mass(&self) -> f64 {
+        let n = self.len();
+        if n < 5 {
+            return 0.0;
+        }
+        self.values[2..=n - 2].iter().sum()
+    }
+}
+
+/// Edge profile along x (vertical boundaries) inside `rect`.
+pub fn profile_x(image: &RgbaImage, rect: &BoardRect) -> EdgeProfile {
+    let mut values = vec![0.0; rect.width as usize + 1];
+    let stride = (rect.height / 160).max(1);
+    let mut y = rect.y;
+    while y < rect.y + rect.height {
+        let mut prev = rgb_at(image, rect.x, y);
+        for i in 1..rect.width {
+            let p = rgb_at(image, rect.x + i, y);
+            if max_channel_diff(prev, p) > EDGE_STEP {
+                values[i as usize] += 1.0;
+            }
+            prev = p;
+        }
+        y += stride;
+    }
+    EdgeProfile { values }
+}
+
+/// Edge profile along y (horizontal boundaries) inside `rect`.
+pub fn profile_y(image: &RgbaImage, rect: &BoardRect) -> EdgeProfile {
+    let mut values = vec![0.0; rect.height as usize + 1];
+    let stride = (rect.width / 160).max(1);
+    let mut x = rect.x;
+    while x < rect.x + rect.width {
+        let mut prev = rgb_at(image, x, rect.y);
+        for i in 1..rect.height {
+            let p = rgb_at(image, x, rect.y + i);
+            if max_channel_diff(prev, p) > EDGE_STEP {
+                values[i as usize] += 1.0;
+            }
+            prev = p;
+        }
+        x += stride;
+    }
+    EdgeProfile { values }
+}
+
+fn tolerance(pitch: f64) -> f64 {
+    (0.2 * pitch).max(1.5)
+}
+
+/// Share of the interior edge mass within tolerance of the boundaries of `n`
+/// evenly spaced cells.
+fn explained(profile: &EdgeProfile, n: usize) -> f64 {
+    let len = profile.len();
+    let pitch = len as f64 / n as f64;
+    let tol = tolerance(pitch);
+    let (mut hit, mut total) = (0.0, 0.0);
+    for i in 2..=len.saturating_sub(2) {
+        let v = profile.values[i];
+        if v == 0.0 {
+            continue;
+        }
+        total += v;
+        let k = (i as f64 / pitch).round();
+        if (i as f64 - k * pitch).abs() <= tol {
+            hit += v;
+        }
+    }
+    if total == 0.0 {
+        1.0
+    } else {
+        hit / total
+    }
+}
+
+/// Cell counts whose boundaries explain the profile, smallest first, or
+/// `None` when the axis shows no interior edges at all.
+fn valid_counts(profile: &EdgeProfile) -> Option<Vec<usize>> {
+    if profile.interior_mass() < NO_EDGES {
+        return None;
+    }
+    let len = profile.len() as f64;
+    let max = ((len / MIN_PITCH) as usize).min(MAX_CELLS);
+    Some((2..=max).filter(|&n| explained(profile, n) >= EXPLAINED).collect())
+}
+
+/// Fits boundary positions `a + k * pitch` to the edge centroids near each
+/// predicted boundary of `n` cells. Returns `(a, pitch)` in profile
+/// coordinates.
+fn fit(profile: &EdgeProfile, n: usize) -> (f64, f64) {
+    let len = profile.len();
+    let p0 = len as f64 / n as f64;
+    let tol = tolerance(p0);
+    let mut points = Vec::with_capacity(n);
+    for k in 1..n {
+        let centre = k as f64 * p0;
+        let lo = ((centre - tol).ceil().max(1.0)) as usize;
+        let hi = ((centre + tol).floor() as usize).min(len - 1);
+        let (mut mass, mut moment) = (0.0, 0.0);
+        for i in lo..=hi {
+            mass += profile.values[i];
+            moment += profile.values[i] * i as f64;
+        }
+        if mass >= NO_EDGES {
+            points.push((k as f64, moment / mass, mass));
+        }
+    }
+    match points.len() {
+        0 => (0.0, p0),
+        1 => {
+            let (k, c, _) = points[0];
+            (c - k * p0, p0)
+        }
+        _ => {
+            let sw: f64 = points.iter().map(|p| p.2).sum();
+            let mk = points.iter().map(|p| p.2 * p.0).sum::<f64>() / sw;
+            let mc = points.iter().map(|p| p.2 * p.1).sum::<f64>() / sw;
+            let skk: f64 = points.iter().map(|p| p.2 * (p.0 - mk) * (p.0 - mk)).sum();
+            let skc: f64 = points.iter().map(|p| p.2 * (p.0 - mk) * (p.1 - mc)).sum();
+            if skk <= 0.0 {
+                return (mc - mk * p0, p0);
+            }
+            let pitch = skc / skk;
+            if (pitch - p0).abs() > 0.1 * p0 {
+                return (0.0, p0);
+            }
+            (mc - mk * pitch, pitch)
+        }
+    }
+}
+
+/// Everything the lattice stage computed, for `--dump-stages`.
+#[derive(Debug, Clone)]
+pub struct LatticeTrace {
+    /// Edge profile along x.
+    pub x: EdgeProfile,
+    /// Edge profile along y.
+    pub y: EdgeProfile,
+}
+
+/// Finds the lattice of the board in `rect`, using any geometry hints.
+pub fn find_lattice(
+    image: &RgbaImage,
+    rect: &BoardRect,
+    hints: Option<&GeometryHints>,
+) -> Result<(Lattice, LatticeTrace), ReadError> {
+    let px = profile_x(image, rect);
+    let py = profile_y(image, rect);
+    let no_lattice = |reason: String| ReadError::NoLattice {
+        x: rect.x,
+        y: rect.y,
+        width: rect.width,
+        height: rect.height,
+        reason,
+    };
+    let (w, h) = (rect.width as f64, rect.height as f64);
+    let hint_cols = hints.and_then(|g| g.columns.or(g.cell_size.map(|s| (w / s).round().max(1.0) as usize)));
+    let hint_rows = hints.and_then(|g| g.rows.or(g.cell_size.map(|s| (h / s).round().max(1.0) as usize)));
+
+    let (columns, rows) = match (hint_cols, hint_rows) {
+        (Some(c), Some(r)) => (c, r),
+        _ => {
+            let vx = valid_counts(&px);
+            let vy = valid_counts(&py);
+            let from_pitch = |len: f64, pitch: f64| (len / pitch).round().max(1.0) as usize;
+            let smallest = |v: &Vec<usize>, axis: &str| {
+                v.first().copied().ok_or_else(|| {
+                    no_lattice(format!("the colour edges along {axis} are not evenly spaced"))
+                })
+            };
+            match (hint_cols, hint_rows, vx, vy) {
+                (Some(c), None, _, Some(vy)) => (c, pick_matching(&vy, h, w / c as f64).unwrap_or(smallest(&vy, "y")?)),
+                (Some(c), None, _, None) => (c, from_pitch(h, w / c as f64)),
+                (None, Some(r), Some(vx), _) => (pick_matching(&vx, w, h / r as f64).unwrap_or(smallest(&vx, "x")?), r),
+                (None, Some(r), None, _) => (from_pitch(w, h / r as f64), r),
+                (_, _, None, None) => {
+                    return Err(no_lattice(
+                        "the board area is one colour, so its cells cannot be counted \
+                         (give geometry hints: columns and rows, or cell_size)"
+                            .into(),
+                    ))
+                }
+                (_, _, Some(vx), None) => {
+                    let c = smallest(&vx, "x")?;
+                    (c, from_pitch(h, w / c as f64))
+                }
+                (_, _, None, Some(vy)) => {
+                    let r = smallest(&vy, "y")?;
+                    (from_pitch(w, h / r as f64), r)
+                }
+                (_, _, Some(vx), Some(vy)) => {
+                    let mut best: Option<(usize, usize)> = None;
+                    for &c in vx.iter().take(16) {
+                        for &r in vy.iter().take(16) {
+                            let ratio = (w / c as f64) / (h / r as f64);
+                            if (ratio - 1.0).abs() <= 0.15 && best.is_none_or(|(bc, br)| c + r < bc + br) {
+                                best = Some((c, r));
+                            }
+                        }
+                    }
+                    match best {
+                        Some(b) => b,
+                        None => (smallest(&vx, "x")?, smallest(&vy, "y")?),
+                    }
+                }
+            }
+        }
+    };
+    if columns == 0 || rows == 0 {
+        return Err(no_lattice("a geometry hint asks for zero cells".into()));
+    }
+    let (ax, pitch_x) = fit(&px, columns);
+    let (ay, pitch_y) = fit(&py, rows);
+    let lattice = Lattice {
+        origin_x: rect.x as f64 + ax,
+        origin_y: rect.y as f64 + ay,
+        pitch_x,
+        pitch_y,
+        columns,
+        rows,
+    };
+    Ok((lattice, LatticeTrace { x: px, y: py }))
+}
+
+/// The count in `valid` whose pitch is closest to `pitch` (within 15%).
+fn pick_matching(valid: &[usize], len: f64, pitch: f64) -> Option<usize> {
+    valid
+        .iter()
+        .copied()
+        .filter(|&n| ((len / n as f64) / pitch - 1.0).abs() <= 0.15)
+        .min_by(|&a, &b| {
+            let da = ((len / a as f64) - pitch).abs();
+            let db = ((len / b as f64) - pitch).abs();
+            da.total_cmp(&db)
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use image::Rgba;
+
+    /// Draws a board like sgt-flood: `tile`-pixel tiles, separators of
+    /// `sep` pixels on each side of a boundary between different colours.
+    fn board(cells: &[&[u8]], tile: u32, sep: u32, at: (u32, u32)) -> (RgbaImage, BoardRect) {
+        let colours = [[255, 0, 0], [255, 255, 0], [0, 255, 0], [51, 76, 255]];
+        let (rows, cols) = (cells.len() as u32, cells[0].len() as u32);
+        let mut img = RgbaImage::from_pixel(at.0 * 2 + cols * tile, at.1 * 2 + rows * tile, Rgba([213, 213, 213, 255]));
+        for r in 0..rows {
+            for c in 0..cols {
+                let v = cells[r as usize][c as usize];
+                let col = colours[v as usize];
+                for y in 0..tile {
+                    for x in 0..tile {
+                        let diff = |dr: i32, dc: i32| {
+                            let (rr, cc) = (r as i32 + dr, c as i32 + dc);
+                            rr < 0 || cc < 0 || rr >= rows as i32 || cc >= cols as i32 || cells[rr as usize][cc as usize] != v
+                        };
+                        let black = (x < sep && diff(0, -1))
+                            || (x >= tile - sep && diff(0, 1))
+                            || (y < sep && diff(-1, 0))
+                            || (y >= tile - sep && diff(1, 0));
+                        let p = if black { [0, 0, 0] } else { col };
+                        img.put_pixel(at.0 + c * tile + x, at.1 + r * tile + y, Rgba([p[0], p[1], p[2], 255]));
+                    }
+                }
+            }
+        }
+        let rect = BoardRect { x: at.0 + sep, y: at.1 + sep, width: cols * tile - 2 * sep, height: rows * tile - 2 * sep };
+        (img, rect)
+    }
+
+    #[test]
+    fn counts_cells_with_merged_neighbours_and_separators() {
+        let cells: &[&[u8]] = &[&[0, 0, 1, 2, 2], &[0, 3, 1, 1, 2], &[3, 3, 3, 1, 0]];
+        for (tile, sep) in [(32, 1), (8, 0), (64, 2), (13, 0)] {
+            let (img, rect) = board(cells, tile, sep, (40, 30));
+            let (l, _) = find_lattice(&img, &rect, None).unwrap();
+            assert_eq!((l.columns, l.rows), (5, 3), "tile {tile}");
+            assert!((l.pitch_x - tile as f64).abs() < 0.3 && (l.pitch_y - tile as f64).abs() < 0.3, "{l:?}");
+            assert!((l.origin_x - 40.0).abs() < 1.0 && (l.origin_y - 30.0).abs() < 1.0, "{l:?}");
+        }
+    }
+
+    #[test]
+    fn axis_without_edges_borrows_the_other_pitch() {
+        let cells: &[&[u8]] = &[&[0, 1], &[0, 1]];
+        let (img, rect) = board(cells, 16, 0, (10, 10));
+        let (l, _) = find_lattice(&img, &rect, None).unwrap();
+        assert_eq!((l.columns, l.rows), (2, 2));
+    }
+
+    #[test]
+    fn one_colour_board_needs_hints() {
+        let cells: &[&[u8]] = &[&[2, 2, 2], &[2, 2, 2]];
+        let (img, rect) = board(cells, 20, 1, (10, 10));
+        let err = find_lattice(&img, &rect, None).unwrap_err();
+        assert!(err.to_string().contains("one colour"), "{err}");
+        let hints = GeometryHints { columns: Some(3), rows: Some(2), cell_size: None };
+        let (l, _) = find_lattice(&img, &rect, Some(&hints)).unwrap();
+        assert_eq!((l.columns, l.rows), (3, 2));
+        let hints = GeometryHints { columns: None, rows: None, cell_size: Some(20.0) };
+        let (l, _) = find_lattice(&img, &rect, Some(&hints)).unwrap();
+        assert_eq!((l.columns, l.rows), (3, 2));
+    }
+}

@@ -1,0 +1,294 @@
+//! Stage 1, locate the board: the largest rectangular area of saturated
+//! pixels. Frames, menus, status bars, text and backgrounds are grey, so a
+//! saturation mask of the (downsampled) screenshot shows the board as one
+//! blob; thin dark separator lines between cells are bridged by a one-sample
+//! dilation. The blob's bounding box is then refined at full resolution.
+
+use image::RgbaImage;
+
+use super::colour::{is_saturated, rgb_at};
+use super::ReadError;
+
+/// The board area in image pixels: the saturated cells, without the frame.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+pub struct BoardRect {
+    /// Left column of the first saturated pixel.
+    pub x: u32,
+    /// Top row of the first saturated pixel.
+    pub y: u32,
+    /// Width in pixels.
+    pub width: u32,
+    /// Height in pixels.
+    pub height: u32,
+}
+
+/// A downsampled saturation mask: sample (i, j) is image pixel
+/// (i * step, j * step).
+#[derive(Debug, Clone)]
+pub struct SaturationMask {
+    /// Image pixels per sample in both axes.
+    pub step: u32,
+    /// Samples per row.
+    pub width: u32,
+    /// Rows of samples.
+    pub height: u32,
+    /// 1 where the sampled pixel is saturated, row-major.
+    pub bits: Vec<u8>,
+}
+
+/// Smallest board side in image pixels that is taken for a board (a 2x2
+/// board of 8-pixel tiles is 16 pixels wide).
+const MIN_SIDE: u32 = 12;
+/// A blob must cover this much of its bounding box to count as rectangular.
+const MIN_FILL: f64 = 0.6;
+
+/// The sampling step for an image: about 640 samples along the long side.
+pub fn mask_step(width: u32, height: u32) -> u32 {
+    (width.max(height) / 640).max(1)
+}
+
+/// Computes the saturation mask; also returns the one colour of the image if
+/// every sample has the same colour.
+pub fn saturation_mask(image: &RgbaImage, step: u32) -> (SaturationMask, Option<[u8; 3]>) {
+    let (w, h) = image.dimensions();
+    let (sw, sh) = (w.div_ceil(step), h.div_ceil(step));
+    let mut bits = vec![0u8; (sw * sh) as usize];
+    let first = rgb_at(image, 0, 0);
+    let mut uniform = true;
+    for j in 0..sh {
+        let y = j * step;
+        let row = &mut bits[(j * sw) as usize..((j + 1) * sw) as usize];
+        for (i, bit) in row.iter_mut().enumerate() {
+            let p = rgb_at(image, i as u32 * step, y);
+            uniform &= p == first;
+            *bit = is_saturated(p) as u8;
+        }
+    }
+    (SaturationMask { step, width: sw, height: sh, bits }, uniform.then_some(first))
+}
+
+/// Dilates a mask by one sample in all eight directions.
+fn dilate(mask: &SaturationMask) -> Vec<u8> {
+    let (w, h) = (mask.width as usize, mask.height as usize);
+    let mut horizontal = vec![0u8; w * h];
+    for y in 0..h {
+        let row = &mask.bits[y * w..(y + 1) * w];
+        let out = &mut horizontal[y * w..(y + 1) * w];
+        for x in 0..w {
+            let lo = x.saturating_sub(1);
+            let hi = (x + 1).min(w - 1);
+            out[x] = row[lo] | row[x] | row[hi];
+        }
+    }
+    let mut out = vec![0u8; w * h];
+    for y in 0..h {
+        let lo = y.saturating_sub(1);
+        let hi = (y + 1).min(h - 1);
+        for x in 0..w {
+            out[y * w + x] = horizontal[lo * w + x] | horizontal[y * w + x] | horizontal[hi * w + x];
+        }
+    }
+    out
+}
+
+/// A blob of the dilated mask: bounding box (inclusive, in samples) of its
+/// saturated samples and how many there are.
+#[derive(Debug, Clone, Copy)]
+struct Blob {
+    x0: u32,
+    y0: u32,
+    x1: u32,
+    y1: u32,
+    saturated: u64,
+}
+
+impl Blob {
+    fn area(&self) -> u64 {
+        (self.x1 - self.x0 + 1) as u64 * (self.y1 - self.y0 + 1) as u64
+    }
+    fn fill(&self) -> f64 {
+        self.saturated as f64 / self.area() as f64
+    }
+}
+
+/// Finds the blobs (8-connected components of the dilated mask).
+fn blobs(mask: &SaturationMask) -> Vec<Blob> {
+    let (w, h) = (mask.width as usize, mask.height as usize);
+    let dilated = dilate(mask);
+    let mut seen = vec![false; w * h];
+    let mut stack: Vec<usize> = Vec::new();
+    let mut found = Vec::new();
+    for start in 0..w * h {
+        if dilated[start] == 0 || seen[start] {
+            continue;
+        }
+        let mut blob = Blob { x0: u32::MAX, y0: u32::MAX, x1: 0, y1: 0, saturated: 0 };
+        seen[start] = true;
+        stack.push(start);
+        while let Some(i) = stack.pop() {
+            let (x, y) = (i % w, i / w);
+            if mask.bits[i] != 0 {
+                blob.saturated += 1;
+                blob.x0 = blob.x0.min(x as u32);
+                blob.x1 = blob.x1.max(x as u32);
+                blob.y0 = blob.y0.min(y as u32);
+                blob.y1 = blob.y1.max(y as u32);
+            }
+            for ny in y.saturating_sub(1)..=(y + 1).min(h - 1) {
+                for nx in x.saturating_sub(1)..=(x + 1).min(w - 1) {
+                    let j = ny * w + nx;
+                    if dilated[j] != 0 && !seen[j] {
+                        seen[j] = true;
+                        stack.push(j);
+                    }
+                }
+            }
+        }
+        if blob.saturated > 0 {
+            found.push(blob);
+        }
+    }
+    found
+}
+
+/// Fraction of saturated pixels in image column `x` over rows `y0..y1`
+/// (about 64 rows sampled).
+fn column_fraction(image: &RgbaImage, x: u32, y0: u32, y1: u32) -> f64 {
+    let stride = ((y1 - y0) / 64).max(1);
+    let (mut hits, mut total) = (0u32, 0u32);
+    let mut y = y0;
+    while y < y1 {
+        hits += is_saturated(rgb_at(image, x, y)) as u32;
+        total += 1;
+        y += stride;
+    }
+    hits as f64 / total.max(1) as f64
+}
+
+/// Fraction of saturated pixels in image row `y` over columns `x0..x1`.
+fn row_fraction(image: &RgbaImage, y: u32, x0: u32, x1: u32) -> f64 {
+    let stride = ((x1 - x0) / 64).max(1);
+    let (mut hits, mut total) = (0u32, 0u32);
+    let mut x = x0;
+    while x < x1 {
+        hits += is_saturated(rgb_at(image, x, y)) as u32;
+        total += 1;
+        x += stride;
+    }
+    hits as f64 / total.max(1) as f64
+}
+
+/// First (or last, with `rev`) position in `lo..=hi` where `fraction` is at
+/// least one half.
+fn refine(lo: u32, hi: u32, rev: bool, fraction: impl Fn(u32) -> f64) -> Option<u32> {
+    if rev {
+        (lo..=hi).rev().find(|&v| fraction(v) >= 0.5)
+    } else {
+        (lo..=hi).find(|&v| fraction(v) >= 0.5)
+    }
+}
+
+/// Locates the board in `image`. Returns its rectangle and the mask it was
+/// found on (for `--dump-stages`).
+pub fn locate_board(image: &RgbaImage) -> Result<(BoardRect, SaturationMask), ReadError> {
+    let (w, h) = image.dimensions();
+    if w == 0 || h == 0 {
+        return Err(ReadError::Empty { width: w, height: h });
+    }
+    let step = mask_step(w, h);
+    let (mask, one_colour) = saturation_mask(image, step);
+    if let Some(colour) = one_colour {
+        return Err(ReadError::OneColour { colour });
+    }
+    let best = blobs(&mask)
+        .into_iter()
+        .filter(|b| {
+            b.fill() >= MIN_FILL
+                && (b.x1 - b.x0 + 1) * step >= MIN_SIDE
+                && (b.y1 - b.y0 + 1) * step >= MIN_SIDE
+        })
+        .max_by_key(|b| b.area())
+        .ok_or(ReadError::NoBoard)?;
+
+    if best.x0 == 0 {
+        return Err(ReadError::CutOff { edge: "left" });
+    }
+    if best.x1 + 1 >= mask.width {
+        return Err(ReadError::CutOff { edge: "right" });
+    }
+    if best.y0 == 0 {
+        return Err(ReadError::CutOff { edge: "top" });
+    }
+    if best.y1 + 1 >= mask.height {
+        return Err(ReadError::CutOff { edge: "bottom" });
+    }
+
+    // Coarse box in image pixels, then refine each edge at full resolution,
+    // probing along the inner part of the perpendicular extent.
+    let (cx0, cx1) = (best.x0 * step, (best.x1 * step).min(w - 1));
+    let (cy0, cy1) = (best.y0 * step, (best.y1 * step).min(h - 1));
+    let inset_x = (cx1 - cx0) / 8;
+    let inset_y = (cy1 - cy0) / 8;
+    let (py0, py1) = (cy0 + inset_y, (cy1 - inset_y).max(cy0 + inset_y + 1));
+    let (px0, px1) = (cx0 + inset_x, (cx1 - inset_x).max(cx0 + inset_x + 1));
+    let col = |x: u32| column_fraction(image, x, py0, py1);
+    let row = |y: u32| row_fraction(image, y, px0, px1);
+    let x0 = refine(cx0.saturating_sub(step), cx0 + step, false, col).unwrap_or(cx0);
+    let x1 = refine(cx1.saturating_sub(step), (cx1 + step).min(w - 1), true, col).unwrap_or(cx1);
+    let y0 = refine(cy0.saturating_sub(step), cy0 + step, false, row).unwrap_or(cy0);
+    let y1 = refine(cy1.saturating_sub(step), (cy1 + step).min(h - 1), true, row).unwrap_or(cy1);
+    if x1 <= x0 || y1 <= y0 {
+        return Err(ReadError::NoBoard);
+    }
+    Ok((BoardRect { x: x0, y: y0, width: x1 - x0 + 1, height: y1 - y0 + 1 }, mask))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use image::Rgba;
+
+    fn grey(w: u32, h: u32) -> RgbaImage {
+        RgbaImage::from_pixel(w, h, Rgba([0xd5, 0xd5, 0xd5, 255]))
+    }
+
+    fn fill(img: &mut RgbaImage, x: u32, y: u32, w: u32, h: u32, c: [u8; 3]) {
+        for yy in y..y + h {
+            for xx in x..x + w {
+                img.put_pixel(xx, yy, Rgba([c[0], c[1], c[2], 255]));
+            }
+        }
+    }
+
+    #[test]
+    fn finds_exact_rectangle_with_separators_and_distractors() {
+        let mut img = grey(1280, 800);
+        // 4x3 board of 20px cells at (301, 157) with 2px black separators.
+        for r in 0..3 {
+            for c in 0..4 {
+                let colour = if (r + c) % 2 == 0 { [255, 0, 0] } else { [0, 0, 255] };
+                fill(&mut img, 301 + c * 20, 157 + r * 20, 20, 20, colour);
+            }
+            fill(&mut img, 301, 157 + r * 20 + 18, 80, 2, [0, 0, 0]);
+        }
+        fill(&mut img, 301 + 39, 157, 2, 60, [0, 0, 0]);
+        // A small saturated icon elsewhere.
+        fill(&mut img, 10, 10, 6, 6, [0, 255, 0]);
+        let (rect, _) = locate_board(&img).unwrap();
+        assert_eq!(rect, BoardRect { x: 301, y: 157, width: 80, height: 58 });
+    }
+
+    #[test]
+    fn errors_say_what_is_missing() {
+        let img = grey(200, 100);
+        assert!(matches!(locate_board(&img), Err(ReadError::OneColour { .. })));
+        let mut img = grey(200, 100);
+        fill(&mut img, 20, 20, 50, 3, [0, 0, 0]);
+        assert!(matches!(locate_board(&img), Err(ReadError::NoBoard)));
+        let mut img = grey(200, 100);
+        fill(&mut img, 150, 20, 50, 40, [255, 0, 0]);
+        let err = locate_board(&img).unwrap_err();
+        assert!(err.to_string().contains("right edge"), "{err}");
+        assert!(matches!(locate_board(&RgbaImage::new(0, 0)), Err(ReadError::Empty { .. })));
+    }
+}
