@@ -19,6 +19,7 @@ pub mod io;
 pub mod ocr;
 pub mod report;
 pub mod settle;
+pub mod x11;
 
 #[cfg(test)]
 mod fake;

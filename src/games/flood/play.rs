@@ -2,9 +2,189 @@
 //! capture module), solved (through the Flood-It solver), which cell to
 //! click for a colour, and what its status line says.
 
-use crate::play::{StatusReading, StatusResult};
+use std::cell::RefCell;
+use std::time::Duration;
 
-use super::Board;
+use crate::calibration::{Calibration, GeometryHints};
+use crate::capture::screen::Screenshot;
+use crate::capture::Lattice;
+use crate::play::ocr;
+use crate::play::{Plan, PlayableGame, ReadFailure, Rect, StatusReading, StatusResult};
+
+use super::screen::read_board;
+use super::{solve, Board, SolveOptions, Strategy};
+
+/// A Flood-It board read off the screen and where its cells are.
+#[derive(Debug, Clone)]
+pub struct FloodScreen {
+    /// The board, colours in the game's order.
+    pub board: Board,
+    /// Where the cells are on the screenshot.
+    pub lattice: Lattice,
+}
+
+/// Flood-It as the play loop sees it.
+pub struct FloodGame {
+    calibration: Calibration,
+    /// The lattice of the last board read with more than one colour: a
+    /// board that is all one colour (a win) has no inner edges to measure
+    /// cells by, so it is read again with this geometry.
+    remembered: RefCell<Option<GeometryHints>>,
+    /// Solver strategy.
+    pub strategy: Strategy,
+    /// Solver memory budget.
+    pub memory_limit_bytes: usize,
+}
+
+impl FloodGame {
+    /// Flood-It read with `calibration` (palette in the game's order).
+    pub fn new(calibration: Calibration) -> Self {
+        FloodGame {
+            calibration,
+            remembered: RefCell::new(None),
+            strategy: Strategy::Astar,
+            memory_limit_bytes: 1 << 30,
+        }
+    }
+
+    /// The calibration in use.
+    pub fn calibration(&self) -> &Calibration {
+        &self.calibration
+    }
+
+    fn read_with(&self, shot: &Screenshot, hints: Option<&GeometryHints>) -> Result<FloodScreen, String> {
+        let reading = match hints {
+            None => read_board(&shot.image, Some(&self.calibration)),
+            Some(h) => {
+                let mut c = self.calibration.clone();
+                c.geometry = h.clone();
+                read_board(&shot.image, Some(&c))
+            }
+        }
+        .map_err(|e| e.to_string())?;
+        Ok(FloodScreen { board: reading.board, lattice: reading.grid.lattice })
+    }
+}
+
+fn hints_of(lattice: &Lattice) -> GeometryHints {
+    GeometryHints {
+        columns: Some(lattice.columns),
+        rows: Some(lattice.rows),
+        cell_size: Some((lattice.pitch_x + lattice.pitch_y) / 2.0),
+    }
+}
+
+impl PlayableGame for FloodGame {
+    type State = Board;
+    type Move = u8;
+    type Reading = FloodScreen;
+
+    fn name(&self) -> &str {
+        "Flood-It"
+    }
+
+    fn read(&self, shot: &Screenshot) -> Result<FloodScreen, ReadFailure> {
+        let remembered = self.remembered.borrow().clone();
+        match self.read_with(shot, None) {
+            Ok(r) if !r.board.is_won() => {
+                *self.remembered.borrow_mut() = Some(hints_of(&r.lattice));
+                Ok(r)
+            }
+            Ok(r) => match remembered {
+                // One colour: trust the remembered geometry if it reads.
+                Some(h) => Ok(self.read_with(shot, Some(&h)).unwrap_or(r)),
+                None => Ok(r),
+            },
+            Err(e) => match remembered {
+                Some(h) => self.read_with(shot, Some(&h)).map_err(|e2| ReadFailure(format!("{e} (and with the last known geometry: {e2})"))),
+                None => Err(ReadFailure(e)),
+            },
+        }
+    }
+
+    fn state<'a>(&self, reading: &'a FloodScreen) -> &'a Board {
+        &reading.board
+    }
+
+    fn board_area(&self, reading: &FloodScreen) -> Rect {
+        let l = &reading.lattice;
+        let x = l.origin_x.max(0.0).floor() as u32;
+        let y = l.origin_y.max(0.0).floor() as u32;
+        let width = (l.pitch_x * l.columns as f64).ceil() as u32;
+        let height = (l.pitch_y * l.rows as f64).ceil() as u32;
+        Rect { x, y, width, height }
+    }
+
+    fn plan(&self, state: &Board, budget: Duration) -> Result<Plan<u8>, String> {
+        let options = SolveOptions {
+            strategy: self.strategy,
+            time_limit: Some(budget),
+            memory_limit_bytes: self.memory_limit_bytes,
+        };
+        let sol = solve(state, &options).map_err(|e| e.to_string())?;
+        Ok(Plan { moves: sol.moves, proven_optimal: sol.proven_optimal, lower_bound: sol.lower_bound, elapsed: sol.elapsed })
+    }
+
+    fn predict(&self, state: &Board, mv: u8) -> Board {
+        let mut next = state.clone();
+        next.play(mv);
+        next
+    }
+
+    fn click_point(&self, reading: &FloodScreen, state: &Board, mv: u8) -> Option<(f64, f64)> {
+        let (r, c) = click_cell(state, mv)?;
+        Some(reading.lattice.cell_centre(r, c))
+    }
+
+    fn is_won(&self, state: &Board) -> bool {
+        state.is_won()
+    }
+
+    fn describe_move(&self, mv: u8) -> String {
+        colour_name(mv)
+    }
+
+    fn dimensions(&self, state: &Board) -> (usize, usize) {
+        (state.width(), state.height())
+    }
+
+    fn describe_state(&self, state: &Board) -> String {
+        board_text(state)
+    }
+
+    fn diff(&self, expected: &Board, seen: &Board) -> String {
+        board_diff(expected, seen)
+    }
+
+    fn status(&self, shot: &Screenshot, reading: &FloodScreen) -> StatusReading {
+        let area = status_area(&reading.lattice);
+        match ocr::read_line(&shot.image, area) {
+            Ok(text) => parse_status(&text),
+            Err(e) => {
+                log::warn!("status line not read: {e}");
+                StatusReading::unread()
+            }
+        }
+    }
+
+    fn new_game_key(&self) -> Option<char> {
+        self.calibration.keys.new_game
+    }
+}
+
+/// Where sgt-flood's status line is: the strip under the board (the GTK
+/// status bar starts about half a cell below the board's bottom edge).
+pub fn status_area(l: &Lattice) -> Rect {
+    let bottom = l.origin_y + l.pitch_y * l.rows as f64;
+    let left = (l.origin_x - l.pitch_x * 0.5 - 2.0).max(0.0);
+    let right = l.origin_x + l.pitch_x * (l.columns as f64 + 0.5) + 2.0;
+    Rect {
+        x: left as u32,
+        y: (bottom + 12.0) as u32,
+        width: (right - left) as u32,
+        height: 45,
+    }
+}
 
 /// Names of sgt-flood's colours, in the game's own order.
 pub const COLOUR_NAMES: [&str; 10] =
