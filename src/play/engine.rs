@@ -142,10 +142,15 @@ struct Clock {
     pending: Duration,
     pending_solve: Duration,
     per_move: Vec<(Duration, Duration)>,
+    /// Verification captures and reads, and clicks, summed over the game.
+    capture: Duration,
+    read: Duration,
+    click: Duration,
 }
 
 impl Clock {
     fn click_done(&mut self, click: Duration) {
+        self.click += click;
         self.per_move.push((self.pending + click, self.pending_solve));
         self.pending = Duration::ZERO;
         self.pending_solve = Duration::ZERO;
@@ -299,7 +304,18 @@ impl<'a, G: PlayableGame> Player<'a, G> {
         };
         let t = Instant::now();
         let reading = self.game.read(&shot).ok();
-        clock.pending += t.elapsed() + stats.busy / stats.captures.max(1);
+        let read_time = t.elapsed();
+        let capture_time = stats.busy / stats.captures.max(1);
+        clock.pending += read_time + capture_time;
+        clock.capture += capture_time;
+        clock.read += read_time;
+        log::debug!(
+            "settled after {:.1} ms ({} captures); capture {:.2} ms, read {:.2} ms",
+            ms(stats.total),
+            stats.captures,
+            ms(capture_time),
+            ms(read_time)
+        );
         if let Some(r) = &reading {
             if self.game.state(r) == predicted {
                 return Ok((shot, reading, changed));
@@ -543,6 +559,9 @@ impl<'a, G: PlayableGame> Player<'a, G> {
             bot_ms_per_move_excl_solve: ms(total.saturating_sub(total_solve)) / n,
             bot_ms_max: ms(max),
             bot_ms_total: ms(total),
+            capture_ms: ms(clock.capture) / n,
+            read_ms: ms(clock.read) / n,
+            click_ms: ms(clock.click) / n,
             wall_ms: ms(wall),
         };
         Ok(Finished { record, start, first_shot, last_shot: shot })

@@ -93,6 +93,12 @@ pub struct GameRecord {
     pub bot_ms_total: f64,
     /// Wall time from the first capture to the verified win, ms.
     pub wall_ms: f64,
+    /// Mean time of the capture a move is verified on, ms.
+    pub capture_ms: f64,
+    /// Mean time to read the board off that capture, ms.
+    pub read_ms: f64,
+    /// Mean time to click, ms.
+    pub click_ms: f64,
 }
 
 impl GameRecord {
@@ -251,6 +257,9 @@ const CSV_COLUMNS: &[&str] = &[
     "bot_ms_max",
     "bot_ms_total",
     "wall_ms",
+    "capture_ms",
+    "read_ms",
+    "click_ms",
     "solution",
 ];
 
@@ -294,6 +303,9 @@ pub fn to_csv(records: &[GameRecord]) -> String {
             format!("{:.3}", r.bot_ms_max),
             format!("{:.3}", r.bot_ms_total),
             format!("{:.1}", r.wall_ms),
+            format!("{:.3}", r.capture_ms),
+            format!("{:.3}", r.read_ms),
+            format!("{:.3}", r.click_ms),
             r.solution.join(" "),
         ];
         let line: Vec<String> = fields.iter().map(|f| csv_field(f)).collect();
@@ -365,6 +377,9 @@ mod tests {
             bot_ms_max: 12.0,
             bot_ms_total: 20.0,
             wall_ms: 300.0,
+            capture_ms: 1.0,
+            read_ms: 5.0,
+            click_ms: 1.0,
         }
     }
 

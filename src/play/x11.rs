@@ -150,7 +150,9 @@ impl X11Pointer {
         let (conn, screen) = x11::connect(Some(&display)).map_err(DeviceError::from_display)?;
         let size = x11::screen_size(&conn, screen);
         drop(conn);
-        let settings = Settings { x11_display: Some(display.clone()), ..Settings::default() };
+        // enigo asks the X server to delay each XTest button event by
+        // `linux_delay` ms (12 by default, 24 ms per click); the game needs none.
+        let settings = Settings { x11_display: Some(display.clone()), linux_delay: 1, ..Settings::default() };
         let enigo = Enigo::new(&settings)
             .map_err(|e| DeviceError(format!("cannot open synthetic input on display {display}: {e}")))?;
         Ok(X11Pointer { enigo, size, pressed: false })
