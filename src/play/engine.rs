@@ -27,8 +27,9 @@ pub struct PlayConfig {
     pub solve_budget: Duration,
     /// Mismatches in a row tolerated before giving up.
     pub max_retries: usize,
-    /// Extra pause after each verified move (for demos and tests); the
-    /// board is read again after it.
+    /// Pause before each click (to watch, or to let a test interfere); the
+    /// board is found and read again after it, and the pointer is watched
+    /// during it.
     pub pause_between_moves: Duration,
     /// How long a differing board must hold still before it is believed.
     pub confirm_stable: Duration,
@@ -199,16 +200,17 @@ impl<'a, G: PlayableGame> Player<'a, G> {
         Ok(())
     }
 
+    /// Sleeps, watching Ctrl-C and the pointer every 20 ms.
     fn sleep_checked(&mut self, total: Duration) -> Result<(), PlayError> {
         let end = Instant::now() + total;
-        while Instant::now() < end {
-            if self.stop_requested() {
-                self.pointer.release_all();
-                return Err(PlayError::Aborted(AbortReason::Interrupted));
+        loop {
+            self.check_abort()?;
+            let now = Instant::now();
+            if now >= end {
+                return Ok(());
             }
-            thread::sleep((end - Instant::now()).min(Duration::from_millis(20)));
+            thread::sleep((end - now).min(Duration::from_millis(20)));
         }
-        Ok(())
     }
 
     fn settle(
@@ -418,6 +420,26 @@ impl<'a, G: PlayableGame> Player<'a, G> {
                     )));
                 }
             }
+            if !self.config.pause_between_moves.is_zero() {
+                self.sleep_checked(self.config.pause_between_moves)?;
+                // Find the board again: the window may have moved, the user
+                // may have played.
+                let (s, r, busy) = self.find_board()?;
+                clock.pending += busy;
+                let now = self.game.state(&r).clone();
+                shot = s;
+                reading = r;
+                if now != state {
+                    mismatches += 1;
+                    log::warn!(
+                        "the board changed while the bot waited: {}; re-solving",
+                        self.game.diff(&state, &now)
+                    );
+                    state = now;
+                    cursor = plan.moves.len();
+                    continue;
+                }
+            }
             let mv = plan.moves[cursor];
             let predicted = self.game.predict(&state, mv);
             let image_point = self
@@ -505,25 +527,6 @@ impl<'a, G: PlayableGame> Player<'a, G> {
                 continue;
             }
 
-            if !self.config.pause_between_moves.is_zero() && !self.game.is_won(&state) {
-                self.sleep_checked(self.config.pause_between_moves)?;
-                // Find the board again: the window may have moved, the user
-                // may have played.
-                let (s, r, busy) = self.find_board()?;
-                clock.pending += busy;
-                let now = self.game.state(&r).clone();
-                if now != state {
-                    mismatches += 1;
-                    log::warn!(
-                        "the board changed while the bot waited: {}; re-solving",
-                        self.game.diff(&state, &now)
-                    );
-                    state = now;
-                    cursor = plan.moves.len();
-                }
-                shot = s;
-                reading = r;
-            }
         };
 
         let status = self.read_status(&shot, &reading);
@@ -703,6 +706,17 @@ mod tests {
         let record = record.unwrap();
         assert!(rig.world.borrow().board.is_won());
         assert_eq!(record.result, GameResult::Won);
+    }
+
+    #[test]
+    fn pausing_between_moves_still_follows_a_moved_window() {
+        let rig = Rig::new();
+        rig.world.borrow_mut().move_window.push((1, (5, 5)));
+        let config = PlayConfig { pause_between_moves: Duration::from_millis(3), ..config() };
+        let (record, _) = rig.play(config, &GameContext::default());
+        let record = record.unwrap();
+        assert!(rig.world.borrow().board.is_won());
+        assert_eq!((record.moves, record.mismatches), (rig.optimum(), 0));
     }
 
     #[test]
