@@ -271,6 +271,7 @@ impl<'a, G: PlayableGame> Player<'a, G> {
 
     /// Reads and solves without clicking: the clicks the bot would make.
     pub fn dry_run(&mut self) -> Result<DryRun, PlayError> {
+        self.game.begin_game();
         let (shot, reading, _) = self.find_board()?;
         let mut state = self.game.state(&reading).clone();
         let board = self.game.describe_state(&state);
@@ -352,6 +353,7 @@ impl<'a, G: PlayableGame> Player<'a, G> {
     pub fn play_game(&mut self, number: usize, context: &GameContext) -> Result<Finished<G::State>, PlayError> {
         let started = Instant::now();
         let mut clock = Clock::default();
+        self.game.begin_game();
         let (mut shot, mut reading, busy) = self.find_board()?;
         clock.pending += busy;
         let first_shot = shot.clone();

@@ -109,6 +109,8 @@ pub trait PlayableGame {
 
     /// Short name for messages, e.g. `"Flood-It"`.
     fn name(&self) -> &str;
+    /// Called when a new game starts (forget what was learnt about the last).
+    fn begin_game(&self) {}
     /// Finds and reads the board on a screenshot.
     fn read(&self, shot: &Screenshot) -> Result<Self::Reading, ReadFailure>;
     /// The state a reading shows.

@@ -3,7 +3,9 @@
 //! click for a colour, and what its status line says.
 
 use std::cell::RefCell;
-use std::time::Duration;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
 
 use crate::calibration::{Calibration, GeometryHints};
 use crate::capture::screen::Screenshot;
@@ -83,22 +85,35 @@ impl PlayableGame for FloodGame {
         "Flood-It"
     }
 
+    fn begin_game(&self) {
+        *self.remembered.borrow_mut() = None;
+    }
+
     fn read(&self, shot: &Screenshot) -> Result<FloodScreen, ReadFailure> {
+        // Once a game's board was read, its cell counts are known: reading
+        // with them is robust where the edge-based count is not (a board
+        // of large one-coloured areas, or all one colour after the win).
         let remembered = self.remembered.borrow().clone();
+        let mut hinted_error = None;
+        if let Some(h) = &remembered {
+            match self.read_with(shot, Some(h)) {
+                Ok(r) => return Ok(r),
+                Err(e) => hinted_error = Some(e),
+            }
+        }
         match self.read_with(shot, None) {
-            Ok(r) if !r.board.is_won() => {
-                *self.remembered.borrow_mut() = Some(hints_of(&r.lattice));
+            Ok(r) => {
+                let l = &r.lattice;
+                let square = (l.pitch_x / l.pitch_y - 1.0).abs() < 0.05;
+                if !r.board.is_won() && square {
+                    *self.remembered.borrow_mut() = Some(hints_of(l));
+                }
                 Ok(r)
             }
-            Ok(r) => match remembered {
-                // One colour: trust the remembered geometry if it reads.
-                Some(h) => Ok(self.read_with(shot, Some(&h)).unwrap_or(r)),
-                None => Ok(r),
-            },
-            Err(e) => match remembered {
-                Some(h) => self.read_with(shot, Some(&h)).map_err(|e2| ReadFailure(format!("{e} (and with the last known geometry: {e2})"))),
-                None => Err(ReadFailure(e)),
-            },
+            Err(e) => Err(ReadFailure(match hinted_error {
+                Some(h) => format!("{e} (and with the last known geometry: {h})"),
+                None => e,
+            })),
         }
     }
 
@@ -116,13 +131,34 @@ impl PlayableGame for FloodGame {
     }
 
     fn plan(&self, state: &Board, budget: Duration) -> Result<Plan<u8>, String> {
-        let options = SolveOptions {
-            strategy: self.strategy,
-            time_limit: Some(budget),
-            memory_limit_bytes: self.memory_limit_bytes,
+        let started = Instant::now();
+        let run = |strategy: Strategy, limit: Duration| {
+            let options =
+                SolveOptions { strategy, time_limit: Some(limit), memory_limit_bytes: self.memory_limit_bytes };
+            solve(state, &options).map_err(|e| e.to_string())
         };
-        let sol = solve(state, &options).map_err(|e| e.to_string())?;
-        Ok(Plan { moves: sol.moves, proven_optimal: sol.proven_optimal, lower_bound: sol.lower_bound, elapsed: sol.elapsed })
+        if self.strategy != Strategy::Astar {
+            let sol = run(self.strategy, budget)?;
+            return Ok(Plan { moves: sol.moves, proven_optimal: sol.proven_optimal, lower_bound: sol.lower_bound, elapsed: started.elapsed() });
+        }
+        // Portfolio: exact A* on half the budget proves most boards up to
+        // 16x16 in milliseconds. When it runs out, its best line can be
+        // poor, so the anytime searches get the rest and the shortest wins.
+        let mut best = run(Strategy::Astar, budget / 2)?;
+        if !best.proven_optimal {
+            let mut lower_bound = best.lower_bound;
+            for strategy in [Strategy::Optimise, Strategy::BranchAndBound] {
+                let left = budget.saturating_sub(started.elapsed());
+                let sol = run(strategy, left.max(Duration::from_millis(10)))?;
+                lower_bound = lower_bound.max(sol.lower_bound);
+                if sol.moves.len() < best.moves.len() {
+                    best = sol;
+                }
+            }
+            best.lower_bound = lower_bound;
+            best.proven_optimal = best.moves.len() <= lower_bound;
+        }
+        Ok(Plan { moves: best.moves, proven_optimal: best.proven_optimal, lower_bound: best.lower_bound, elapsed: started.elapsed() })
     }
 
     fn predict(&self, state: &Board, mv: u8) -> Board {
@@ -341,6 +377,133 @@ fn parse_counts(upper: &str) -> Option<(usize, usize)> {
     Some((before.parse().ok()?, after.parse().ok()?))
 }
 
+/// Where sgt-flood is: `/usr/games/sgt-flood` (Debian), else `sgt-flood`
+/// or `flood` on the PATH.
+pub fn sgt_flood_binary() -> Option<PathBuf> {
+    let debian = PathBuf::from("/usr/games/sgt-flood");
+    if debian.is_file() {
+        return Some(debian);
+    }
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path)
+        .flat_map(|dir| [dir.join("sgt-flood"), dir.join("flood")])
+        .find(|p| p.is_file())
+}
+
+/// sgt-flood parameters such as `12x12c6m5`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SgtParams {
+    /// Columns.
+    pub width: usize,
+    /// Rows.
+    pub height: usize,
+    /// Colours (3 to 10).
+    pub colours: u8,
+    /// Extra moves allowed over the game's own solver.
+    pub leniency: usize,
+}
+
+impl SgtParams {
+    /// Parses `WxH[cK][mL]` (defaults as sgt-flood's: 6 colours, leniency 5).
+    pub fn parse(text: &str) -> Result<Self, String> {
+        let bad = || format!("bad sgt-flood parameters {text:?}: expected WxHcKmL, e.g. 12x12c6m5");
+        let t = text.trim();
+        let digits = |s: &str| s.chars().take_while(char::is_ascii_digit).count();
+        let n = digits(t);
+        let width: usize = t[..n].parse().map_err(|_| bad())?;
+        let mut rest = &t[n..];
+        let mut height = width;
+        if let Some(r) = rest.strip_prefix('x') {
+            let n = digits(r);
+            height = r[..n].parse().map_err(|_| bad())?;
+            rest = &r[n..];
+        }
+        let (mut colours, mut leniency) = (6u8, 5usize);
+        while let Some(c) = rest.chars().next() {
+            let r = &rest[1..];
+            let n = digits(r);
+            match c {
+                'c' => colours = r[..n].parse().map_err(|_| bad())?,
+                'm' => leniency = r[..n].parse().map_err(|_| bad())?,
+                _ => return Err(bad()),
+            }
+            rest = &r[n..];
+        }
+        if !(3..=10).contains(&colours) {
+            return Err(format!("sgt-flood needs 3 to 10 colours, not {colours}"));
+        }
+        if width < 2 || height < 2 || width > Board::MAX_SIDE || height > Board::MAX_SIDE {
+            return Err(format!("board size {width}x{height} is out of range (2 to {})", Board::MAX_SIDE));
+        }
+        Ok(SgtParams { width, height, colours, leniency })
+    }
+
+    /// The canonical text, e.g. `12x12c6m5`.
+    pub fn text(&self) -> String {
+        format!("{}x{}c{}m{}", self.width, self.height, self.colours, self.leniency)
+    }
+}
+
+/// A game generated by sgt-flood itself.
+#[derive(Debug, Clone)]
+pub struct SgtGame {
+    /// The parameters it was generated with.
+    pub params: SgtParams,
+    /// The game ID with full parameters: `WxHcKmL:<cells>,<limit>`.
+    pub id: String,
+    /// The board of the ID.
+    pub board: Board,
+    /// The move limit: the game's own solver's moves plus the leniency.
+    pub limit: usize,
+}
+
+impl SgtGame {
+    /// Moves of the game's own solver (the limit less the leniency).
+    pub fn solver_moves(&self) -> usize {
+        self.limit.saturating_sub(self.params.leniency)
+    }
+
+    /// The command that opens this game in sgt-flood (`FLOOD_DEFAULT` is
+    /// set too: more than 6 colours open only with it).
+    pub fn command(&self, binary: &Path) -> Command {
+        let mut cmd = Command::new(binary);
+        cmd.env("FLOOD_DEFAULT", self.params.text()).arg(&self.id);
+        cmd
+    }
+}
+
+/// Parses what `sgt-flood --generate` prints: `WxH:<cells>,<limit>`.
+pub fn parse_generated(params: &SgtParams, line: &str) -> Result<SgtGame, String> {
+    let line = line.trim();
+    let (_, rest) = line.split_once(':').ok_or_else(|| format!("unexpected game ID {line:?}"))?;
+    let (cells, limit) = rest.split_once(',').ok_or_else(|| format!("game ID {line:?} has no move limit"))?;
+    let limit: usize = limit.trim().parse().map_err(|_| format!("game ID {line:?} has a bad move limit"))?;
+    let board = super::screen::from_sgt(line, Some(params.colours)).ok_or_else(|| format!("cannot parse game ID {line:?}"))?;
+    if board.width() != params.width || board.height() != params.height {
+        return Err(format!("game ID {line:?} is not {}x{}", params.width, params.height));
+    }
+    Ok(SgtGame { params: params.clone(), id: format!("{}:{cells},{limit}", params.text()), board, limit })
+}
+
+/// Asks sgt-flood for a new game (`--generate 1 PARAMS[#SEED]`).
+pub fn generate(binary: &Path, params: &SgtParams, seed: Option<&str>) -> Result<SgtGame, String> {
+    let spec = match seed {
+        Some(s) => format!("{}#{s}", params.text()),
+        None => params.text(),
+    };
+    let out = Command::new(binary)
+        .args(["--generate", "1", &spec])
+        .env("FLOOD_DEFAULT", params.text())
+        .output()
+        .map_err(|e| format!("cannot run {}: {e}", binary.display()))?;
+    if !out.status.success() {
+        return Err(format!("{} --generate failed: {}", binary.display(), String::from_utf8_lossy(&out.stderr).trim()));
+    }
+    let text = String::from_utf8_lossy(&out.stdout);
+    let line = text.lines().find(|l| l.contains(':')).ok_or_else(|| format!("sgt-flood printed no game ID: {text:?}"))?;
+    parse_generated(params, line)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -372,6 +535,36 @@ mod tests {
         // A colour only present away from the region is still clickable.
         let b = Board::new(3, 1, 3, vec![0, 1, 2]);
         assert_eq!(click_cell(&b, 2), Some((0, 2)));
+    }
+
+    #[test]
+    fn sgt_params_and_ids() {
+        let p = SgtParams::parse("12x12c3m0").unwrap();
+        assert_eq!((p.width, p.height, p.colours, p.leniency), (12, 12, 3, 0));
+        assert_eq!(SgtParams::parse("16").unwrap().text(), "16x16c6m5");
+        assert!(SgtParams::parse("12x12c11").is_err());
+        assert!(SgtParams::parse("12y12").is_err());
+        let p = SgtParams::parse("3x2c4m1").unwrap();
+        let g = parse_generated(&p, "3x2:012330,4\n").unwrap();
+        assert_eq!(g.id, "3x2c4m1:012330,4");
+        assert_eq!((g.limit, g.solver_moves(), g.board.colours()), (4, 3, 4));
+        assert_eq!(g.board.cells(), &[0, 1, 2, 3, 3, 0]);
+        assert!(parse_generated(&p, "4x2:01233000,4").is_err());
+    }
+
+    #[test]
+    fn portfolio_plan_is_proven_on_a_small_board() {
+        let cal = Calibration::parse(include_str!("../../../calibration/sgt-flood.toml"), Path::new("x")).unwrap();
+        let game = FloodGame::new(cal);
+        let board = Board::new(4, 4, 4, vec![0, 1, 2, 3, 1, 2, 3, 0, 2, 3, 0, 1, 3, 0, 1, 2]);
+        let plan = game.plan(&board, Duration::from_millis(500)).unwrap();
+        assert!(plan.proven_optimal);
+        let mut b = board.clone();
+        for &m in &plan.moves {
+            b.play(m);
+        }
+        assert!(b.is_won());
+        assert_eq!(plan.lower_bound, plan.moves.len());
     }
 
     #[test]
