@@ -147,6 +147,10 @@ impl PlayableGame for FloodGame {
         let mut best = run(Strategy::Astar, budget / 2)?;
         if !best.proven_optimal {
             let mut lower_bound = best.lower_bound;
+            let lookahead = sgt_lookahead(state);
+            if lookahead.len() < best.moves.len() && state.wins_with(&lookahead) {
+                best.moves = lookahead;
+            }
             for strategy in [Strategy::Optimise, Strategy::BranchAndBound] {
                 let left = budget.saturating_sub(started.elapsed());
                 let sol = run(strategy, left.max(Duration::from_millis(10)))?;
@@ -377,6 +381,125 @@ fn parse_counts(upper: &str) -> Option<(usize, usize)> {
     Some((before.parse().ok()?, after.parse().ok()?))
 }
 
+/// sgt-flood's own solver, re-implemented from its description: at each
+/// move, look three moves ahead and take the move whose best continuation
+/// leaves the smallest "distance" to the farthest cell (then the fewest
+/// cells at that distance, then the largest flooded area); a move that
+/// wins at once is taken first. With leniency 0 the game's move limit is
+/// exactly this solver's count, so a plan never longer than this one never
+/// exceeds the limit. Colours are those up to the largest on the board.
+pub fn sgt_lookahead(board: &Board) -> Vec<u8> {
+    const DEPTH: usize = 3;
+    let (w, h) = (board.width(), board.height());
+    let colours = board.cells().iter().copied().max().unwrap_or(0) + 1;
+    let start = board.start().0 * w + board.start().1;
+    let mut grid = board.cells().to_vec();
+    let mut scratch = Lookahead { w, h, start, colours, stack: Vec::new(), dist: vec![0; w * h], deque: Default::default() };
+    let mut moves = Vec::new();
+    while !grid.iter().all(|&c| c == grid[0]) && moves.len() < w * h {
+        let (mv, _) = scratch.choose(&grid, 0, DEPTH);
+        scratch.fill(&mut grid, mv);
+        moves.push(mv);
+    }
+    moves
+}
+
+struct Lookahead {
+    w: usize,
+    h: usize,
+    start: usize,
+    colours: u8,
+    stack: Vec<usize>,
+    dist: Vec<u32>,
+    deque: std::collections::VecDeque<usize>,
+}
+
+impl Lookahead {
+    fn neighbours(&self, i: usize) -> impl Iterator<Item = usize> {
+        let (w, h) = (self.w, self.h);
+        let (r, c) = (i / w, i % w);
+        [
+            (c + 1 < w).then(|| i + 1),
+            (c > 0).then(|| i.wrapping_sub(1)),
+            (r + 1 < h).then(|| i + w),
+            (r > 0).then(|| i.wrapping_sub(w)),
+        ]
+        .into_iter()
+        .flatten()
+    }
+
+    fn fill(&mut self, grid: &mut [u8], colour: u8) {
+        let old = grid[self.start];
+        if old == colour {
+            return;
+        }
+        grid[self.start] = colour;
+        self.stack.clear();
+        self.stack.push(self.start);
+        while let Some(i) = self.stack.pop() {
+            for j in self.neighbours(i) {
+                if grid[j] == old {
+                    grid[j] = colour;
+                    self.stack.push(j);
+                }
+            }
+        }
+    }
+
+    /// (farthest distance, cells at it, cells at distance 0), with a step
+    /// into a cell of another colour costing one move.
+    fn search(&mut self, grid: &[u8]) -> (i64, i64, i64) {
+        self.dist.iter_mut().for_each(|d| *d = u32::MAX);
+        self.deque.clear();
+        self.dist[self.start] = 0;
+        self.deque.push_back(self.start);
+        while let Some(i) = self.deque.pop_front() {
+            let d = self.dist[i];
+            for j in self.neighbours(i) {
+                let nd = d + u32::from(grid[j] != grid[i]);
+                if nd < self.dist[j] {
+                    self.dist[j] = nd;
+                    if nd == d {
+                        self.deque.push_front(j);
+                    } else {
+                        self.deque.push_back(j);
+                    }
+                }
+            }
+        }
+        let max = self.dist.iter().copied().max().unwrap_or(0);
+        let number = self.dist.iter().filter(|&&d| d == max).count();
+        let control = self.dist.iter().filter(|&&d| d == 0).count();
+        (i64::from(max), number as i64, control as i64)
+    }
+
+    /// Best move at `depth` and its score (lower is better).
+    fn choose(&mut self, grid: &[u8], depth: usize, max_depth: usize) -> (u8, (i64, i64, i64)) {
+        let mut best: Option<(u8, (i64, i64, i64))> = None;
+        for mv in 0..self.colours {
+            if grid[self.start] == mv {
+                continue;
+            }
+            let mut next = grid.to_vec();
+            self.fill(&mut next, mv);
+            if next.iter().all(|&c| c == next[0]) {
+                // A win now beats everything; sooner beats later.
+                return (mv, (-1, depth as i64, -((self.w * self.h) as i64)));
+            }
+            let score = if depth + 1 < max_depth {
+                self.choose(&next, depth + 1, max_depth).1
+            } else {
+                let (dist, number, control) = self.search(&next);
+                (dist, number, -control)
+            };
+            if best.is_none_or(|(_, b)| score < b) {
+                best = Some((mv, score));
+            }
+        }
+        best.unwrap_or((0, (i64::MAX, 0, 0)))
+    }
+}
+
 /// Where sgt-flood is: `/usr/games/sgt-flood` (Debian), else `sgt-flood`
 /// or `flood` on the PATH.
 pub fn sgt_flood_binary() -> Option<PathBuf> {
@@ -565,6 +688,23 @@ mod tests {
         }
         assert!(b.is_won());
         assert_eq!(plan.lower_bound, plan.moves.len());
+    }
+
+    #[test]
+    fn sgt_lookahead_matches_the_games_own_move_counts() {
+        // IDs printed by `sgt-flood --generate 1 PARAMS#SEED` with leniency
+        // 0: the limit after the comma is the game's solver's move count.
+        let ids = [
+            ("12x12c6m0", "12x12:321425505553353112200511050032151200501552441430421412550513545454202315042552445232024252404354342250321343410211341410343251542134345002301100,19"),
+            ("12x12c3m0", "12x12:021122101210200221200020020222011200012100100011101021222210110002110120121010122120210200012022211200222110222122100120120001111111200002120122,10"),
+        ];
+        for (params, id) in ids {
+            let p = SgtParams::parse(params).unwrap();
+            let g = parse_generated(&p, id).unwrap();
+            let moves = sgt_lookahead(&g.board);
+            assert!(g.board.wins_with(&moves));
+            assert_eq!(moves.len(), g.limit, "{params}");
+        }
     }
 
     #[test]
