@@ -567,6 +567,7 @@ impl<'a, G: PlayableGame> Player<'a, G> {
             capture_ms: ms(clock.capture) / n,
             read_ms: ms(clock.read) / n,
             click_ms: ms(clock.click) / n,
+            move_ms: clock.per_move.iter().map(|m| ms(m.0)).collect(),
             wall_ms: ms(wall),
         };
         Ok(Finished { record, start, first_shot, last_shot: shot })

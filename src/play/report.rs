@@ -99,6 +99,8 @@ pub struct GameRecord {
     pub read_ms: f64,
     /// Mean time to click, ms.
     pub click_ms: f64,
+    /// The bot's own time for each move, ms (JSON only).
+    pub move_ms: Vec<f64>,
 }
 
 impl GameRecord {
@@ -380,6 +382,7 @@ mod tests {
             capture_ms: 1.0,
             read_ms: 5.0,
             click_ms: 1.0,
+            move_ms: vec![9.0, 11.0],
         }
     }
 
