@@ -140,7 +140,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let binary = sgt_flood_binary().context("sgt-flood not found (Debian package sgt-puzzles; ./dev deps installs it)")?;
     let calibration = load_calibration(args.common.calibration.as_deref())?;
     let title = calibration.window_title.clone().unwrap_or_else(|| "Flood".into());
-    let config = config_from(&calibration, &args.common);
+    let config = config_from(&calibration, &args.common)?;
     let game = flood_game(calibration, &args.common);
     let display = start_display(parse_size(&args.screen)?)?;
     let started = Instant::now();

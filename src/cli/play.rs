@@ -87,10 +87,14 @@ pub fn load_calibration(path: Option<&Path>) -> anyhow::Result<Calibration> {
     }
 }
 
-/// The loop configuration from a calibration and the command line.
-pub fn config_from(calibration: &Calibration, args: &LoopArgs) -> PlayConfig {
+/// The loop configuration from a calibration and the command line; also
+/// checks the report file name before anything is played.
+pub fn config_from(calibration: &Calibration, args: &LoopArgs) -> anyhow::Result<PlayConfig> {
+    if let Some(path) = &args.report {
+        report::check_report_path(path)?;
+    }
     let t = &calibration.timing;
-    PlayConfig {
+    Ok(PlayConfig {
         settle: SettleTiming {
             after_click: Duration::from_millis(t.after_click_ms),
             poll_interval: Duration::from_millis(t.poll_interval_ms),
@@ -101,7 +105,7 @@ pub fn config_from(calibration: &Calibration, args: &LoopArgs) -> PlayConfig {
         pause_between_moves: Duration::from_millis(args.pause_between_moves),
         read_status: !args.no_status,
         ..PlayConfig::default()
-    }
+    })
 }
 
 /// The Flood-It game for the loop.
@@ -166,7 +170,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     } else {
         Some(args.window.clone().or_else(|| calibration.window_title.clone()).unwrap_or_else(|| "Flood".into()))
     };
-    let config = config_from(&calibration, &args.common);
+    let config = config_from(&calibration, &args.common)?;
     let game = flood_game(calibration, &args.common);
     let mut screen = X11Screen::open(title.as_deref())?;
     let size = screen.screen_size();

@@ -76,7 +76,7 @@ pub enum PlayError {
     #[error("no place to click for {0} on the board")]
     NoClickPoint(String),
     /// The screen or the pointer failed.
-    #[error("{0}")]
+    #[error(transparent)]
     Device(#[from] DeviceError),
 }
 
@@ -243,7 +243,16 @@ impl<'a, G: PlayableGame> Player<'a, G> {
                 return Err(PlayError::Aborted(AbortReason::Interrupted));
             }
             let t = Instant::now();
-            let shot = self.screen.capture()?;
+            let shot = match self.screen.capture() {
+                Ok(shot) => shot,
+                Err(err) if Instant::now() < deadline => {
+                    // The window may be between two places, or not up yet.
+                    log::debug!("capture failed, trying again: {err}");
+                    thread::sleep(self.config.settle.poll_interval.max(Duration::from_millis(10)));
+                    continue;
+                }
+                Err(err) => return Err(err.into()),
+            };
             match self.game.read(&shot) {
                 Ok(reading) => {
                     let busy = t.elapsed();

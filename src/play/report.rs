@@ -339,6 +339,14 @@ pub enum ReportError {
     Write { path: String, source: std::io::Error },
 }
 
+/// Checks that `path` ends in `.json` or `.csv` (before a long run).
+pub fn check_report_path(path: &Path) -> Result<(), ReportError> {
+    match path.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase).as_deref() {
+        Some("json" | "csv") => Ok(()),
+        _ => Err(ReportError::Format(path.display().to_string())),
+    }
+}
+
 /// Writes the records to `path`, as JSON or CSV by its extension.
 pub fn write_report(path: &Path, records: &[GameRecord]) -> Result<(), ReportError> {
     let ext = path.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase);
@@ -418,6 +426,8 @@ mod tests {
 
     #[test]
     fn report_extension_is_checked() {
+        assert!(check_report_path(Path::new("r.CSV")).is_ok());
+        assert!(check_report_path(Path::new("r")).is_err());
         let err = write_report(Path::new("/tmp/x.txt"), &[]).unwrap_err();
         assert!(err.to_string().contains(".json or .csv"));
     }
