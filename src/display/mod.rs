@@ -127,12 +127,12 @@ fn kill_and_reap(child: &mut Child) {
 /// Makes the child receive SIGKILL when the spawning thread dies, so nothing
 /// outlives gridbot even when it is killed without running destructors.
 fn die_with_parent(command: &mut Command) {
-    // SAFETY: the hook only makes one prctl system call; it allocates nothing
-    // and touches no memory shared with the parent.
+    // SAFETY: the hook makes one prctl system call; it allocates nothing and
+    // touches no memory shared with the parent.
     unsafe {
         command.pre_exec(|| {
-            rustix::process::set_parent_process_death_signal(Some(rustix::process::Signal::KILL))
-                .map_err(std::io::Error::from)
+            libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
+            Ok(())
         });
     }
 }
