@@ -46,6 +46,9 @@ struct Node<const N: usize> {
     b: Bits<N>,
     parent: u32,
     colour: u8,
+    /// The move was forced by colour elimination (its siblings were not
+    /// generated, so the commutation pruning must not rely on them).
+    forced: bool,
 }
 
 fn path<const N: usize>(arena: &[Node<N>], mut idx: u32) -> Vec<u8> {
@@ -71,7 +74,7 @@ pub fn astar<const N: usize>(g: &BitGraph<N>, budget: &Budget, incumbent: Vec<u8
         return Outcome { moves: best, lower_bound: lb.min(usize::MAX), nodes, stopped: None };
     }
     let mut arena: Vec<Node<N>> = Vec::with_capacity(1024);
-    arena.push(Node { f: f0, b: b0, parent: 0, colour: 0 });
+    arena.push(Node { f: f0, b: b0, parent: 0, colour: 0, forced: true });
     let mut seen: HashMap<Bits<N>, u8, FxBuildHasher> = HashMap::with_capacity_and_hasher(1024, FxBuildHasher);
     seen.insert(f0, 0);
     let mut open: BucketQueue<u32> = BucketQueue::new();
@@ -114,11 +117,29 @@ pub fn astar<const N: usize>(g: &BitGraph<N>, budget: &Budget, incumbent: Vec<u8
                 break;
             }
         }
+        let forced = moves.count_ones() == 1 && on_border.count_ones() > 1;
         let ng = gv + 1;
+        // The previous move `a`, the border before it, and whether its
+        // siblings were generated (for the commutation pruning).
+        let node = &arena[idx as usize];
+        let (prev_colour, prev_forced) = (node.colour, node.forced);
+        let prev_b = arena[node.parent as usize].b;
         while moves != 0 {
             let c = moves.trailing_zeros() as u8;
             moves &= moves - 1;
-            let (nf, nb) = g.play(&f, &b, c);
+            let taken = b.and(&g.by_colour[c as usize]);
+            let reach = g.neighbours_of(&taken);
+            if !prev_forced && taken.is_subset(&prev_b) {
+                // `c` takes nothing that the previous move `a` uncovered, so
+                // playing `c` before `a` reaches a superset of this state
+                // (or the same state: keep the smaller colour first).
+                let a_more = reach.and(&g.by_colour[prev_colour as usize]).and_not(&f);
+                if !a_more.is_empty() || c < prev_colour {
+                    continue;
+                }
+            }
+            let nf = f.or(&taken);
+            let nb = b.and_not(&taken).or(&reach.and_not(&nf));
             let left = g.colours_left(&nf);
             if left.count_ones() <= 1 {
                 let len = ng + left.count_ones() as usize;
@@ -163,7 +184,7 @@ pub fn astar<const N: usize>(g: &BitGraph<N>, budget: &Budget, incumbent: Vec<u8
                 stopped = Some(BudgetExceeded::Memory);
                 break;
             }
-            arena.push(Node { f: nf, b: nb, parent: idx, colour: c });
+            arena.push(Node { f: nf, b: nb, parent: idx, colour: c, forced });
             open.push(nfv, ng, (arena.len() - 1) as u32);
         }
         if best.len() <= lb {

@@ -42,6 +42,32 @@ pub fn distance_bound<const N: usize>(g: &BitGraph<N>, f: &Bits<N>) -> usize {
     d
 }
 
+/// The "deadlock" schedule bound: with `L_j` the regions at breadth-first
+/// distance `j` from `f`, a region at distance `j` can only be taken by a
+/// move numbered `j` or later, and each move takes one colour, so for every
+/// `j >= 1` at least `j - 1 + |colours(L_j ∪ L_{j+1} ∪ ...)|` moves remain.
+/// With `j = 1` this is [`colours_bound`]; at the farthest layer it is the
+/// distance plus the colours that must still be played there.
+pub fn schedule_bound<const N: usize>(g: &BitGraph<N>, f: &Bits<N>, b: &Bits<N>) -> usize {
+    let mut layer_colours = [0u32; 4096 / 2 + 2];
+    let mut visited = f.or(b);
+    let mut layer = *b;
+    let mut n = 0;
+    while !layer.is_empty() {
+        layer_colours[n] = g.colours_in(&layer);
+        n += 1;
+        layer = g.neighbours_of(&layer).and_not(&visited);
+        visited.or_assign(&layer);
+    }
+    let mut suffix = 0u32;
+    let mut best = 0;
+    for j in (0..n).rev() {
+        suffix |= layer_colours[j];
+        best = best.max(j + suffix.count_ones() as usize);
+    }
+    best
+}
+
 /// Puchert's layered bound; `left` is [`BitGraph::colours_left`] of `f`.
 #[inline]
 pub fn layered_bound<const N: usize>(g: &BitGraph<N>, f: &Bits<N>, b: &Bits<N>, mut left: u32) -> usize {
