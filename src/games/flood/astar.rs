@@ -3,8 +3,12 @@
 //! - State: the flooded set `f` (a bitset over regions) plus its border `b`,
 //!   kept incrementally so a move costs a few word operations.
 //! - Heuristic: Puchert's layered bound ([`layered_bound`]), with pathmax.
-//! - Transposition table: flooded set -> best depth seen; a state reached
-//!   again with no smaller depth is dropped, a shorter path re-opens it.
+//! - Transposition table: a hash table of node indices keyed by the flooded
+//!   set (stored once, in the node arena); a state reached again with no
+//!   smaller depth is dropped, a shorter path re-opens it.
+//! - Commutation pruning: after move `a`, a move `b` that takes nothing `a`
+//!   uncovered is skipped when `b` then `a` reaches a superset of the state
+//!   (or the same state and `b < a`).
 //! - Colour elimination: if a move takes every remaining region of a colour
 //!   it is always optimal, so it is the only child generated.
 //! - Only colours present on the border are played (every move gains).
@@ -19,12 +23,10 @@
 //! growth, so the search stops promptly with the incumbent and the proven
 //! lower bound.
 
-use std::collections::HashMap;
-
-use rustc_hash::FxBuildHasher;
+use hashbrown::HashTable;
 
 use super::greedy;
-use super::heuristic::layered_bound;
+use super::heuristic::{layered_bound, layered_bound_capped};
 use super::regions::BitGraph;
 use crate::solver::{Bits, Budget, BudgetExceeded, BucketQueue};
 
@@ -46,9 +48,18 @@ struct Node<const N: usize> {
     b: Bits<N>,
     parent: u32,
     colour: u8,
+    /// Depth (moves from the start).
+    g: u8,
     /// The move was forced by colour elimination (its siblings were not
     /// generated, so the commutation pruning must not rely on them).
     forced: bool,
+}
+
+/// The table hash from the stored 32 hash bits (spread to the top bits,
+/// which the table uses for its control bytes).
+#[inline]
+fn spread(h32: u32) -> u64 {
+    (h32 as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)
 }
 
 fn path<const N: usize>(arena: &[Node<N>], mut idx: u32) -> Vec<u8> {
@@ -74,13 +85,16 @@ pub fn astar<const N: usize>(g: &BitGraph<N>, budget: &Budget, incumbent: Vec<u8
         return Outcome { moves: best, lower_bound: lb.min(usize::MAX), nodes, stopped: None };
     }
     let mut arena: Vec<Node<N>> = Vec::with_capacity(1024);
-    arena.push(Node { f: f0, b: b0, parent: 0, colour: 0, forced: true });
-    let mut seen: HashMap<Bits<N>, u8, FxBuildHasher> = HashMap::with_capacity_and_hasher(1024, FxBuildHasher);
-    seen.insert(f0, 0);
+    arena.push(Node { f: f0, b: b0, parent: 0, colour: 0, g: 0, forced: true });
+    // Transposition table: (index into `arena`, 32 bits of the hash of the
+    // node's `f`). Keeping the hash bits lets a probe skip most non-matching
+    // entries and lets the table grow without touching the arena.
+    let mut seen: HashTable<(u32, u32)> = HashTable::with_capacity(1024);
+    seen.insert_unique(spread(f0.hash64() as u32), (0, f0.hash64() as u32), |e| spread(e.1));
     let mut open: BucketQueue<u32> = BucketQueue::new();
     open.push(h0, 0, 0);
     let node_bytes = std::mem::size_of::<Node<N>>();
-    let entry_bytes = std::mem::size_of::<(Bits<N>, u8)>() + 1;
+    let entry_bytes = std::mem::size_of::<(u32, u32)>() + 1;
     let mut stopped = None;
 
     while let Some((fv, gv, idx)) = open.pop() {
@@ -91,8 +105,11 @@ pub fn astar<const N: usize>(g: &BitGraph<N>, budget: &Budget, incumbent: Vec<u8
         }
         lb = lb.max(fv);
         let (f, b) = (arena[idx as usize].f, arena[idx as usize].b);
-        if seen.get(&f).is_some_and(|&sg| (sg as usize) < gv) {
-            continue; // a shorter path to this state was found later
+        let h32 = f.hash64() as u32;
+        if let Some(&(j, _)) = seen.find(spread(h32), |e| e.1 == h32 && arena[e.0 as usize].f == f) {
+            if (arena[j as usize].g as usize) < gv {
+                continue; // a shorter path to this state was found later
+            }
         }
         nodes += 1;
         if nodes & 255 == 0 {
@@ -154,24 +171,15 @@ pub fn astar<const N: usize>(g: &BitGraph<N>, budget: &Budget, incumbent: Vec<u8
                 }
                 continue;
             }
-            match seen.get_mut(&nf) {
-                Some(sg) if (*sg as usize) <= ng => continue,
-                Some(sg) => *sg = ng as u8,
-                None => {
-                    if seen.len() >= seen.capacity()
-                        && budget
-                            .check(
-                                arena.capacity() * node_bytes + seen.capacity() * entry_bytes * 3 + open.bytes(),
-                            )
-                            .is_err()
-                    {
-                        stopped = Some(BudgetExceeded::Memory);
-                        break;
-                    }
-                    seen.insert(nf, ng as u8);
+            let h32 = nf.hash64() as u32;
+            let hash = spread(h32);
+            let existing = seen.find(hash, |e| e.1 == h32 && arena[e.0 as usize].f == nf).map(|e| e.0);
+            if let Some(j) = existing {
+                if arena[j as usize].g as usize <= ng {
+                    continue;
                 }
             }
-            let h = layered_bound(g, &nf, &nb, left);
+            let h = layered_bound_capped(g, &nf, &nb, left, best.len().saturating_sub(ng));
             let nfv = (ng + h).max(fv);
             if nfv >= best.len() {
                 continue;
@@ -184,8 +192,27 @@ pub fn astar<const N: usize>(g: &BitGraph<N>, budget: &Budget, incumbent: Vec<u8
                 stopped = Some(BudgetExceeded::Memory);
                 break;
             }
-            arena.push(Node { f: nf, b: nb, parent: idx, colour: c, forced });
-            open.push(nfv, ng, (arena.len() - 1) as u32);
+            if seen.len() >= seen.capacity()
+                && budget
+                    .check(arena.capacity() * node_bytes + seen.capacity() * entry_bytes * 3 + open.bytes())
+                    .is_err()
+            {
+                stopped = Some(BudgetExceeded::Memory);
+                break;
+            }
+            let new = arena.len() as u32;
+            arena.push(Node { f: nf, b: nb, parent: idx, colour: c, g: ng as u8, forced });
+            match existing {
+                Some(j) => {
+                    if let Some(slot) = seen.find_mut(hash, |e| e.0 == j) {
+                        slot.0 = new;
+                    }
+                }
+                None => {
+                    seen.insert_unique(hash, (new, h32), |e| spread(e.1));
+                }
+            }
+            open.push(nfv, ng, new);
         }
         if best.len() <= lb {
             break;

@@ -70,7 +70,21 @@ pub fn schedule_bound<const N: usize>(g: &BitGraph<N>, f: &Bits<N>, b: &Bits<N>)
 
 /// Puchert's layered bound; `left` is [`BitGraph::colours_left`] of `f`.
 #[inline]
-pub fn layered_bound<const N: usize>(g: &BitGraph<N>, f: &Bits<N>, b: &Bits<N>, mut left: u32) -> usize {
+pub fn layered_bound<const N: usize>(g: &BitGraph<N>, f: &Bits<N>, b: &Bits<N>, left: u32) -> usize {
+    layered_bound_capped(g, f, b, left, usize::MAX)
+}
+
+/// [`layered_bound`], but the walk stops as soon as the count reaches
+/// `cap` (the caller only needs to know that the bound is at least `cap`);
+/// the result is then some value `>= cap` and `<=` the full bound.
+#[inline]
+pub fn layered_bound_capped<const N: usize>(
+    g: &BitGraph<N>,
+    f: &Bits<N>,
+    b: &Bits<N>,
+    mut left: u32,
+    cap: usize,
+) -> usize {
     if left & left.wrapping_sub(1) == 0 {
         return left.count_ones() as usize;
     }
@@ -94,6 +108,9 @@ pub fn layered_bound<const N: usize>(g: &BitGraph<N>, f: &Bits<N>, b: &Bits<N>, 
             if left & left.wrapping_sub(1) == 0 {
                 return d + left.count_ones() as usize;
             }
+            if d >= cap {
+                return d;
+            }
             // Expand only the current regions of the completed colours.
             let mut next = Bits::<N>::new();
             let mut kept = cur;
@@ -111,6 +128,9 @@ pub fn layered_bound<const N: usize>(g: &BitGraph<N>, f: &Bits<N>, b: &Bits<N>, 
         } else {
             // Colour-blind move: take the whole current layer.
             d += 1;
+            if d >= cap {
+                return d;
+            }
             cur = g.neighbours_of(&cur).and_not(&visited);
             debug_assert!(!cur.is_empty(), "region graph is connected");
             if cur.is_empty() {
