@@ -55,6 +55,51 @@ struct Node<const N: usize> {
     forced: bool,
 }
 
+/// How many moves back [`dominated_deeper`] tries to move a move.
+const COMMUTE_DEPTH: usize = 4;
+
+/// True when playing `c` (which takes `taken` from node `idx`, giving `nf`)
+/// earlier, before the last 2..=COMMUTE_DEPTH moves, reaches a strict
+/// superset of `nf` in the same number of moves; then this child is
+/// dominated by a path A* explores anyway. Only ancestors whose children
+/// were all generated (not forced by colour elimination) are used, and `c`
+/// must take exactly the same regions there.
+fn dominated_deeper<const N: usize>(
+    g: &BitGraph<N>,
+    arena: &[Node<N>],
+    idx: u32,
+    c: u8,
+    taken: &Bits<N>,
+    nf: &Bits<N>,
+) -> bool {
+    // path[0] = idx, path[i+1] = parent of path[i].
+    let mut path = [0u32; COMMUTE_DEPTH + 1];
+    path[0] = idx;
+    for d in 1..=COMMUTE_DEPTH {
+        let child = &arena[path[d - 1] as usize];
+        if path[d - 1] == 0 || child.forced {
+            return false;
+        }
+        path[d] = child.parent;
+        let anc = &arena[path[d] as usize];
+        if !taken.is_subset(&anc.b) {
+            return false;
+        }
+        if d < 2 {
+            continue;
+        }
+        // Replay: `c` first, then the moves from the ancestor down to idx.
+        let (mut sf, mut sb) = g.play(&anc.f, &anc.b, c);
+        for i in (0..d).rev() {
+            (sf, sb) = g.play(&sf, &sb, arena[path[i] as usize].colour);
+        }
+        if sf != *nf {
+            return true; // a strict superset (it always contains nf)
+        }
+    }
+    false
+}
+
 /// The table hash from the stored 32 hash bits (spread to the top bits,
 /// which the table uses for its control bytes).
 #[inline]
@@ -152,6 +197,10 @@ pub fn astar<const N: usize>(g: &BitGraph<N>, budget: &Budget, incumbent: Vec<u8
                 // (or the same state: keep the smaller colour first).
                 let a_more = reach.and(&g.by_colour[prev_colour as usize]).and_not(&f);
                 if !a_more.is_empty() || c < prev_colour {
+                    continue;
+                }
+                // Same state after one swap: try moving `c` further back.
+                if dominated_deeper(g, &arena, idx, c, &taken, &f.or(&taken)) {
                     continue;
                 }
             }
