@@ -3,8 +3,9 @@
 //! - State: the flooded set `f` (a bitset over regions) plus its border `b`,
 //!   kept incrementally so a move costs a few word operations.
 //! - Heuristic: Puchert's layered bound ([`layered_bound`]), with pathmax.
-//! - Transposition table: a hash table of node indices keyed by the flooded
-//!   set (stored once, in the node arena); a state reached again with no
+//! - Transposition table: an [`IndexTable`] of node indices keyed by the
+//!   flooded set (stored once, in the node arena; lookups for all children
+//!   of a node are prefetched together); a state reached again with no
 //!   smaller depth is dropped, a shorter path re-opens it.
 //! - Commutation pruning: after move `a`, a move `b` that takes nothing `a`
 //!   uncovered is skipped when `b` then `a` reaches a superset of the state
@@ -23,12 +24,10 @@
 //! growth, so the search stops promptly with the incumbent and the proven
 //! lower bound.
 
-use hashbrown::HashTable;
-
 use super::greedy;
 use super::heuristic::{layered_bound, layered_bound_capped};
 use super::regions::BitGraph;
-use crate::solver::{Bits, Budget, BudgetExceeded, BucketQueue};
+use crate::solver::{Bits, Budget, BudgetExceeded, BucketQueue, IndexTable, Probe};
 
 /// The result of one search.
 #[derive(Debug, Clone)]
@@ -50,6 +49,8 @@ struct Node<const N: usize> {
     colour: u8,
     /// Depth (moves from the start).
     g: u8,
+    /// A shorter path to the same state was found later; skip this node.
+    dead: bool,
     /// The move was forced by colour elimination (its siblings were not
     /// generated, so the commutation pruning must not rely on them).
     forced: bool,
@@ -100,13 +101,6 @@ fn dominated_deeper<const N: usize>(
     false
 }
 
-/// The table hash from the stored 32 hash bits (spread to the top bits,
-/// which the table uses for its control bytes).
-#[inline]
-fn spread(h32: u32) -> u64 {
-    (h32 as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)
-}
-
 fn path<const N: usize>(arena: &[Node<N>], mut idx: u32) -> Vec<u8> {
     let mut moves = Vec::new();
     while idx != 0 {
@@ -118,6 +112,15 @@ fn path<const N: usize>(arena: &[Node<N>], mut idx: u32) -> Vec<u8> {
     moves
 }
 
+/// A child generated during an expansion, before its table lookup.
+struct Child<const N: usize> {
+    f: Bits<N>,
+    b: Bits<N>,
+    left: u32,
+    colour: u8,
+    hash: u64,
+}
+
 /// Runs A* from the start state, with `incumbent` as a known solution.
 pub fn astar<const N: usize>(g: &BitGraph<N>, budget: &Budget, incumbent: Vec<u8>) -> Outcome {
     let (f0, b0) = g.start_state();
@@ -127,20 +130,19 @@ pub fn astar<const N: usize>(g: &BitGraph<N>, budget: &Budget, incumbent: Vec<u8
     let mut lb = h0;
     let mut nodes = 0u64;
     if lb >= best.len() {
-        return Outcome { moves: best, lower_bound: lb.min(usize::MAX), nodes, stopped: None };
+        return Outcome { moves: best, lower_bound: lb, nodes, stopped: None };
     }
     let mut arena: Vec<Node<N>> = Vec::with_capacity(1024);
-    arena.push(Node { f: f0, b: b0, parent: 0, colour: 0, g: 0, forced: true });
-    // Transposition table: (index into `arena`, 32 bits of the hash of the
-    // node's `f`). Keeping the hash bits lets a probe skip most non-matching
-    // entries and lets the table grow without touching the arena.
-    let mut seen: HashTable<(u32, u32)> = HashTable::with_capacity(1024);
-    seen.insert_unique(spread(f0.hash64() as u32), (0, f0.hash64() as u32), |e| spread(e.1));
+    arena.push(Node { f: f0, b: b0, parent: 0, colour: 0, g: 0, dead: false, forced: true });
+    let mut seen = IndexTable::with_capacity(1024);
+    if let Probe::Vacant(slot) = seen.find(f0.hash64(), |_| false) {
+        seen.insert(slot, f0.hash64(), 0);
+    }
     let mut open: BucketQueue<u32> = BucketQueue::new();
     open.push(h0, 0, 0);
     let node_bytes = std::mem::size_of::<Node<N>>();
-    let entry_bytes = std::mem::size_of::<(u32, u32)>() + 1;
     let mut stopped = None;
+    let mut kids: Vec<Child<N>> = Vec::with_capacity(16);
 
     while let Some((fv, gv, idx)) = open.pop() {
         if fv >= best.len() {
@@ -149,26 +151,23 @@ pub fn astar<const N: usize>(g: &BitGraph<N>, budget: &Budget, incumbent: Vec<u8
             break;
         }
         lb = lb.max(fv);
-        let (f, b) = (arena[idx as usize].f, arena[idx as usize].b);
-        let h32 = f.hash64() as u32;
-        if let Some(&(j, _)) = seen.find(spread(h32), |e| e.1 == h32 && arena[e.0 as usize].f == f) {
-            if (arena[j as usize].g as usize) < gv {
-                continue; // a shorter path to this state was found later
-            }
+        let node = &arena[idx as usize];
+        if node.dead {
+            continue; // a shorter path to this state was found later
         }
+        let (f, b) = (node.f, node.b);
         nodes += 1;
         if nodes & 255 == 0 {
-            let held = arena.capacity() * node_bytes + seen.capacity() * entry_bytes + open.bytes();
+            let held = arena.capacity() * node_bytes + seen.bytes() + open.bytes();
             if let Err(e) = budget.check(held) {
                 stopped = Some(e);
-                // Put the node back so the completion below can use it.
                 open.push(fv, gv, idx);
                 break;
             }
         }
-        let fb = f.or(&b);
         let on_border = g.colours_in(&b);
         // Colour elimination: a border colour with no region beyond the border.
+        let fb = f.or(&b);
         let mut moves = on_border;
         let mut m = on_border;
         while m != 0 {
@@ -183,9 +182,11 @@ pub fn astar<const N: usize>(g: &BitGraph<N>, budget: &Budget, incumbent: Vec<u8
         let ng = gv + 1;
         // The previous move `a`, the border before it, and whether its
         // siblings were generated (for the commutation pruning).
-        let node = &arena[idx as usize];
         let (prev_colour, prev_forced) = (node.colour, node.forced);
         let prev_b = arena[node.parent as usize].b;
+
+        // Pass 1: generate the children, prefetch their table slots.
+        kids.clear();
         while moves != 0 {
             let c = moves.trailing_zeros() as u8;
             moves &= moves - 1;
@@ -220,46 +221,42 @@ pub fn astar<const N: usize>(g: &BitGraph<N>, budget: &Budget, incumbent: Vec<u8
                 }
                 continue;
             }
-            let h32 = nf.hash64() as u32;
-            let hash = spread(h32);
-            let existing = seen.find(hash, |e| e.1 == h32 && arena[e.0 as usize].f == nf).map(|e| e.0);
-            if let Some(j) = existing {
+            let hash = nf.hash64();
+            seen.prefetch(hash);
+            kids.push(Child { f: nf, b: nb, left, colour: c, hash });
+        }
+
+        // Pass 2: table lookups, bounds, pushes.
+        for k in kids.iter() {
+            let probe = seen.find(k.hash, |i| arena[i as usize].f == k.f);
+            if let Probe::Found(_, j) = probe {
                 if arena[j as usize].g as usize <= ng {
                     continue;
                 }
             }
-            let h = layered_bound_capped(g, &nf, &nb, left, best.len().saturating_sub(ng));
+            let h = layered_bound_capped(g, &k.f, &k.b, k.left, best.len().saturating_sub(ng));
             let nfv = (ng + h).max(fv);
             if nfv >= best.len() {
                 continue;
             }
-            if arena.len() == arena.capacity()
-                && budget
-                    .check(arena.capacity() * node_bytes * 2 + seen.capacity() * entry_bytes + open.bytes())
-                    .is_err()
-            {
-                stopped = Some(BudgetExceeded::Memory);
-                break;
-            }
-            if seen.len() >= seen.capacity()
-                && budget
-                    .check(arena.capacity() * node_bytes + seen.capacity() * entry_bytes * 3 + open.bytes())
-                    .is_err()
-            {
-                stopped = Some(BudgetExceeded::Memory);
-                break;
+            if arena.len() == arena.capacity() || seen.bytes_after_growth() > seen.bytes() {
+                let after = arena.capacity() * node_bytes * if arena.len() == arena.capacity() { 2 } else { 1 }
+                    + seen.bytes_after_growth()
+                    + seen.bytes()
+                    + open.bytes();
+                if budget.check(after).is_err() {
+                    stopped = Some(BudgetExceeded::Memory);
+                    break;
+                }
             }
             let new = arena.len() as u32;
-            arena.push(Node { f: nf, b: nb, parent: idx, colour: c, g: ng as u8, forced });
-            match existing {
-                Some(j) => {
-                    if let Some(slot) = seen.find_mut(hash, |e| e.0 == j) {
-                        slot.0 = new;
-                    }
+            arena.push(Node { f: k.f, b: k.b, parent: idx, colour: k.colour, g: ng as u8, dead: false, forced });
+            match probe {
+                Probe::Found(slot, j) => {
+                    arena[j as usize].dead = true;
+                    seen.replace(slot, new);
                 }
-                None => {
-                    seen.insert_unique(hash, (new, h32), |e| spread(e.1));
-                }
+                Probe::Vacant(slot) => seen.insert(slot, k.hash, new),
             }
             open.push(nfv, ng, new);
         }
@@ -276,19 +273,23 @@ pub fn astar<const N: usize>(g: &BitGraph<N>, budget: &Budget, incumbent: Vec<u8
         lb = best.len();
     }
     if stopped.is_some() {
-        // Complete the most promising open node greedily; keep it if shorter.
+        // The smallest f on the open list is a lower bound too.
         if let Some(f) = open.min_f() {
             lb = lb.max(f.min(best.len()));
         }
-        if let Some((_, _, idx)) = open.pop() {
+        // Complete the most promising open node greedily; keep it if shorter.
+        while let Some((_, _, idx)) = open.pop() {
             let n = &arena[idx as usize];
+            if n.dead {
+                continue;
+            }
             let mut p = path(&arena, idx);
             p.extend(greedy::complete(g, n.f, n.b, 1));
             if p.len() < best.len() {
                 best = p;
             }
+            break;
         }
     }
     Outcome { lower_bound: lb.min(best.len()), moves: best, nodes, stopped }
 }
-
