@@ -1,6 +1,7 @@
 //! Game-independent search building blocks: fixed-size bitsets chosen by
 //! problem size at run time, a bucketed priority queue for A* with small
-//! integer costs, and search budgets (time and memory).
+//! integer costs, a hash table of arena indices for transposition tables,
+//! and search budgets (time and memory).
 //!
 //! The game modules (see [`crate::games`]) build their exact and anytime
 //! searches (A*, branch and bound, greedy) out of these pieces.
@@ -8,7 +9,9 @@
 pub mod bitset;
 pub mod budget;
 pub mod queue;
+pub mod table;
 
 pub use bitset::Bits;
 pub use budget::{Budget, BudgetExceeded};
 pub use queue::BucketQueue;
+pub use table::{IndexTable, Probe};

@@ -3,8 +3,13 @@
 //! - State: the flooded set `f` (a bitset over regions) plus its border `b`,
 //!   kept incrementally so a move costs a few word operations.
 //! - Heuristic: Puchert's layered bound ([`layered_bound`]), with pathmax.
-//! - Transposition table: flooded set -> best depth seen; a state reached
-//!   again with no smaller depth is dropped, a shorter path re-opens it.
+//! - Transposition table: an [`IndexTable`] of node indices keyed by the
+//!   flooded set (stored once, in the node arena; lookups for all children
+//!   of a node are prefetched together); a state reached again with no
+//!   smaller depth is dropped, a shorter path re-opens it.
+//! - Commutation pruning: after move `a`, a move `b` that takes nothing `a`
+//!   uncovered is skipped when `b` then `a` reaches a superset of the state
+//!   (or the same state and `b < a`).
 //! - Colour elimination: if a move takes every remaining region of a colour
 //!   it is always optimal, so it is the only child generated.
 //! - Only colours present on the border are played (every move gains).
@@ -19,14 +24,10 @@
 //! growth, so the search stops promptly with the incumbent and the proven
 //! lower bound.
 
-use std::collections::HashMap;
-
-use rustc_hash::FxBuildHasher;
-
 use super::greedy;
-use super::heuristic::layered_bound;
+use super::heuristic::{layered_bound, layered_bound_capped};
 use super::regions::BitGraph;
-use crate::solver::{Bits, Budget, BudgetExceeded, BucketQueue};
+use crate::solver::{Bits, Budget, BudgetExceeded, BucketQueue, IndexTable, Probe};
 
 /// The result of one search.
 #[derive(Debug, Clone)]
@@ -46,6 +47,58 @@ struct Node<const N: usize> {
     b: Bits<N>,
     parent: u32,
     colour: u8,
+    /// Depth (moves from the start).
+    g: u8,
+    /// A shorter path to the same state was found later; skip this node.
+    dead: bool,
+    /// The move was forced by colour elimination (its siblings were not
+    /// generated, so the commutation pruning must not rely on them).
+    forced: bool,
+}
+
+/// How many moves back [`dominated_deeper`] tries to move a move.
+const COMMUTE_DEPTH: usize = 4;
+
+/// True when playing `c` (which takes `taken` from node `idx`, giving `nf`)
+/// earlier, before the last 2..=COMMUTE_DEPTH moves, reaches a strict
+/// superset of `nf` in the same number of moves; then this child is
+/// dominated by a path A* explores anyway. Only ancestors whose children
+/// were all generated (not forced by colour elimination) are used, and `c`
+/// must take exactly the same regions there.
+fn dominated_deeper<const N: usize>(
+    g: &BitGraph<N>,
+    arena: &[Node<N>],
+    idx: u32,
+    c: u8,
+    taken: &Bits<N>,
+    nf: &Bits<N>,
+) -> bool {
+    // path[0] = idx, path[i+1] = parent of path[i].
+    let mut path = [0u32; COMMUTE_DEPTH + 1];
+    path[0] = idx;
+    for d in 1..=COMMUTE_DEPTH {
+        let child = &arena[path[d - 1] as usize];
+        if path[d - 1] == 0 || child.forced {
+            return false;
+        }
+        path[d] = child.parent;
+        let anc = &arena[path[d] as usize];
+        if !taken.is_subset(&anc.b) {
+            return false;
+        }
+        if d < 2 {
+            continue;
+        }
+        // Replay: `c` first, then the moves from the ancestor down to idx.
+        let (mut sf, mut sb) = g.play(&anc.f, &anc.b, c);
+        for i in (0..d).rev() {
+            (sf, sb) = g.play(&sf, &sb, arena[path[i] as usize].colour);
+        }
+        if sf != *nf {
+            return true; // a strict superset (it always contains nf)
+        }
+    }
+    false
 }
 
 fn path<const N: usize>(arena: &[Node<N>], mut idx: u32) -> Vec<u8> {
@@ -59,6 +112,15 @@ fn path<const N: usize>(arena: &[Node<N>], mut idx: u32) -> Vec<u8> {
     moves
 }
 
+/// A child generated during an expansion, before its table lookup.
+struct Child<const N: usize> {
+    f: Bits<N>,
+    b: Bits<N>,
+    left: u32,
+    colour: u8,
+    hash: u64,
+}
+
 /// Runs A* from the start state, with `incumbent` as a known solution.
 pub fn astar<const N: usize>(g: &BitGraph<N>, budget: &Budget, incumbent: Vec<u8>) -> Outcome {
     let (f0, b0) = g.start_state();
@@ -68,17 +130,19 @@ pub fn astar<const N: usize>(g: &BitGraph<N>, budget: &Budget, incumbent: Vec<u8
     let mut lb = h0;
     let mut nodes = 0u64;
     if lb >= best.len() {
-        return Outcome { moves: best, lower_bound: lb.min(usize::MAX), nodes, stopped: None };
+        return Outcome { moves: best, lower_bound: lb, nodes, stopped: None };
     }
     let mut arena: Vec<Node<N>> = Vec::with_capacity(1024);
-    arena.push(Node { f: f0, b: b0, parent: 0, colour: 0 });
-    let mut seen: HashMap<Bits<N>, u8, FxBuildHasher> = HashMap::with_capacity_and_hasher(1024, FxBuildHasher);
-    seen.insert(f0, 0);
+    arena.push(Node { f: f0, b: b0, parent: 0, colour: 0, g: 0, dead: false, forced: true });
+    let mut seen = IndexTable::with_capacity(1024);
+    if let Probe::Vacant(slot) = seen.find(f0.hash64(), |_| false) {
+        seen.insert(slot, f0.hash64(), 0);
+    }
     let mut open: BucketQueue<u32> = BucketQueue::new();
     open.push(h0, 0, 0);
     let node_bytes = std::mem::size_of::<Node<N>>();
-    let entry_bytes = std::mem::size_of::<(Bits<N>, u8)>() + 1;
     let mut stopped = None;
+    let mut kids: Vec<Child<N>> = Vec::with_capacity(16);
 
     while let Some((fv, gv, idx)) = open.pop() {
         if fv >= best.len() {
@@ -87,23 +151,23 @@ pub fn astar<const N: usize>(g: &BitGraph<N>, budget: &Budget, incumbent: Vec<u8
             break;
         }
         lb = lb.max(fv);
-        let (f, b) = (arena[idx as usize].f, arena[idx as usize].b);
-        if seen.get(&f).is_some_and(|&sg| (sg as usize) < gv) {
+        let node = &arena[idx as usize];
+        if node.dead {
             continue; // a shorter path to this state was found later
         }
+        let (f, b) = (node.f, node.b);
         nodes += 1;
         if nodes & 255 == 0 {
-            let held = arena.capacity() * node_bytes + seen.capacity() * entry_bytes + open.bytes();
+            let held = arena.capacity() * node_bytes + seen.bytes() + open.bytes();
             if let Err(e) = budget.check(held) {
                 stopped = Some(e);
-                // Put the node back so the completion below can use it.
                 open.push(fv, gv, idx);
                 break;
             }
         }
-        let fb = f.or(&b);
         let on_border = g.colours_in(&b);
         // Colour elimination: a border colour with no region beyond the border.
+        let fb = f.or(&b);
         let mut moves = on_border;
         let mut m = on_border;
         while m != 0 {
@@ -114,11 +178,35 @@ pub fn astar<const N: usize>(g: &BitGraph<N>, budget: &Budget, incumbent: Vec<u8
                 break;
             }
         }
+        let forced = moves.count_ones() == 1 && on_border.count_ones() > 1;
         let ng = gv + 1;
+        // The previous move `a`, the border before it, and whether its
+        // siblings were generated (for the commutation pruning).
+        let (prev_colour, prev_forced) = (node.colour, node.forced);
+        let prev_b = arena[node.parent as usize].b;
+
+        // Pass 1: generate the children, prefetch their table slots.
+        kids.clear();
         while moves != 0 {
             let c = moves.trailing_zeros() as u8;
             moves &= moves - 1;
-            let (nf, nb) = g.play(&f, &b, c);
+            let taken = b.and(&g.by_colour[c as usize]);
+            let reach = g.neighbours_of(&taken);
+            if !prev_forced && taken.is_subset(&prev_b) {
+                // `c` takes nothing that the previous move `a` uncovered, so
+                // playing `c` before `a` reaches a superset of this state
+                // (or the same state: keep the smaller colour first).
+                let a_more = reach.and(&g.by_colour[prev_colour as usize]).and_not(&f);
+                if !a_more.is_empty() || c < prev_colour {
+                    continue;
+                }
+                // Same state after one swap: try moving `c` further back.
+                if dominated_deeper(g, &arena, idx, c, &taken, &f.or(&taken)) {
+                    continue;
+                }
+            }
+            let nf = f.or(&taken);
+            let nb = b.and_not(&taken).or(&reach.and_not(&nf));
             let left = g.colours_left(&nf);
             if left.count_ones() <= 1 {
                 let len = ng + left.count_ones() as usize;
@@ -133,38 +221,44 @@ pub fn astar<const N: usize>(g: &BitGraph<N>, budget: &Budget, incumbent: Vec<u8
                 }
                 continue;
             }
-            match seen.get_mut(&nf) {
-                Some(sg) if (*sg as usize) <= ng => continue,
-                Some(sg) => *sg = ng as u8,
-                None => {
-                    if seen.len() >= seen.capacity()
-                        && budget
-                            .check(
-                                arena.capacity() * node_bytes + seen.capacity() * entry_bytes * 3 + open.bytes(),
-                            )
-                            .is_err()
-                    {
-                        stopped = Some(BudgetExceeded::Memory);
-                        break;
-                    }
-                    seen.insert(nf, ng as u8);
+            let hash = nf.hash64();
+            seen.prefetch(hash);
+            kids.push(Child { f: nf, b: nb, left, colour: c, hash });
+        }
+
+        // Pass 2: table lookups, bounds, pushes.
+        for k in kids.iter() {
+            let probe = seen.find(k.hash, |i| arena[i as usize].f == k.f);
+            if let Probe::Found(_, j) = probe {
+                if arena[j as usize].g as usize <= ng {
+                    continue;
                 }
             }
-            let h = layered_bound(g, &nf, &nb, left);
+            let h = layered_bound_capped(g, &k.f, &k.b, k.left, best.len().saturating_sub(ng));
             let nfv = (ng + h).max(fv);
             if nfv >= best.len() {
                 continue;
             }
-            if arena.len() == arena.capacity()
-                && budget
-                    .check(arena.capacity() * node_bytes * 2 + seen.capacity() * entry_bytes + open.bytes())
-                    .is_err()
-            {
-                stopped = Some(BudgetExceeded::Memory);
-                break;
+            if arena.len() == arena.capacity() || seen.bytes_after_growth() > seen.bytes() {
+                let after = arena.capacity() * node_bytes * if arena.len() == arena.capacity() { 2 } else { 1 }
+                    + seen.bytes_after_growth()
+                    + seen.bytes()
+                    + open.bytes();
+                if budget.check(after).is_err() {
+                    stopped = Some(BudgetExceeded::Memory);
+                    break;
+                }
             }
-            arena.push(Node { f: nf, b: nb, parent: idx, colour: c });
-            open.push(nfv, ng, (arena.len() - 1) as u32);
+            let new = arena.len() as u32;
+            arena.push(Node { f: k.f, b: k.b, parent: idx, colour: k.colour, g: ng as u8, dead: false, forced });
+            match probe {
+                Probe::Found(slot, j) => {
+                    arena[j as usize].dead = true;
+                    seen.replace(slot, new);
+                }
+                Probe::Vacant(slot) => seen.insert(slot, k.hash, new),
+            }
+            open.push(nfv, ng, new);
         }
         if best.len() <= lb {
             break;
@@ -179,19 +273,23 @@ pub fn astar<const N: usize>(g: &BitGraph<N>, budget: &Budget, incumbent: Vec<u8
         lb = best.len();
     }
     if stopped.is_some() {
-        // Complete the most promising open node greedily; keep it if shorter.
+        // The smallest f on the open list is a lower bound too.
         if let Some(f) = open.min_f() {
             lb = lb.max(f.min(best.len()));
         }
-        if let Some((_, _, idx)) = open.pop() {
+        // Complete the most promising open node greedily; keep it if shorter.
+        while let Some((_, _, idx)) = open.pop() {
             let n = &arena[idx as usize];
+            if n.dead {
+                continue;
+            }
             let mut p = path(&arena, idx);
             p.extend(greedy::complete(g, n.f, n.b, 1));
             if p.len() < best.len() {
                 best = p;
             }
+            break;
         }
     }
     Outcome { lower_bound: lb.min(best.len()), moves: best, nodes, stopped }
 }
-

@@ -42,9 +42,49 @@ pub fn distance_bound<const N: usize>(g: &BitGraph<N>, f: &Bits<N>) -> usize {
     d
 }
 
+/// The "deadlock" schedule bound: with `L_j` the regions at breadth-first
+/// distance `j` from `f`, a region at distance `j` can only be taken by a
+/// move numbered `j` or later, and each move takes one colour, so for every
+/// `j >= 1` at least `j - 1 + |colours(L_j ∪ L_{j+1} ∪ ...)|` moves remain.
+/// With `j = 1` this is [`colours_bound`]; at the farthest layer it is the
+/// distance plus the colours that must still be played there.
+pub fn schedule_bound<const N: usize>(g: &BitGraph<N>, f: &Bits<N>, b: &Bits<N>) -> usize {
+    let mut layer_colours = [0u32; 4096 / 2 + 2];
+    let mut visited = f.or(b);
+    let mut layer = *b;
+    let mut n = 0;
+    while !layer.is_empty() {
+        layer_colours[n] = g.colours_in(&layer);
+        n += 1;
+        layer = g.neighbours_of(&layer).and_not(&visited);
+        visited.or_assign(&layer);
+    }
+    let mut suffix = 0u32;
+    let mut best = 0;
+    for j in (0..n).rev() {
+        suffix |= layer_colours[j];
+        best = best.max(j + suffix.count_ones() as usize);
+    }
+    best
+}
+
 /// Puchert's layered bound; `left` is [`BitGraph::colours_left`] of `f`.
 #[inline]
-pub fn layered_bound<const N: usize>(g: &BitGraph<N>, f: &Bits<N>, b: &Bits<N>, mut left: u32) -> usize {
+pub fn layered_bound<const N: usize>(g: &BitGraph<N>, f: &Bits<N>, b: &Bits<N>, left: u32) -> usize {
+    layered_bound_capped(g, f, b, left, usize::MAX)
+}
+
+/// [`layered_bound`], but the walk stops as soon as the count reaches
+/// `cap` (the caller only needs to know that the bound is at least `cap`);
+/// the result is then some value `>= cap` and `<=` the full bound.
+#[inline]
+pub fn layered_bound_capped<const N: usize>(
+    g: &BitGraph<N>,
+    f: &Bits<N>,
+    b: &Bits<N>,
+    mut left: u32,
+    cap: usize,
+) -> usize {
     if left & left.wrapping_sub(1) == 0 {
         return left.count_ones() as usize;
     }
@@ -68,6 +108,9 @@ pub fn layered_bound<const N: usize>(g: &BitGraph<N>, f: &Bits<N>, b: &Bits<N>, 
             if left & left.wrapping_sub(1) == 0 {
                 return d + left.count_ones() as usize;
             }
+            if d >= cap {
+                return d;
+            }
             // Expand only the current regions of the completed colours.
             let mut next = Bits::<N>::new();
             let mut kept = cur;
@@ -85,6 +128,9 @@ pub fn layered_bound<const N: usize>(g: &BitGraph<N>, f: &Bits<N>, b: &Bits<N>, 
         } else {
             // Colour-blind move: take the whole current layer.
             d += 1;
+            if d >= cap {
+                return d;
+            }
             cur = g.neighbours_of(&cur).and_not(&visited);
             debug_assert!(!cur.is_empty(), "region graph is connected");
             if cur.is_empty() {

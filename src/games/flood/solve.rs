@@ -110,9 +110,16 @@ pub fn solve(board: &Board, options: &SolveOptions) -> Result<Solution, SolveErr
     let mut sol = match words {
         1 => run::<1>(&graph, options.strategy, &budget),
         2 => run::<2>(&graph, options.strategy, &budget),
+        3 => run::<3>(&graph, options.strategy, &budget),
         4 => run::<4>(&graph, options.strategy, &budget),
+        5 => run::<5>(&graph, options.strategy, &budget),
+        6 => run::<6>(&graph, options.strategy, &budget),
+        7 => run::<7>(&graph, options.strategy, &budget),
         8 => run::<8>(&graph, options.strategy, &budget),
+        10 => run::<10>(&graph, options.strategy, &budget),
+        12 => run::<12>(&graph, options.strategy, &budget),
         16 => run::<16>(&graph, options.strategy, &budget),
+        24 => run::<24>(&graph, options.strategy, &budget),
         32 => run::<32>(&graph, options.strategy, &budget),
         _ => run::<64>(&graph, options.strategy, &budget),
     };
