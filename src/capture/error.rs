@@ -28,6 +28,9 @@ pub enum ReadError {
     /// The board was found but its cells could not be counted.
     #[error("no lattice found on the {width}x{height} board area at ({x}, {y}): {reason}")]
     NoLattice { x: u32, y: u32, width: u32, height: u32, reason: String },
+    /// Part of the board area is covered by something grey.
+    #[error("the board at ({x}, {y}) is partly covered ({percent}% of its area is grey): is another window on top of it?")]
+    Covered { x: u32, y: u32, percent: u32 },
     /// A cell is not one flat colour (something covers it).
     #[error(
         "cell ({row}, {col}) is not one colour (only {percent}% of its inner patch matches {}): \

@@ -243,6 +243,27 @@ pub fn locate_board(image: &RgbaImage) -> Result<(BoardRect, SaturationMask), Re
     Ok((BoardRect { x: x0, y: y0, width: x1 - x0 + 1, height: y1 - y0 + 1 }, mask))
 }
 
+/// Share of the board area that is solid grey: sample points on a 40x40
+/// grid that are unsaturated together with their four neighbours a little
+/// way off (thin separator lines do not count, windows on top of the board
+/// do).
+pub fn solid_grey_share(image: &RgbaImage, rect: &BoardRect) -> f64 {
+    let d = (rect.width.min(rect.height) / 100).max(3);
+    let grey = |x: u32, y: u32| !is_saturated(rgb_at(image, x, y));
+    let (mut hits, mut total) = (0u32, 0u32);
+    for j in 0..40 {
+        for i in 0..40 {
+            let x = rect.x + d + (rect.width.saturating_sub(2 * d)) * i / 40;
+            let y = rect.y + d + (rect.height.saturating_sub(2 * d)) * j / 40;
+            total += 1;
+            if grey(x, y) && grey(x - d, y) && grey(x + d, y) && grey(x, y - d) && grey(x, y + d) {
+                hits += 1;
+            }
+        }
+    }
+    hits as f64 / total as f64
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -94,7 +94,17 @@ pub fn read_grid_with(
     if let Some(dir) = options.dump_dir {
         dump::mask(dir, &mask, Some(&rect))?;
     }
-    let (lattice, _trace) = lattice::find_lattice(image, &rect, calibration.map(|c| &c.geometry))?;
+    let (lattice, _trace) = match lattice::find_lattice(image, &rect, calibration.map(|c| &c.geometry)) {
+        Ok(found) => found,
+        Err(err) => {
+            // Irregular edges are most often a window on top of the board.
+            let grey = locate::solid_grey_share(image, &rect);
+            if grey > 0.05 {
+                return Err(ReadError::Covered { x: rect.x, y: rect.y, percent: (grey * 100.0).round() as u32 });
+            }
+            return Err(err);
+        }
+    };
     if let Some(dir) = options.dump_dir {
         dump::lattice(dir, image, &rect, &lattice)?;
     }

@@ -1,0 +1,87 @@
+//! `gridbot read` end to end on real sgt-flood screenshots: the sgt-flood
+//! calibration reproduces the game ID exactly, auto mode numbers colours by
+//! first appearance, and bad inputs give clear errors and a non-zero exit,
+//! never a panic.
+
+use std::process::{Command, Output};
+
+fn root() -> &'static str {
+    env!("CARGO_MANIFEST_DIR")
+}
+
+fn gridbot(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_gridbot")).args(args).current_dir(root()).output().expect("gridbot runs")
+}
+
+fn field(toml_text: &str, key: &str) -> String {
+    let v: toml::Value = toml::from_str(toml_text).unwrap();
+    v[key].as_str().unwrap().to_string()
+}
+
+#[test]
+fn calibrated_read_prints_the_game_id() {
+    for name in ["preset-12x12c6", "colours-10-14x14", "scaled-150-smooth", "played-16x16c6-9moves"] {
+        let text = std::fs::read_to_string(format!("{}/fixtures/flood/{name}.toml", root())).unwrap();
+        let out = gridbot(&[
+            "read",
+            &format!("fixtures/flood/{name}.png"),
+            "--calibration",
+            "calibration/sgt-flood.toml",
+            "--format",
+            "sgt",
+        ]);
+        assert!(out.status.success(), "{name}: {}", String::from_utf8_lossy(&out.stderr));
+        assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), field(&text, "expected"), "{name}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains("lattice:") && stderr.contains("pitch"), "{stderr}");
+    }
+}
+
+#[test]
+fn auto_read_numbers_colours_by_first_appearance() {
+    let out = gridbot(&["read", "fixtures/flood/preset-12x12c3.png", "--format", "json"]);
+    assert!(out.status.success());
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let cells: Vec<u64> = v["cells"].as_array().unwrap().iter().map(|c| c.as_u64().unwrap()).collect();
+    assert_eq!(cells.len(), 144);
+    assert_eq!(cells[0], 0);
+    let mut next = 0;
+    for &c in &cells {
+        assert!(c <= next, "colour {c} appears before {next}");
+        if c == next {
+            next += 1;
+        }
+    }
+    assert_eq!(v["palette"].as_array().unwrap().len(), 3);
+    assert_eq!(v["confidence"].as_array().unwrap().len(), 144);
+    assert_eq!(v["lattice"]["columns"], 12);
+}
+
+#[test]
+fn bad_inputs_are_clear_errors() {
+    let cases = [
+        ("fixtures/bad/not-an-image.png", "cannot decode image"),
+        ("fixtures/bad/truncated.png", "cannot decode image"),
+        ("fixtures/bad/one-colour.png", "one colour"),
+        ("fixtures/bad/no-board.png", "no board found"),
+        ("fixtures/bad/cut-off-right.png", "cut off at the right edge"),
+        ("fixtures/bad/covered.png", "covered"),
+        ("fixtures/does-not-exist.png", "cannot open image"),
+    ];
+    for (file, want) in cases {
+        let out = gridbot(&["read", file]);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{file}: {stderr}");
+        assert!(stderr.contains(want) && !stderr.contains("panicked"), "{file}: {stderr}");
+    }
+}
+
+#[test]
+fn calibration_rejects_colours_far_from_its_palette() {
+    // A custom-palette screenshot read with the default sgt palette: its
+    // colours are not in the palette, so the reader refuses to guess.
+    let out = gridbot(&["read", "fixtures/flood/palette-custom-6.png", "-c", "calibration/sgt-flood.toml"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(stderr.contains("is far from every palette colour (nearest #"), "{stderr}");
+}
