@@ -44,7 +44,7 @@ const MIN_FILL: f64 = 0.6;
 
 /// The sampling step for an image: about 640 samples along the long side.
 pub fn mask_step(width: u32, height: u32) -> u32 {
-    (width.max(height) / 640).max(1)
+    width.max(height).div_ceil(640).max(1)
 }
 
 /// Computes the saturation mask; also returns the one colour of the image if
