@@ -85,3 +85,24 @@ fn calibration_rejects_colours_far_from_its_palette() {
     assert!(!out.status.success());
     assert!(stderr.contains("is far from every palette colour (nearest #"), "{stderr}");
 }
+
+#[test]
+fn calibrate_writes_a_file_that_reads_back() {
+    let out_path = std::env::temp_dir().join(format!("gridbot-calibrate-{}.toml", std::process::id()));
+    let out_str = out_path.to_str().unwrap();
+    let out = gridbot(&["calibrate", "fixtures/flood/palette-custom-9-tile28.png", "-o", out_str, "--force"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let calibration = gridbot::calibration::Calibration::load(&out_path).unwrap();
+    assert_eq!(calibration.game, "flood");
+    assert_eq!(calibration.palette.len(), 9);
+    // Reading with it gives the same board as reading without it (both
+    // number colours by first appearance).
+    let with = gridbot(&["read", "fixtures/flood/palette-custom-9-tile28.png", "-c", out_str, "-f", "sgt"]);
+    let without = gridbot(&["read", "fixtures/flood/palette-custom-9-tile28.png", "-f", "sgt"]);
+    std::fs::remove_file(&out_path).ok();
+    assert!(with.status.success());
+    assert_eq!(with.stdout, without.stdout);
+    // It refuses to overwrite without --force.
+    let out = gridbot(&["calibrate", "fixtures/flood/preset-12x12c6.png", "-o", "calibration/sgt-flood.toml"]);
+    assert!(!out.status.success());
+}
