@@ -53,6 +53,13 @@ impl GridReading {
         self.cells[row * self.lattice.columns + col]
     }
 
+    /// The screen point to click for cell `(row, col)` of a reading of
+    /// `shot`'s image (applies the screenshot's origin and HiDPI scale).
+    pub fn screen_point(&self, shot: &screen::Screenshot, row: usize, col: usize) -> (i32, i32) {
+        let (x, y) = self.lattice.cell_centre(row, col);
+        shot.to_screen(x, y)
+    }
+
     /// The lowest cell confidence (1.0 for an empty grid).
     pub fn min_confidence(&self) -> f32 {
         self.confidence.iter().copied().fold(1.0, f32::min)
@@ -81,6 +88,7 @@ pub fn read_grid_with(
     calibration: Option<&Calibration>,
     options: &ReadOptions,
 ) -> Result<GridReading, ReadError> {
+    let t0 = std::time::Instant::now();
     let located = locate::locate_board(image);
     if let (Some(dir), Err(_)) = (options.dump_dir, &located) {
         // Still show the mask, to see why no board was found.
@@ -94,6 +102,7 @@ pub fn read_grid_with(
     if let Some(dir) = options.dump_dir {
         dump::mask(dir, &mask, Some(&rect))?;
     }
+    log::debug!("located board {rect:?} in {:.2} ms", t0.elapsed().as_secs_f64() * 1e3);
     let (lattice, _trace) = match lattice::find_lattice(image, &rect, calibration.map(|c| &c.geometry)) {
         Ok(found) => found,
         Err(err) => {
@@ -111,6 +120,7 @@ pub fn read_grid_with(
     if lattice.columns > 64 || lattice.rows > 64 {
         return Err(ReadError::TooLarge { columns: lattice.columns, rows: lattice.rows, max: 64 });
     }
+    let t1 = std::time::Instant::now();
     let samples = cells::sample_cells(image, &lattice);
     if let Some(dir) = options.dump_dir {
         dump::cells(dir, &lattice, &samples)?;
@@ -124,6 +134,13 @@ pub fn read_grid_with(
     if let Some(dir) = options.dump_dir {
         dump::quantised(dir, &lattice, &quantised.cells, &quantised.palette)?;
     }
+    log::debug!(
+        "read {}x{} grid at {rect:?}: locate + lattice {:.2} ms, cells + palette {:.2} ms",
+        lattice.columns,
+        lattice.rows,
+        (t1 - t0).as_secs_f64() * 1e3,
+        t1.elapsed().as_secs_f64() * 1e3
+    );
     Ok(GridReading { lattice, cells: quantised.cells, palette: quantised.palette, confidence: quantised.confidence })
 }
 
