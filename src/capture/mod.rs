@@ -158,3 +158,90 @@ pub fn load_image(path: &Path) -> Result<RgbaImage, ReadError> {
     let image = reader.decode().map_err(|e| ReadError::Decode { path: shown, message: e.to_string() })?;
     Ok(image.to_rgba8())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use image::Rgba;
+
+    const COLOURS: [[u8; 3]; 5] = [[220, 40, 40], [240, 220, 30], [40, 200, 60], [50, 80, 230], [160, 40, 200]];
+
+    /// Renders a board with a non-integer pitch, anti-aliased cell borders
+    /// (area coverage, 4x4 supersampling), a shading gradient inside every
+    /// cell and no separator lines, on a grey window with a dark frame.
+    fn render(cells: &[u8], cols: usize, rows: usize, pitch: f64, at: (f64, f64)) -> RgbaImage {
+        let mut img = RgbaImage::from_pixel(640, 480, Rgba([200, 200, 200, 255]));
+        let (bw, bh) = (cols as f64 * pitch, rows as f64 * pitch);
+        for y in 0..img.height() {
+            for x in 0..img.width() {
+                let mut acc = [0f64; 3];
+                
+                for sy in 0..4 {
+                    for sx in 0..4 {
+                        let px = x as f64 + (sx as f64 + 0.5) / 4.0 - at.0;
+                        let py = y as f64 + (sy as f64 + 0.5) / 4.0 - at.1;
+                        let c = if px >= 0.0 && py >= 0.0 && px < bw && py < bh {
+                            let (col, row) = ((px / pitch) as usize, (py / pitch) as usize);
+                            let base = COLOURS[cells[row * cols + col] as usize];
+                            // Shading: lighter at the top of each cell, darker at the bottom.
+                            let t = (py / pitch).fract() - 0.5;
+                            base.map(|v| (v as f64 - 40.0 * t).clamp(0.0, 255.0))
+                        } else if px >= -2.0 && py >= -2.0 && px < bw + 2.0 && py < bh + 2.0 {
+                            [30.0, 30.0, 30.0]
+                        } else {
+                            [200.0, 200.0, 200.0]
+                        };
+                        for i in 0..3 {
+                            acc[i] += c[i] / 16.0;
+                        }
+                    }
+                }
+                img.put_pixel(x, y, Rgba([acc[0] as u8, acc[1] as u8, acc[2] as u8, 255]));
+            }
+        }
+        img
+    }
+
+    #[test]
+    fn reads_antialiased_shaded_board_with_fractional_pitch() {
+        let (cols, rows) = (9, 7);
+        let mut state = 12345u32;
+        let cells: Vec<u8> = (0..cols * rows)
+            .map(|_| {
+                state = state.wrapping_mul(1_103_515_245).wrapping_add(12345);
+                ((state >> 16) % 5) as u8
+            })
+            .collect();
+        let img = render(&cells, cols, rows, 23.37, (101.6, 57.3));
+        let reading = read_grid(&img, None).unwrap();
+        assert_eq!((reading.lattice.columns, reading.lattice.rows), (cols, rows));
+        assert!((reading.lattice.pitch_x - 23.37).abs() < 0.2, "{:?}", reading.lattice);
+        assert!((reading.lattice.origin_x - 101.6).abs() < 1.5, "{:?}", reading.lattice);
+        // Same partition as the truth (colours numbered by first appearance).
+        let mut map = [u8::MAX; 5];
+        for (&got, &want) in reading.cells.iter().zip(&cells) {
+            if map[want as usize] == u8::MAX {
+                map[want as usize] = got;
+            }
+            assert_eq!(map[want as usize], got);
+        }
+        // With the palette as calibration, indices are the palette's.
+        let calibration = Calibration {
+            game: "test".into(),
+            window_title: None,
+            palette: COLOURS.iter().map(|&c| crate::calibration::format_hex_colour(c)).collect(),
+            geometry: Default::default(),
+            timing: Default::default(),
+            keys: Default::default(),
+        };
+        let reading = read_grid(&img, Some(&calibration)).unwrap();
+        assert_eq!(reading.cells, cells);
+    }
+
+    #[test]
+    fn deterministic() {
+        let cells = [0u8, 1, 2, 3, 4, 0, 1, 2, 3];
+        let img = render(&cells, 3, 3, 30.0, (50.0, 50.0));
+        assert_eq!(read_grid(&img, None).unwrap(), read_grid(&img, None).unwrap());
+    }
+}
