@@ -106,3 +106,16 @@ fn calibrate_writes_a_file_that_reads_back() {
     let out = gridbot(&["calibrate", "fixtures/flood/preset-12x12c6.png", "-o", "calibration/sgt-flood.toml"]);
     assert!(!out.status.success());
 }
+
+#[test]
+fn won_board_needs_and_takes_geometry_hints() {
+    let out = gridbot(&["read", "fixtures/bad/won-5x5c3.png"]);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("all one colour (#ffff00)"));
+    let path = std::env::temp_dir().join(format!("gridbot-won-{}.toml", std::process::id()));
+    let base = std::fs::read_to_string(format!("{}/calibration/sgt-flood.toml", root())).unwrap();
+    std::fs::write(&path, base.replace("# columns = 12", "columns = 5").replace("# rows = 12", "rows = 5")).unwrap();
+    let out = gridbot(&["read", "fixtures/bad/won-5x5c3.png", "-c", path.to_str().unwrap(), "-f", "sgt"]);
+    std::fs::remove_file(&path).ok();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "5x5:1111111111111111111111111");
+}

@@ -31,6 +31,14 @@ pub enum ReadError {
     /// Part of the board area is covered by something grey.
     #[error("the board at ({x}, {y}) is partly covered ({percent}% of its area is grey): is another window on top of it?")]
     Covered { x: u32, y: u32, percent: u32 },
+    /// The board area shows no edges at all (e.g. a won Flood-It board), so
+    /// its cells cannot be counted without geometry hints.
+    #[error(
+        "the {width}x{height} board at ({x}, {y}) is all one colour ({}), so its cells cannot be counted \
+         (give geometry hints: columns and rows, or cell_size)",
+        format_hex_colour(*.colour)
+    )]
+    UniformBoard { x: u32, y: u32, width: u32, height: u32, colour: [u8; 3] },
     /// A cell is not one flat colour (something covers it).
     #[error(
         "cell ({row}, {col}) is not one colour (only {percent}% of its inner patch matches {}): \

@@ -252,11 +252,13 @@ pub fn find_lattice(
                 (None, Some(r), Some(vx), _) => (pick_matching(&vx, w, h / r as f64).unwrap_or(smallest(&vx, "x")?), r),
                 (None, Some(r), None, _) => (from_pitch(w, h / r as f64), r),
                 (_, _, None, None) => {
-                    return Err(no_lattice(
-                        "the board area is one colour, so its cells cannot be counted \
-                         (give geometry hints: columns and rows, or cell_size)"
-                            .into(),
-                    ))
+                    return Err(ReadError::UniformBoard {
+                        x: rect.x,
+                        y: rect.y,
+                        width: rect.width,
+                        height: rect.height,
+                        colour: rgb_at(image, rect.x + rect.width / 2, rect.y + rect.height / 2),
+                    })
                 }
                 (_, _, Some(vx), None) => {
                     let c = smallest(&vx, "x")?;
@@ -373,7 +375,8 @@ mod tests {
         let cells: &[&[u8]] = &[&[2, 2, 2], &[2, 2, 2]];
         let (img, rect) = board(cells, 20, 1, (10, 10));
         let err = find_lattice(&img, &rect, None).unwrap_err();
-        assert!(err.to_string().contains("one colour"), "{err}");
+        assert!(matches!(err, ReadError::UniformBoard { colour: [0, 255, 0], .. }), "{err}");
+        assert!(err.to_string().contains("all one colour (#00ff00)"), "{err}");
         let hints = GeometryHints { columns: Some(3), rows: Some(2), cell_size: None };
         let (l, _) = find_lattice(&img, &rect, Some(&hints)).unwrap();
         assert_eq!((l.columns, l.rows), (3, 2));
