@@ -103,21 +103,25 @@ pub fn profile_x(image: &RgbaImage, rect: &BoardRect) -> EdgeProfile {
     EdgeProfile { values }
 }
 
-/// Edge profile along y (horizontal boundaries) inside `rect`.
+/// Edge profile along y (horizontal boundaries) inside `rect`. Walks the
+/// image row by row (cache friendly) comparing sampled columns with the row
+/// above.
 pub fn profile_y(image: &RgbaImage, rect: &BoardRect) -> EdgeProfile {
     let mut values = vec![0.0; rect.height as usize + 1];
     let stride = (rect.width / 160).max(1);
-    let mut x = rect.x;
-    while x < rect.x + rect.width {
-        let mut prev = rgb_at(image, x, rect.y);
-        for i in 1..rect.height {
-            let p = rgb_at(image, x, rect.y + i);
-            if max_channel_diff(prev, p) > EDGE_STEP {
-                values[i as usize] += 1.0;
+    let columns: Vec<u32> = (rect.x..rect.x + rect.width).step_by(stride as usize).collect();
+    let mut prev: Vec<[u8; 3]> = columns.iter().map(|&x| rgb_at(image, x, rect.y)).collect();
+    for i in 1..rect.height {
+        let y = rect.y + i;
+        let mut count = 0u32;
+        for (p, &x) in prev.iter_mut().zip(&columns) {
+            let q = rgb_at(image, x, y);
+            if max_channel_diff(*p, q) > EDGE_STEP {
+                count += 1;
             }
-            prev = p;
+            *p = q;
         }
-        x += stride;
+        values[i as usize] = count as f64;
     }
     EdgeProfile { values }
 }

@@ -53,13 +53,17 @@ pub fn saturation_mask(image: &RgbaImage, step: u32) -> (SaturationMask, Option<
     let (w, h) = image.dimensions();
     let (sw, sh) = (w.div_ceil(step), h.div_ceil(step));
     let mut bits = vec![0u8; (sw * sh) as usize];
+    let raw = image.as_raw();
     let first = rgb_at(image, 0, 0);
     let mut uniform = true;
-    for j in 0..sh {
-        let y = j * step;
-        let row = &mut bits[(j * sw) as usize..((j + 1) * sw) as usize];
-        for (i, bit) in row.iter_mut().enumerate() {
-            let p = rgb_at(image, i as u32 * step, y);
+    let row_bytes = w as usize * 4;
+    let pixel_step = step as usize * 4;
+    for j in 0..sh as usize {
+        let y = j * step as usize;
+        let line = &raw[y * row_bytes..(y + 1) * row_bytes];
+        let out = &mut bits[j * sw as usize..(j + 1) * sw as usize];
+        for (bit, px) in out.iter_mut().zip(line.chunks(pixel_step)) {
+            let p = [px[0], px[1], px[2]];
             uniform &= p == first;
             *bit = is_saturated(p) as u8;
         }
@@ -71,21 +75,30 @@ pub fn saturation_mask(image: &RgbaImage, step: u32) -> (SaturationMask, Option<
 fn dilate(mask: &SaturationMask) -> Vec<u8> {
     let (w, h) = (mask.width as usize, mask.height as usize);
     let mut horizontal = vec![0u8; w * h];
-    for y in 0..h {
-        let row = &mask.bits[y * w..(y + 1) * w];
-        let out = &mut horizontal[y * w..(y + 1) * w];
-        for x in 0..w {
-            let lo = x.saturating_sub(1);
-            let hi = (x + 1).min(w - 1);
-            out[x] = row[lo] | row[x] | row[hi];
+    for (row, out) in mask.bits.chunks_exact(w).zip(horizontal.chunks_exact_mut(w)) {
+        out.copy_from_slice(row);
+        if w > 1 {
+            for (o, (&l, &r)) in out[1..w - 1].iter_mut().zip(row[..w - 2].iter().zip(&row[2..])) {
+                *o |= l | r;
+            }
+            out[0] |= row[1];
+            out[w - 1] |= row[w - 2];
         }
     }
-    let mut out = vec![0u8; w * h];
+    let mut out = horizontal.clone();
     for y in 0..h {
-        let lo = y.saturating_sub(1);
-        let hi = (y + 1).min(h - 1);
-        for x in 0..w {
-            out[y * w + x] = horizontal[lo * w + x] | horizontal[y * w + x] | horizontal[hi * w + x];
+        let (before, rest) = out.split_at_mut(y * w);
+        let _ = before;
+        let row = &mut rest[..w];
+        if y > 0 {
+            for (o, &a) in row.iter_mut().zip(&horizontal[(y - 1) * w..y * w]) {
+                *o |= a;
+            }
+        }
+        if y + 1 < h {
+            for (o, &b) in row.iter_mut().zip(&horizontal[(y + 1) * w..(y + 2) * w]) {
+                *o |= b;
+            }
         }
     }
     out
@@ -103,52 +116,105 @@ struct Blob {
 }
 
 impl Blob {
+    const EMPTY: Blob = Blob { x0: u32::MAX, y0: u32::MAX, x1: 0, y1: 0, saturated: 0 };
+
     fn area(&self) -> u64 {
         (self.x1 - self.x0 + 1) as u64 * (self.y1 - self.y0 + 1) as u64
     }
     fn fill(&self) -> f64 {
         self.saturated as f64 / self.area() as f64
     }
+    fn merge(&mut self, o: &Blob) {
+        self.x0 = self.x0.min(o.x0);
+        self.y0 = self.y0.min(o.y0);
+        self.x1 = self.x1.max(o.x1);
+        self.y1 = self.y1.max(o.y1);
+        self.saturated += o.saturated;
+    }
 }
 
-/// Finds the blobs (8-connected components of the dilated mask).
+fn find_root(parent: &mut [usize], mut i: usize) -> usize {
+    while parent[i] != i {
+        parent[i] = parent[parent[i]];
+        i = parent[i];
+    }
+    i
+}
+
+/// Finds the blobs (8-connected components of the dilated mask), working on
+/// horizontal runs joined with a union-find: a few operations per run rather
+/// than per sample.
 fn blobs(mask: &SaturationMask) -> Vec<Blob> {
     let (w, h) = (mask.width as usize, mask.height as usize);
     let dilated = dilate(mask);
-    let mut seen = vec![false; w * h];
-    let mut stack: Vec<usize> = Vec::new();
-    let mut found = Vec::new();
-    for start in 0..w * h {
-        if dilated[start] == 0 || seen[start] {
-            continue;
-        }
-        let mut blob = Blob { x0: u32::MAX, y0: u32::MAX, x1: 0, y1: 0, saturated: 0 };
-        seen[start] = true;
-        stack.push(start);
-        while let Some(i) = stack.pop() {
-            let (x, y) = (i % w, i / w);
-            if mask.bits[i] != 0 {
-                blob.saturated += 1;
-                blob.x0 = blob.x0.min(x as u32);
-                blob.x1 = blob.x1.max(x as u32);
-                blob.y0 = blob.y0.min(y as u32);
-                blob.y1 = blob.y1.max(y as u32);
+    // Runs: (x0, x1 inclusive, node index); per-run blob data in `nodes`.
+    let mut parent: Vec<usize> = Vec::new();
+    let mut nodes: Vec<Blob> = Vec::new();
+    let mut prev_runs: Vec<(usize, usize, usize)> = Vec::new();
+    let mut runs: Vec<(usize, usize, usize)> = Vec::new();
+    for y in 0..h {
+        let row = &dilated[y * w..(y + 1) * w];
+        let bits = &mask.bits[y * w..(y + 1) * w];
+        runs.clear();
+        let mut x = 0;
+        while x < w {
+            if row[x] == 0 {
+                x += 1;
+                continue;
             }
-            for ny in y.saturating_sub(1)..=(y + 1).min(h - 1) {
-                for nx in x.saturating_sub(1)..=(x + 1).min(w - 1) {
-                    let j = ny * w + nx;
-                    if dilated[j] != 0 && !seen[j] {
-                        seen[j] = true;
-                        stack.push(j);
-                    }
+            let start = x;
+            while x < w && row[x] != 0 {
+                x += 1;
+            }
+            let end = x - 1;
+            let mut blob = Blob::EMPTY;
+            for (i, &b) in bits[start..=end].iter().enumerate() {
+                if b != 0 {
+                    let xi = (start + i) as u32;
+                    blob.x0 = blob.x0.min(xi);
+                    blob.x1 = blob.x1.max(xi);
+                    blob.saturated += 1;
                 }
             }
+            if blob.saturated > 0 {
+                blob.y0 = y as u32;
+                blob.y1 = y as u32;
+            }
+            let id = nodes.len();
+            nodes.push(blob);
+            parent.push(id);
+            runs.push((start, end, id));
         }
-        if blob.saturated > 0 {
-            found.push(blob);
+        // Join with overlapping runs of the row above (8-connected).
+        let mut j = 0;
+        for &(s, e, id) in &runs {
+            while j < prev_runs.len() && prev_runs[j].1 + 1 < s {
+                j += 1;
+            }
+            let mut k = j;
+            while k < prev_runs.len() && prev_runs[k].0 <= e + 1 {
+                let (a, b) = (find_root(&mut parent, id), find_root(&mut parent, prev_runs[k].2));
+                if a != b {
+                    parent[a] = b;
+                }
+                k += 1;
+            }
+        }
+        std::mem::swap(&mut prev_runs, &mut runs);
+    }
+    let mut merged: Vec<Option<Blob>> = vec![None; nodes.len()];
+    for i in 0..nodes.len() {
+        let r = find_root(&mut parent, i);
+        let n = nodes[i];
+        if n.saturated == 0 {
+            continue;
+        }
+        match &mut merged[r] {
+            Some(b) => b.merge(&n),
+            slot => *slot = Some(n),
         }
     }
-    found
+    merged.into_iter().flatten().collect()
 }
 
 /// Fraction of saturated pixels in image column `x` over rows `y0..y1`
