@@ -185,3 +185,47 @@ fn random_sgt_flood_games_read_right() {
     }
     assert!(failures.is_empty(), "GRIDBOT_FRESH_SEED={seed}:\n{}", failures.join("\n"));
 }
+
+#[test]
+fn fixtures_record_stores_what_check_accepts() {
+    if !Path::new(FLOOD).exists() {
+        eprintln!("skipped: {FLOOD} is not installed");
+        return;
+    }
+    let display = match VirtualDisplay::start(1024, 768) {
+        Ok(d) => d,
+        Err(DisplayError::XvfbNotFound) => {
+            eprintln!("skipped: Xvfb is not installed");
+            return;
+        }
+        Err(e) => panic!("cannot start Xvfb: {e}"),
+    };
+    let id = "5x4:01234501234501234501,20";
+    let _game = display
+        .spawn(Command::new(FLOOD).arg(id).stdout(Stdio::null()).stderr(Stdio::null()))
+        .expect("sgt-flood starts");
+    display.wait_for_window("Flood", Duration::from_secs(20)).expect("the game window appears");
+    let dir = std::env::temp_dir().join(format!("gridbot-record-{}", std::process::id()));
+    let root = env!("CARGO_MANIFEST_DIR");
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let out = Command::new(env!("CARGO_BIN_EXE_gridbot"))
+            .args(["fixtures", "record", "live", "--id", id, "--calibration"])
+            .arg(format!("{root}/calibration/sgt-flood.toml"))
+            .arg("--dir")
+            .arg(&dir)
+            .env("DISPLAY", display.name())
+            .output()
+            .unwrap();
+        let text = std::fs::read_to_string(dir.join("live.toml")).unwrap_or_default();
+        if out.status.success() && text.contains("expected = \"5x4:01234501234501234501\"") {
+            break;
+        }
+        let last = format!("{}{}{text}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+        assert!(Instant::now() < deadline, "record never saw the board: {last}");
+        std::thread::sleep(Duration::from_millis(150));
+    }
+    let out = Command::new(env!("CARGO_BIN_EXE_gridbot")).args(["fixtures", "check"]).arg(&dir).output().unwrap();
+    std::fs::remove_dir_all(&dir).ok();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stdout));
+}
