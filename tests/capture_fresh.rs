@@ -16,7 +16,8 @@ use gridbot::games::flood::screen::{read_board, to_sgt};
 
 const FLOOD: &str = "/usr/games/sgt-flood";
 const DEFAULT_PALETTE: [&str; 10] = [
-    "#ff0000", "#ffff00", "#00ff00", "#334cff", "#ff8000", "#8000b3", "#804c4c", "#66ccff", "#b3ffb3", "#ff99ff",
+    "#ff0000", "#ffff00", "#00ff00", "#334cff", "#ff8000", "#8000b3", "#804c4c", "#66ccff",
+    "#b3ffb3", "#ff99ff",
 ];
 
 /// xorshift64*: small, seedable, good enough for test parameters.
@@ -45,7 +46,11 @@ impl Rng {
 fn random_palette(rng: &mut Rng, n: usize) -> Vec<[u8; 3]> {
     let mut out: Vec<[u8; 3]> = Vec::new();
     while out.len() < n {
-        let c = [rng.range(0, 255) as u8, rng.range(0, 255) as u8, rng.range(0, 255) as u8];
+        let c = [
+            rng.range(0, 255) as u8,
+            rng.range(0, 255) as u8,
+            rng.range(0, 255) as u8,
+        ];
         if chroma(c) >= 80 && out.iter().all(|&p| distance(p, c) >= 110.0) {
             out.push(c);
         }
@@ -77,9 +82,18 @@ fn random_case(rng: &mut Rng) -> Case {
     let palette = if custom {
         random_palette(rng, colours)
     } else {
-        DEFAULT_PALETTE[..colours].iter().map(|s| gridbot::calibration::parse_hex_colour(s).unwrap()).collect()
+        DEFAULT_PALETTE[..colours]
+            .iter()
+            .map(|s| gridbot::calibration::parse_hex_colour(s).unwrap())
+            .collect()
     };
-    Case { params: format!("{w}x{h}c{colours}m0"), seed: rng.next() % 1_000_000, tile, palette, custom }
+    Case {
+        params: format!("{w}x{h}c{colours}m0"),
+        seed: rng.next() % 1_000_000,
+        tile,
+        palette,
+        custom,
+    }
 }
 
 fn run_case(display: &VirtualDisplay, case: &Case, dir: &Path) -> Result<(), String> {
@@ -91,7 +105,10 @@ fn run_case(display: &VirtualDisplay, case: &Case, dir: &Path) -> Result<(), Str
         for (k, c) in case.palette.iter().enumerate() {
             // sgt-flood's colour k is FLOOD_COLOUR_<k+2> (0 and 1 are the
             // background and the separator lines).
-            env.push((format!("FLOOD_COLOUR_{}", k + 2), format_hex_colour(*c)[1..].to_string()));
+            env.push((
+                format!("FLOOD_COLOUR_{}", k + 2),
+                format_hex_colour(*c)[1..].to_string(),
+            ));
         }
     }
     let generated = Command::new(FLOOD)
@@ -99,12 +116,22 @@ fn run_case(display: &VirtualDisplay, case: &Case, dir: &Path) -> Result<(), Str
         .envs(env.iter().cloned())
         .output()
         .map_err(|e| format!("cannot run {FLOOD}: {e}"))?;
-    let id = String::from_utf8_lossy(&generated.stdout).trim().to_string();
+    let id = String::from_utf8_lossy(&generated.stdout)
+        .trim()
+        .to_string();
     let expected = id.split(',').next().unwrap_or_default().to_string();
     let _game = display
-        .spawn(Command::new(FLOOD).arg(&id).envs(env.iter().cloned()).stdout(Stdio::null()).stderr(Stdio::null()))
+        .spawn(
+            Command::new(FLOOD)
+                .arg(&id)
+                .envs(env.iter().cloned())
+                .stdout(Stdio::null())
+                .stderr(Stdio::null()),
+        )
         .map_err(|e| e.to_string())?;
-    display.wait_for_window("Flood", Duration::from_secs(20)).map_err(|e| e.to_string())?;
+    display
+        .wait_for_window("Flood", Duration::from_secs(20))
+        .map_err(|e| e.to_string())?;
     let calibration = Calibration {
         game: "flood".into(),
         window_title: None,
@@ -129,7 +156,9 @@ fn run_case(display: &VirtualDisplay, case: &Case, dir: &Path) -> Result<(), Str
             match read_board(&image, Some(&calibration)) {
                 Ok(r) if to_sgt(&r.board) == expected => {
                     let auto = read_board(&image, None).map_err(|e| format!("auto read: {e}"))?;
-                    if auto.board.width() != r.board.width() || auto.board.height() != r.board.height() {
+                    if auto.board.width() != r.board.width()
+                        || auto.board.height() != r.board.height()
+                    {
                         return Err("auto read found another lattice".into());
                     }
                     return Ok(());
@@ -140,7 +169,10 @@ fn run_case(display: &VirtualDisplay, case: &Case, dir: &Path) -> Result<(), Str
         }
         std::thread::sleep(Duration::from_millis(150));
     }
-    Err(format!("expected {expected}, last {last} (screenshot kept at {})", shot.display()))
+    Err(format!(
+        "expected {expected}, last {last} (screenshot kept at {})",
+        shot.display()
+    ))
 }
 
 #[test]
@@ -149,10 +181,16 @@ fn random_sgt_flood_games_read_right() {
         eprintln!("skipped: {FLOOD} is not installed");
         return;
     }
-    let seed = std::env::var("GRIDBOT_FRESH_SEED").ok().and_then(|s| s.parse().ok()).unwrap_or_else(|| {
-        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_nanos() as u64).unwrap_or(1)
-            | 1
-    });
+    let seed = std::env::var("GRIDBOT_FRESH_SEED")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or_else(|| {
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map(|d| d.as_nanos() as u64)
+                .unwrap_or(1)
+                | 1
+        });
     eprintln!("GRIDBOT_FRESH_SEED={seed}");
     let display = match VirtualDisplay::start(1280, 800) {
         Ok(d) => d,
@@ -183,7 +221,11 @@ fn random_sgt_flood_games_read_right() {
     if failures.is_empty() {
         std::fs::remove_dir_all(&dir).ok();
     }
-    assert!(failures.is_empty(), "GRIDBOT_FRESH_SEED={seed}:\n{}", failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "GRIDBOT_FRESH_SEED={seed}:\n{}",
+        failures.join("\n")
+    );
 }
 
 #[test]
@@ -202,9 +244,16 @@ fn fixtures_record_stores_what_check_accepts() {
     };
     let id = "5x4:01234501234501234501,20";
     let _game = display
-        .spawn(Command::new(FLOOD).arg(id).stdout(Stdio::null()).stderr(Stdio::null()))
+        .spawn(
+            Command::new(FLOOD)
+                .arg(id)
+                .stdout(Stdio::null())
+                .stderr(Stdio::null()),
+        )
         .expect("sgt-flood starts");
-    display.wait_for_window("Flood", Duration::from_secs(20)).expect("the game window appears");
+    display
+        .wait_for_window("Flood", Duration::from_secs(20))
+        .expect("the game window appears");
     let dir = std::env::temp_dir().join(format!("gridbot-record-{}", std::process::id()));
     let root = env!("CARGO_MANIFEST_DIR");
     let deadline = Instant::now() + Duration::from_secs(10);
@@ -221,11 +270,26 @@ fn fixtures_record_stores_what_check_accepts() {
         if out.status.success() && text.contains("expected = \"5x4:01234501234501234501\"") {
             break;
         }
-        let last = format!("{}{}{text}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
-        assert!(Instant::now() < deadline, "record never saw the board: {last}");
+        let last = format!(
+            "{}{}{text}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(
+            Instant::now() < deadline,
+            "record never saw the board: {last}"
+        );
         std::thread::sleep(Duration::from_millis(150));
     }
-    let out = Command::new(env!("CARGO_BIN_EXE_gridbot")).args(["fixtures", "check"]).arg(&dir).output().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_gridbot"))
+        .args(["fixtures", "check"])
+        .arg(&dir)
+        .output()
+        .unwrap();
     std::fs::remove_dir_all(&dir).ok();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stdout));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
 }

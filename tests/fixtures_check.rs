@@ -14,9 +14,15 @@ fn every_fixture_reads_right() {
         .expect("gridbot runs");
     let stdout = String::from_utf8_lossy(&out.stdout);
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "fixtures check failed:\n{stdout}\n{stderr}");
+    assert!(
+        out.status.success(),
+        "fixtures check failed:\n{stdout}\n{stderr}"
+    );
     let count = stdout.lines().filter(|l| l.starts_with("flood/")).count();
-    assert!(count >= 20, "expected at least 20 flood fixtures, found {count}:\n{stdout}");
+    assert!(
+        count >= 20,
+        "expected at least 20 flood fixtures, found {count}:\n{stdout}"
+    );
 }
 
 #[test]
@@ -36,9 +42,16 @@ fn check_fails_on_a_wrong_ground_truth() {
     let other = if first == b'0' { "1" } else { "0" };
     broken.replace_range(start..start + 1, other);
     std::fs::write(dir.join("x.toml"), text.replace(expected_line, &broken)).unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_gridbot")).args(["fixtures", "check"]).arg(&dir).output().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_gridbot"))
+        .args(["fixtures", "check"])
+        .arg(&dir)
+        .output()
+        .unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout);
     std::fs::remove_dir_all(&dir).ok();
     assert!(!out.status.success(), "{stdout}");
-    assert!(stdout.contains("143/144") && stdout.contains("FAIL"), "{stdout}");
+    assert!(
+        stdout.contains("143/144") && stdout.contains("FAIL"),
+        "{stdout}"
+    );
 }

@@ -68,17 +68,32 @@ pub fn saturation_mask(image: &RgbaImage, step: u32) -> (SaturationMask, Option<
             *bit = is_saturated(p) as u8;
         }
     }
-    (SaturationMask { step, width: sw, height: sh, bits }, uniform.then_some(first))
+    (
+        SaturationMask {
+            step,
+            width: sw,
+            height: sh,
+            bits,
+        },
+        uniform.then_some(first),
+    )
 }
 
 /// Dilates a mask by one sample in all eight directions.
 fn dilate(mask: &SaturationMask) -> Vec<u8> {
     let (w, h) = (mask.width as usize, mask.height as usize);
     let mut horizontal = vec![0u8; w * h];
-    for (row, out) in mask.bits.chunks_exact(w).zip(horizontal.chunks_exact_mut(w)) {
+    for (row, out) in mask
+        .bits
+        .chunks_exact(w)
+        .zip(horizontal.chunks_exact_mut(w))
+    {
         out.copy_from_slice(row);
         if w > 1 {
-            for (o, (&l, &r)) in out[1..w - 1].iter_mut().zip(row[..w - 2].iter().zip(&row[2..])) {
+            for (o, (&l, &r)) in out[1..w - 1]
+                .iter_mut()
+                .zip(row[..w - 2].iter().zip(&row[2..]))
+            {
                 *o |= l | r;
             }
             out[0] |= row[1];
@@ -116,7 +131,13 @@ struct Blob {
 }
 
 impl Blob {
-    const EMPTY: Blob = Blob { x0: u32::MAX, y0: u32::MAX, x1: 0, y1: 0, saturated: 0 };
+    const EMPTY: Blob = Blob {
+        x0: u32::MAX,
+        y0: u32::MAX,
+        x1: 0,
+        y1: 0,
+        saturated: 0,
+    };
 
     fn area(&self) -> u64 {
         (self.x1 - self.x0 + 1) as u64 * (self.y1 - self.y0 + 1) as u64
@@ -193,7 +214,10 @@ fn blobs(mask: &SaturationMask) -> Vec<Blob> {
             }
             let mut k = j;
             while k < prev_runs.len() && prev_runs[k].0 <= e + 1 {
-                let (a, b) = (find_root(&mut parent, id), find_root(&mut parent, prev_runs[k].2));
+                let (a, b) = (
+                    find_root(&mut parent, id),
+                    find_root(&mut parent, prev_runs[k].2),
+                );
                 if a != b {
                     parent[a] = b;
                 }
@@ -203,9 +227,8 @@ fn blobs(mask: &SaturationMask) -> Vec<Blob> {
         std::mem::swap(&mut prev_runs, &mut runs);
     }
     let mut merged: Vec<Option<Blob>> = vec![None; nodes.len()];
-    for i in 0..nodes.len() {
+    for (i, &n) in nodes.iter().enumerate() {
         let r = find_root(&mut parent, i);
-        let n = nodes[i];
         if n.saturated == 0 {
             continue;
         }
@@ -259,7 +282,10 @@ fn refine(lo: u32, hi: u32, rev: bool, fraction: impl Fn(u32) -> f64) -> Option<
 pub fn locate_board(image: &RgbaImage) -> Result<(BoardRect, SaturationMask), ReadError> {
     let (w, h) = image.dimensions();
     if w == 0 || h == 0 {
-        return Err(ReadError::Empty { width: w, height: h });
+        return Err(ReadError::Empty {
+            width: w,
+            height: h,
+        });
     }
     let step = mask_step(w, h);
     let (mask, one_colour) = saturation_mask(image, step);
@@ -306,7 +332,15 @@ pub fn locate_board(image: &RgbaImage) -> Result<(BoardRect, SaturationMask), Re
     if x1 <= x0 || y1 <= y0 {
         return Err(ReadError::NoBoard);
     }
-    Ok((BoardRect { x: x0, y: y0, width: x1 - x0 + 1, height: y1 - y0 + 1 }, mask))
+    Ok((
+        BoardRect {
+            x: x0,
+            y: y0,
+            width: x1 - x0 + 1,
+            height: y1 - y0 + 1,
+        },
+        mask,
+    ))
 }
 
 /// Share of the board area that is solid grey: sample points on a 40x40
@@ -353,7 +387,11 @@ mod tests {
         // 4x3 board of 20px cells at (301, 157) with 2px black separators.
         for r in 0..3 {
             for c in 0..4 {
-                let colour = if (r + c) % 2 == 0 { [255, 0, 0] } else { [0, 0, 255] };
+                let colour = if (r + c) % 2 == 0 {
+                    [255, 0, 0]
+                } else {
+                    [0, 0, 255]
+                };
                 fill(&mut img, 301 + c * 20, 157 + r * 20, 20, 20, colour);
             }
             fill(&mut img, 301, 157 + r * 20 + 18, 80, 2, [0, 0, 0]);
@@ -362,13 +400,24 @@ mod tests {
         // A small saturated icon elsewhere.
         fill(&mut img, 10, 10, 6, 6, [0, 255, 0]);
         let (rect, _) = locate_board(&img).unwrap();
-        assert_eq!(rect, BoardRect { x: 301, y: 157, width: 80, height: 58 });
+        assert_eq!(
+            rect,
+            BoardRect {
+                x: 301,
+                y: 157,
+                width: 80,
+                height: 58
+            }
+        );
     }
 
     #[test]
     fn errors_say_what_is_missing() {
         let img = grey(200, 100);
-        assert!(matches!(locate_board(&img), Err(ReadError::OneColour { .. })));
+        assert!(matches!(
+            locate_board(&img),
+            Err(ReadError::OneColour { .. })
+        ));
         let mut img = grey(200, 100);
         fill(&mut img, 20, 20, 50, 3, [0, 0, 0]);
         assert!(matches!(locate_board(&img), Err(ReadError::NoBoard)));
@@ -376,6 +425,9 @@ mod tests {
         fill(&mut img, 150, 20, 50, 40, [255, 0, 0]);
         let err = locate_board(&img).unwrap_err();
         assert!(err.to_string().contains("right edge"), "{err}");
-        assert!(matches!(locate_board(&RgbaImage::new(0, 0)), Err(ReadError::Empty { .. })));
+        assert!(matches!(
+            locate_board(&RgbaImage::new(0, 0)),
+            Err(ReadError::Empty { .. })
+        ));
     }
 }

@@ -78,7 +78,10 @@ pub struct ReadOptions<'a> {
 /// colour number) and a cell far from every entry is an error; otherwise
 /// colours are numbered in order of first appearance. Geometry hints in the
 /// calibration override what the lattice stage detects.
-pub fn read_grid(image: &RgbaImage, calibration: Option<&Calibration>) -> Result<GridReading, ReadError> {
+pub fn read_grid(
+    image: &RgbaImage,
+    calibration: Option<&Calibration>,
+) -> Result<GridReading, ReadError> {
     read_grid_with(image, calibration, &ReadOptions::default())
 }
 
@@ -102,30 +105,44 @@ pub fn read_grid_with(
     if let Some(dir) = options.dump_dir {
         dump::mask(dir, &mask, Some(&rect))?;
     }
-    log::debug!("located board {rect:?} in {:.2} ms", t0.elapsed().as_secs_f64() * 1e3);
-    let (lattice, _trace) = match lattice::find_lattice(image, &rect, calibration.map(|c| &c.geometry)) {
-        Ok(found) => found,
-        Err(err) => {
-            // Irregular edges are most often a window on top of the board.
-            let grey = locate::solid_grey_share(image, &rect);
-            if grey > 0.05 {
-                return Err(ReadError::Covered { x: rect.x, y: rect.y, percent: (grey * 100.0).round() as u32 });
+    log::debug!(
+        "located board {rect:?} in {:.2} ms",
+        t0.elapsed().as_secs_f64() * 1e3
+    );
+    let (lattice, _trace) =
+        match lattice::find_lattice(image, &rect, calibration.map(|c| &c.geometry)) {
+            Ok(found) => found,
+            Err(err) => {
+                // Irregular edges are most often a window on top of the board.
+                let grey = locate::solid_grey_share(image, &rect);
+                if grey > 0.05 {
+                    return Err(ReadError::Covered {
+                        x: rect.x,
+                        y: rect.y,
+                        percent: (grey * 100.0).round() as u32,
+                    });
+                }
+                return Err(err);
             }
-            return Err(err);
-        }
-    };
+        };
     if let Some(dir) = options.dump_dir {
         dump::lattice(dir, image, &rect, &lattice)?;
     }
     if lattice.columns > 64 || lattice.rows > 64 {
-        return Err(ReadError::TooLarge { columns: lattice.columns, rows: lattice.rows, max: 64 });
+        return Err(ReadError::TooLarge {
+            columns: lattice.columns,
+            rows: lattice.rows,
+            max: 64,
+        });
     }
     let t1 = std::time::Instant::now();
     let samples = cells::sample_cells(image, &lattice);
     if let Some(dir) = options.dump_dir {
         dump::cells(dir, &lattice, &samples)?;
     }
-    let palette = calibration.map(|c| c.palette_rgb().unwrap_or_default()).unwrap_or_default();
+    let palette = calibration
+        .map(|c| c.palette_rgb().unwrap_or_default())
+        .unwrap_or_default();
     let quantised = if palette.is_empty() {
         palette::cluster(&samples, lattice.columns)?
     } else {
@@ -141,7 +158,12 @@ pub fn read_grid_with(
         (t1 - t0).as_secs_f64() * 1e3,
         t1.elapsed().as_secs_f64() * 1e3
     );
-    Ok(GridReading { lattice, cells: quantised.cells, palette: quantised.palette, confidence: quantised.confidence })
+    Ok(GridReading {
+        lattice,
+        cells: quantised.cells,
+        palette: quantised.palette,
+        confidence: quantised.confidence,
+    })
 }
 
 /// Loads an image file for reading: any decoding problem (not an image,
@@ -149,13 +171,25 @@ pub fn read_grid_with(
 pub fn load_image(path: &Path) -> Result<RgbaImage, ReadError> {
     let shown = path.display().to_string();
     let reader = image::ImageReader::open(path)
-        .map_err(|e| ReadError::Open { path: shown.clone(), message: e.to_string() })?
+        .map_err(|e| ReadError::Open {
+            path: shown.clone(),
+            message: e.to_string(),
+        })?
         .with_guessed_format()
-        .map_err(|e| ReadError::Open { path: shown.clone(), message: e.to_string() })?;
+        .map_err(|e| ReadError::Open {
+            path: shown.clone(),
+            message: e.to_string(),
+        })?;
     if reader.format().is_none() {
-        return Err(ReadError::Decode { path: shown, message: "not a PNG image (unknown format)".into() });
+        return Err(ReadError::Decode {
+            path: shown,
+            message: "not a PNG image (unknown format)".into(),
+        });
     }
-    let image = reader.decode().map_err(|e| ReadError::Decode { path: shown, message: e.to_string() })?;
+    let image = reader.decode().map_err(|e| ReadError::Decode {
+        path: shown,
+        message: e.to_string(),
+    })?;
     Ok(image.to_rgba8())
 }
 
@@ -164,7 +198,13 @@ mod tests {
     use super::*;
     use image::Rgba;
 
-    const COLOURS: [[u8; 3]; 5] = [[220, 40, 40], [240, 220, 30], [40, 200, 60], [50, 80, 230], [160, 40, 200]];
+    const COLOURS: [[u8; 3]; 5] = [
+        [220, 40, 40],
+        [240, 220, 30],
+        [40, 200, 60],
+        [50, 80, 230],
+        [160, 40, 200],
+    ];
 
     /// Renders a board with a non-integer pitch, anti-aliased cell borders
     /// (area coverage, 4x4 supersampling), a shading gradient inside every
@@ -175,7 +215,7 @@ mod tests {
         for y in 0..img.height() {
             for x in 0..img.width() {
                 let mut acc = [0f64; 3];
-                
+
                 for sy in 0..4 {
                     for sx in 0..4 {
                         let px = x as f64 + (sx as f64 + 0.5) / 4.0 - at.0;
@@ -214,9 +254,20 @@ mod tests {
             .collect();
         let img = render(&cells, cols, rows, 23.37, (101.6, 57.3));
         let reading = read_grid(&img, None).unwrap();
-        assert_eq!((reading.lattice.columns, reading.lattice.rows), (cols, rows));
-        assert!((reading.lattice.pitch_x - 23.37).abs() < 0.2, "{:?}", reading.lattice);
-        assert!((reading.lattice.origin_x - 101.6).abs() < 1.5, "{:?}", reading.lattice);
+        assert_eq!(
+            (reading.lattice.columns, reading.lattice.rows),
+            (cols, rows)
+        );
+        assert!(
+            (reading.lattice.pitch_x - 23.37).abs() < 0.2,
+            "{:?}",
+            reading.lattice
+        );
+        assert!(
+            (reading.lattice.origin_x - 101.6).abs() < 1.5,
+            "{:?}",
+            reading.lattice
+        );
         // Same partition as the truth (colours numbered by first appearance).
         let mut map = [u8::MAX; 5];
         for (&got, &want) in reading.cells.iter().zip(&cells) {
@@ -229,7 +280,10 @@ mod tests {
         let calibration = Calibration {
             game: "test".into(),
             window_title: None,
-            palette: COLOURS.iter().map(|&c| crate::calibration::format_hex_colour(c)).collect(),
+            palette: COLOURS
+                .iter()
+                .map(|&c| crate::calibration::format_hex_colour(c))
+                .collect(),
             geometry: Default::default(),
             timing: Default::default(),
             keys: Default::default(),
@@ -242,6 +296,9 @@ mod tests {
     fn deterministic() {
         let cells = [0u8, 1, 2, 3, 4, 0, 1, 2, 3];
         let img = render(&cells, 3, 3, 30.0, (50.0, 50.0));
-        assert_eq!(read_grid(&img, None).unwrap(), read_grid(&img, None).unwrap());
+        assert_eq!(
+            read_grid(&img, None).unwrap(),
+            read_grid(&img, None).unwrap()
+        );
     }
 }

@@ -30,7 +30,9 @@ fn pngs(path: &std::path::Path) -> anyhow::Result<Vec<PathBuf>> {
     let mut out = Vec::new();
     let mut stack = vec![path.to_path_buf()];
     while let Some(d) = stack.pop() {
-        for entry in std::fs::read_dir(&d).with_context(|| format!("cannot list {}", d.display()))? {
+        for entry in
+            std::fs::read_dir(&d).with_context(|| format!("cannot list {}", d.display()))?
+        {
             let p = entry?.path();
             if p.is_dir() {
                 stack.push(p);
@@ -48,16 +50,27 @@ fn ms(d: Duration) -> f64 {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let calibration = args.calibration.as_deref().map(Calibration::load).transpose()?;
+    let calibration = args
+        .calibration
+        .as_deref()
+        .map(Calibration::load)
+        .transpose()?;
     let files = pngs(&args.dir)?;
     if files.is_empty() {
         bail!("no PNG files under {}", args.dir.display());
     }
     let runs = args.runs.max(1);
-    println!("{:<48} {:>10} {:>7} {:>9} {:>9} {:>9}", "image", "size", "board", "min ms", "median ms", "max ms");
+    println!(
+        "{:<48} {:>10} {:>7} {:>9} {:>9} {:>9}",
+        "image", "size", "board", "min ms", "median ms", "max ms"
+    );
     let mut medians = Vec::new();
     for file in &files {
-        let name = file.strip_prefix(&args.dir).unwrap_or(file).display().to_string();
+        let name = file
+            .strip_prefix(&args.dir)
+            .unwrap_or(file)
+            .display()
+            .to_string();
         let Ok(image) = load_image(file) else {
             println!("{name:<48} (not an image, skipped)");
             continue;
@@ -91,7 +104,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     medians.sort_by(f64::total_cmp);
     if let (Some(lo), Some(hi)) = (medians.first(), medians.last()) {
-        println!("{} images; median read time from {lo:.3} ms to {hi:.3} ms", medians.len());
+        println!(
+            "{} images; median read time from {lo:.3} ms to {hi:.3} ms",
+            medians.len()
+        );
     }
     Ok(ExitCode::SUCCESS)
 }

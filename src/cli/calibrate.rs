@@ -30,7 +30,10 @@ pub struct Args {
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if args.output.exists() && !args.force {
-        anyhow::bail!("{} exists (use --force to overwrite it)", args.output.display());
+        anyhow::bail!(
+            "{} exists (use --force to overwrite it)",
+            args.output.display()
+        );
     }
     let image = load_image(&args.image)?;
     let reading = read_grid(&image, None)
@@ -38,11 +41,20 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let l = &reading.lattice;
     let calibration = Calibration {
         game: args.game.clone(),
-        window_title: args.window_title.clone().or_else(|| (args.game == "flood").then(|| "Flood".into())),
-        palette: reading.palette.iter().map(|&c| format_hex_colour(c)).collect(),
+        window_title: args
+            .window_title
+            .clone()
+            .or_else(|| (args.game == "flood").then(|| "Flood".into())),
+        palette: reading
+            .palette
+            .iter()
+            .map(|&c| format_hex_colour(c))
+            .collect(),
         geometry: GeometryHints::default(),
         timing: Timing::default(),
-        keys: Keys { new_game: (args.game == "flood").then_some('n') },
+        keys: Keys {
+            new_game: (args.game == "flood").then_some('n'),
+        },
     };
     let body = calibration.to_toml();
     let text = format!(
@@ -67,8 +79,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         oy = l.origin_y,
     );
     // The file must load back.
-    Calibration::parse(&text, &args.output).context("internal error: the written calibration does not parse")?;
-    std::fs::write(&args.output, text).with_context(|| format!("cannot write {}", args.output.display()))?;
+    Calibration::parse(&text, &args.output)
+        .context("internal error: the written calibration does not parse")?;
+    std::fs::write(&args.output, text)
+        .with_context(|| format!("cannot write {}", args.output.display()))?;
     println!(
         "wrote {}: {} colours, {}x{} board",
         args.output.display(),

@@ -77,12 +77,15 @@ pub fn find_fixtures(dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
     let mut out = Vec::new();
     let mut stack = vec![dir.to_path_buf()];
     while let Some(d) = stack.pop() {
-        let entries = std::fs::read_dir(&d).with_context(|| format!("cannot list {}", d.display()))?;
+        let entries =
+            std::fs::read_dir(&d).with_context(|| format!("cannot list {}", d.display()))?;
         for entry in entries {
             let path = entry?.path();
             if path.is_dir() {
                 stack.push(path);
-            } else if path.extension().is_some_and(|e| e == "png") && path.with_extension("toml").exists() {
+            } else if path.extension().is_some_and(|e| e == "png")
+                && path.with_extension("toml").exists()
+            {
                 out.push(path);
             }
         }
@@ -92,10 +95,17 @@ pub fn find_fixtures(dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
 }
 
 fn check_one(png: &Path, root: &Path) -> anyhow::Result<Outcome> {
-    let name = png.strip_prefix(root).unwrap_or(png).with_extension("").display().to_string();
+    let name = png
+        .strip_prefix(root)
+        .unwrap_or(png)
+        .with_extension("")
+        .display()
+        .to_string();
     let toml_path = png.with_extension("toml");
-    let text = std::fs::read_to_string(&toml_path).with_context(|| format!("cannot read {}", toml_path.display()))?;
-    let truth: Truth = toml::from_str(&text).with_context(|| format!("{} is not a fixture file", toml_path.display()))?;
+    let text = std::fs::read_to_string(&toml_path)
+        .with_context(|| format!("cannot read {}", toml_path.display()))?;
+    let truth: Truth = toml::from_str(&text)
+        .with_context(|| format!("{} is not a fixture file", toml_path.display()))?;
 
     // Time the reading only, not the PNG decoding.
     let mut millis = 0.0;
@@ -109,17 +119,40 @@ fn check_one(png: &Path, root: &Path) -> anyhow::Result<Outcome> {
     if let Some(want) = truth.error {
         let (ok, lattice) = match &result {
             Err(e) => (e.to_string().contains(&want), format!("error: {e}")),
-            Ok(r) => (false, format!("read {} but expected an error", to_sgt(&r.board))),
+            Ok(r) => (
+                false,
+                format!("read {} but expected an error", to_sgt(&r.board)),
+            ),
         };
-        return Ok(Outcome { name, right: ok as usize, total: 1, lattice, millis, ok });
+        return Ok(Outcome {
+            name,
+            right: ok as usize,
+            total: 1,
+            lattice,
+            millis,
+            ok,
+        });
     }
 
-    let expected_text = truth.expected.or(truth.id).context("fixture has neither `expected` nor `id`")?;
-    let expected = from_sgt(&expected_text, None).with_context(|| format!("bad expected board {expected_text:?}"))?;
+    let expected_text = truth
+        .expected
+        .or(truth.id)
+        .context("fixture has neither `expected` nor `id`")?;
+    let expected = from_sgt(&expected_text, None)
+        .with_context(|| format!("bad expected board {expected_text:?}"))?;
     let total = expected.cells().len();
     let reading = match result {
         Ok(r) => r,
-        Err(e) => return Ok(Outcome { name, right: 0, total, lattice: format!("error: {e}"), millis, ok: false }),
+        Err(e) => {
+            return Ok(Outcome {
+                name,
+                right: 0,
+                total,
+                lattice: format!("error: {e}"),
+                millis,
+                ok: false,
+            })
+        }
     };
     let l = &reading.grid.lattice;
     let lattice = format!(
@@ -127,11 +160,22 @@ fn check_one(png: &Path, root: &Path) -> anyhow::Result<Outcome> {
         l.columns, l.rows, l.origin_x, l.origin_y, l.pitch_x, l.pitch_y
     );
     if (l.columns, l.rows) != (expected.width(), expected.height()) {
-        return Ok(Outcome { name, right: 0, total, lattice, millis, ok: false });
+        return Ok(Outcome {
+            name,
+            right: 0,
+            total,
+            lattice,
+            millis,
+            ok: false,
+        });
     }
     // The reader numbers colours by first appearance; map each colour it
     // found to the game's colour number through the fixture's palette.
-    let palette: Vec<[u8; 3]> = truth.palette.iter().filter_map(|s| parse_hex_colour(s)).collect();
+    let palette: Vec<[u8; 3]> = truth
+        .palette
+        .iter()
+        .filter_map(|s| parse_hex_colour(s))
+        .collect();
     let map: Vec<u8> = if palette.is_empty() {
         // No palette: colours must match up to renumbering in order of
         // first appearance.
@@ -141,7 +185,9 @@ fn check_one(png: &Path, root: &Path) -> anyhow::Result<Outcome> {
                 seen.push(c);
             }
         }
-        (0..reading.grid.palette.len()).map(|i| seen.get(i).copied().unwrap_or(u8::MAX)).collect()
+        (0..reading.grid.palette.len())
+            .map(|i| seen.get(i).copied().unwrap_or(u8::MAX))
+            .collect()
     } else {
         reading
             .grid
@@ -165,21 +211,41 @@ fn check_one(png: &Path, root: &Path) -> anyhow::Result<Outcome> {
         .zip(expected.cells())
         .filter(|(&got, &want)| map.get(got as usize) == Some(&want))
         .count();
-    Ok(Outcome { name, right, total, lattice, millis, ok: right == total })
+    Ok(Outcome {
+        name,
+        right,
+        total,
+        lattice,
+        millis,
+        ok: right == total,
+    })
 }
 
 fn check(dir: &Path) -> anyhow::Result<ExitCode> {
     let fixtures = find_fixtures(dir)?;
     if fixtures.is_empty() {
-        bail!("no fixtures (NAME.png with NAME.toml) under {}", dir.display());
+        bail!(
+            "no fixtures (NAME.png with NAME.toml) under {}",
+            dir.display()
+        );
     }
     let width = fixtures
         .iter()
-        .map(|p| p.strip_prefix(dir).unwrap_or(p).with_extension("").display().to_string().len())
+        .map(|p| {
+            p.strip_prefix(dir)
+                .unwrap_or(p)
+                .with_extension("")
+                .display()
+                .to_string()
+                .len()
+        })
         .max()
         .unwrap_or(7)
         .max(7);
-    println!("{:<width$}  {:>11}  {:>9}  lattice", "fixture", "cells right", "time ms");
+    println!(
+        "{:<width$}  {:>11}  {:>9}  lattice",
+        "fixture", "cells right", "time ms"
+    );
     let mut failures = 0;
     for png in &fixtures {
         let o = check_one(png, dir)?;
@@ -196,33 +262,60 @@ fn check(dir: &Path) -> anyhow::Result<ExitCode> {
         );
     }
     println!("{} fixtures, {} failed", fixtures.len(), failures);
-    Ok(if failures == 0 { ExitCode::SUCCESS } else { ExitCode::FAILURE })
+    Ok(if failures == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
 }
 
-fn record(name: &str, dir: &Path, calibration: Option<&Path>, id: Option<&str>) -> anyhow::Result<ExitCode> {
+fn record(
+    name: &str,
+    dir: &Path,
+    calibration: Option<&Path>,
+    id: Option<&str>,
+) -> anyhow::Result<ExitCode> {
     let calibration = calibration.map(Calibration::load).transpose()?;
     let shot = screen::capture_screen().context("cannot capture the screen")?;
     let reading = read_board(&shot.image, calibration.as_ref())
         .context("the reader sees no board on the screen; nothing recorded")?;
     std::fs::create_dir_all(dir)?;
     let png = dir.join(format!("{name}.png"));
-    shot.image.save(&png).with_context(|| format!("cannot write {}", png.display()))?;
+    shot.image
+        .save(&png)
+        .with_context(|| format!("cannot write {}", png.display()))?;
     let sgt = to_sgt(&reading.board);
-    let palette: Vec<String> = reading.grid.palette.iter().map(|&c| gridbot::calibration::format_hex_colour(c)).collect();
+    let palette: Vec<String> = reading
+        .grid
+        .palette
+        .iter()
+        .map(|&c| gridbot::calibration::format_hex_colour(c))
+        .collect();
     let mut text = String::from("# Recorded by `gridbot fixtures record`: check `expected` against the game before committing.\n");
     if let Some(id) = id {
         text += &format!("id = {id:?}\n");
     }
     text += &format!("palette = {palette:?}\nexpected = {sgt:?}\n");
     let toml_path = dir.join(format!("{name}.toml"));
-    std::fs::write(&toml_path, text).with_context(|| format!("cannot write {}", toml_path.display()))?;
-    println!("{}\n{sgt}\nrecorded {} and {} : confirm the board above against the game", super::read::lattice_line(&reading), png.display(), toml_path.display());
+    std::fs::write(&toml_path, text)
+        .with_context(|| format!("cannot write {}", toml_path.display()))?;
+    println!(
+        "{}\n{sgt}\nrecorded {} and {} : confirm the board above against the game",
+        super::read::lattice_line(&reading),
+        png.display(),
+        toml_path.display()
+    );
     Ok(ExitCode::SUCCESS)
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     match args.action {
         Action::Check { dir } => check(&dir),
-        Action::Record { name, dir, calibration, id } => record(&name, &dir, calibration.as_deref(), id.as_deref()),
+        Action::Record {
+            name,
+            dir,
+            calibration,
+            id,
+        } => record(&name, &dir, calibration.as_deref(), id.as_deref()),
     }
 }
