@@ -31,7 +31,15 @@ pub fn sample_cells(image: &RgbaImage, lattice: &Lattice) -> Vec<CellSample> {
     let count = |r: f64| ((2.0 * r).round() as usize + 1).clamp(1, PATCH_SAMPLES);
     let (nx, ny) = (count(radius_x), count(radius_y));
     let offsets = |n: usize, r: f64| -> Vec<f64> {
-        (0..n).map(|i| if n == 1 { 0.0 } else { -r + 2.0 * r * i as f64 / (n - 1) as f64 }).collect()
+        (0..n)
+            .map(|i| {
+                if n == 1 {
+                    0.0
+                } else {
+                    -r + 2.0 * r * i as f64 / (n - 1) as f64
+                }
+            })
+            .collect()
     };
     let (ox, oy) = (offsets(nx, radius_x), offsets(ny, radius_y));
     let clamp = |v: f64, max: u32| (v.floor().max(0.0) as u32).min(max - 1);
@@ -59,8 +67,14 @@ pub fn sample_cells(image: &RgbaImage, lattice: &Lattice) -> Vec<CellSample> {
                 s.sort_unstable();
                 colour[c] = s[n / 2];
             }
-            let agree = pixels[..n].iter().filter(|&&p| max_channel_diff(p, colour) <= AGREE).count();
-            out.push(CellSample { colour, uniformity: agree as f32 / n as f32 });
+            let agree = pixels[..n]
+                .iter()
+                .filter(|&&p| max_channel_diff(p, colour) <= AGREE)
+                .count();
+            out.push(CellSample {
+                colour,
+                uniformity: agree as f32 / n as f32,
+            });
         }
     }
     out
@@ -85,7 +99,14 @@ mod tests {
                 img.put_pixel(x, y, Rgba([0, 0, 0, 255]));
             }
         }
-        let l = Lattice { origin_x: 0.0, origin_y: 0.0, pitch_x: 20.0, pitch_y: 20.0, columns: 2, rows: 1 };
+        let l = Lattice {
+            origin_x: 0.0,
+            origin_y: 0.0,
+            pitch_x: 20.0,
+            pitch_y: 20.0,
+            columns: 2,
+            rows: 1,
+        };
         let s = sample_cells(&img, &l);
         assert_eq!(s[0].colour, [255, 0, 0]);
         assert_eq!(s[1].colour, [0, 0, 255]);

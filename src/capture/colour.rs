@@ -23,7 +23,9 @@ pub fn is_saturated(p: [u8; 3]) -> bool {
 /// Largest absolute channel difference (a cheap edge strength).
 #[inline]
 pub fn max_channel_diff(a: [u8; 3], b: [u8; 3]) -> u8 {
-    a[0].abs_diff(b[0]).max(a[1].abs_diff(b[1])).max(a[2].abs_diff(b[2]))
+    a[0].abs_diff(b[0])
+        .max(a[1].abs_diff(b[1]))
+        .max(a[2].abs_diff(b[2]))
 }
 
 /// Euclidean distance in RGB.

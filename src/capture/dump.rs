@@ -13,7 +13,10 @@ use super::ReadError;
 
 fn save(image: &RgbaImage, dir: &Path, name: &str) -> Result<(), ReadError> {
     let path = dir.join(name);
-    let err = |e: &dyn std::fmt::Display| ReadError::Dump { path: path.display().to_string(), message: e.to_string() };
+    let err = |e: &dyn std::fmt::Display| ReadError::Dump {
+        path: path.display().to_string(),
+        message: e.to_string(),
+    };
     std::fs::create_dir_all(dir).map_err(|e| err(&e))?;
     image.save(&path).map_err(|e| err(&e))
 }
@@ -27,7 +30,10 @@ pub fn mask(dir: &Path, mask: &SaturationMask, rect: Option<&BoardRect>) -> Resu
     if let Some(r) = rect {
         let s = mask.step;
         let (x0, y0) = (r.x / s, r.y / s);
-        let (x1, y1) = (((r.x + r.width) / s).min(mask.width - 1), ((r.y + r.height) / s).min(mask.height - 1));
+        let (x1, y1) = (
+            ((r.x + r.width) / s).min(mask.width - 1),
+            ((r.y + r.height) / s).min(mask.height - 1),
+        );
         for x in x0..=x1 {
             img.put_pixel(x, y0, Rgba([255, 0, 0, 255]));
             img.put_pixel(x, y1, Rgba([255, 0, 0, 255]));
@@ -42,7 +48,12 @@ pub fn mask(dir: &Path, mask: &SaturationMask, rect: Option<&BoardRect>) -> Resu
 
 /// `2-lattice.png`: the board area with cell boundaries in magenta and
 /// cell centres in white.
-pub fn lattice(dir: &Path, image: &RgbaImage, rect: &BoardRect, lattice: &Lattice) -> Result<(), ReadError> {
+pub fn lattice(
+    dir: &Path,
+    image: &RgbaImage,
+    rect: &BoardRect,
+    lattice: &Lattice,
+) -> Result<(), ReadError> {
     let margin = (lattice.pitch_x.max(lattice.pitch_y) / 2.0) as u32;
     let x0 = rect.x.saturating_sub(margin);
     let y0 = rect.y.saturating_sub(margin);
@@ -56,8 +67,14 @@ pub fn lattice(dir: &Path, image: &RgbaImage, rect: &BoardRect, lattice: &Lattic
             img.put_pixel(xi as u32, yi as u32, c);
         }
     };
-    let (top, bottom) = (lattice.origin_y, lattice.origin_y + lattice.rows as f64 * lattice.pitch_y);
-    let (left, right) = (lattice.origin_x, lattice.origin_x + lattice.columns as f64 * lattice.pitch_x);
+    let (top, bottom) = (
+        lattice.origin_y,
+        lattice.origin_y + lattice.rows as f64 * lattice.pitch_y,
+    );
+    let (left, right) = (
+        lattice.origin_x,
+        lattice.origin_x + lattice.columns as f64 * lattice.pitch_x,
+    );
     for k in 0..=lattice.columns {
         let x = lattice.origin_x + k as f64 * lattice.pitch_x;
         let mut y = top;
@@ -99,10 +116,25 @@ fn blocks(columns: usize, rows: usize, colour: impl Fn(usize) -> [u8; 3]) -> Rgb
 
 /// `3-cells.png`: one block per cell in its median colour.
 pub fn cells(dir: &Path, lattice: &Lattice, samples: &[CellSample]) -> Result<(), ReadError> {
-    save(&blocks(lattice.columns, lattice.rows, |i| samples[i].colour), dir, "3-cells.png")
+    save(
+        &blocks(lattice.columns, lattice.rows, |i| samples[i].colour),
+        dir,
+        "3-cells.png",
+    )
 }
 
 /// `4-palette.png`: one block per cell in its palette colour.
-pub fn quantised(dir: &Path, lattice: &Lattice, cells: &[u8], palette: &[[u8; 3]]) -> Result<(), ReadError> {
-    save(&blocks(lattice.columns, lattice.rows, |i| palette[cells[i] as usize]), dir, "4-palette.png")
+pub fn quantised(
+    dir: &Path,
+    lattice: &Lattice,
+    cells: &[u8],
+    palette: &[[u8; 3]],
+) -> Result<(), ReadError> {
+    save(
+        &blocks(lattice.columns, lattice.rows, |i| {
+            palette[cells[i] as usize]
+        }),
+        dir,
+        "4-palette.png",
+    )
 }

@@ -20,21 +20,51 @@ pub enum ReadError {
     #[error("no board found: the image is one colour ({})", format_hex_colour(*.colour))]
     OneColour { colour: [u8; 3] },
     /// No rectangular area of saturated pixels.
-    #[error("no board found: the image has no area of saturated cells (is the game window visible?)")]
+    #[error(
+        "no board found: the image has no area of saturated cells (is the game window visible?)"
+    )]
     NoBoard,
     /// The board touches an edge of the image.
     #[error("board is cut off at the {edge} edge of the screenshot (move the game window fully onto the screen)")]
     CutOff { edge: &'static str },
     /// The board was found but its cells could not be counted.
     #[error("no lattice found on the {width}x{height} board area at ({x}, {y}): {reason}")]
-    NoLattice { x: u32, y: u32, width: u32, height: u32, reason: String },
+    NoLattice {
+        x: u32,
+        y: u32,
+        width: u32,
+        height: u32,
+        reason: String,
+    },
+    /// Part of the board area is covered by something grey.
+    #[error("the board at ({x}, {y}) is partly covered ({percent}% of its area is grey): is another window on top of it?")]
+    Covered { x: u32, y: u32, percent: u32 },
+    /// The board area shows no edges at all (e.g. a won Flood-It board), so
+    /// its cells cannot be counted without geometry hints.
+    #[error(
+        "the {width}x{height} board at ({x}, {y}) is all one colour ({}), so its cells cannot be counted \
+         (give geometry hints: columns and rows, or cell_size)",
+        format_hex_colour(*.colour)
+    )]
+    UniformBoard {
+        x: u32,
+        y: u32,
+        width: u32,
+        height: u32,
+        colour: [u8; 3],
+    },
     /// A cell is not one flat colour (something covers it).
     #[error(
         "cell ({row}, {col}) is not one colour (only {percent}% of its inner patch matches {}): \
          is the board covered by another window?",
         format_hex_colour(*.colour)
     )]
-    NotUniform { row: usize, col: usize, colour: [u8; 3], percent: u32 },
+    NotUniform {
+        row: usize,
+        col: usize,
+        colour: [u8; 3],
+        percent: u32,
+    },
     /// A cell is grey, so it is not a board colour (without a calibration
     /// board colours must be saturated).
     #[error(
@@ -42,20 +72,34 @@ pub enum ReadError {
          window? (boards with grey colours need a calibration palette)",
         format_hex_colour(*.colour)
     )]
-    GreyCell { row: usize, col: usize, colour: [u8; 3] },
+    GreyCell {
+        row: usize,
+        col: usize,
+        colour: [u8; 3],
+    },
     /// A cell's colour is far from every calibration palette colour.
     #[error(
         "cell ({row}, {col}) colour {} is far from every palette colour (nearest {}, distance {distance})",
         format_hex_colour(*.colour),
         format_hex_colour(*.nearest)
     )]
-    FarColour { row: usize, col: usize, colour: [u8; 3], nearest: [u8; 3], distance: u32 },
+    FarColour {
+        row: usize,
+        col: usize,
+        colour: [u8; 3],
+        nearest: [u8; 3],
+        distance: u32,
+    },
     /// More distinct colours than a board can have.
     #[error("found {count} distinct cell colours, more than the {max} a board can have")]
     TooManyColours { count: usize, max: usize },
     /// The lattice is larger than a board can be.
     #[error("found a {columns}x{rows} lattice, larger than the {max}x{max} a board can be")]
-    TooLarge { columns: usize, rows: usize, max: usize },
+    TooLarge {
+        columns: usize,
+        rows: usize,
+        max: usize,
+    },
     /// A stage image could not be written (`--dump-stages`).
     #[error("cannot write stage image {path}: {message}")]
     Dump { path: String, message: String },

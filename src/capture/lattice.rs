@@ -103,21 +103,27 @@ pub fn profile_x(image: &RgbaImage, rect: &BoardRect) -> EdgeProfile {
     EdgeProfile { values }
 }
 
-/// Edge profile along y (horizontal boundaries) inside `rect`.
+/// Edge profile along y (horizontal boundaries) inside `rect`. Walks the
+/// image row by row (cache friendly) comparing sampled columns with the row
+/// above.
 pub fn profile_y(image: &RgbaImage, rect: &BoardRect) -> EdgeProfile {
     let mut values = vec![0.0; rect.height as usize + 1];
     let stride = (rect.width / 160).max(1);
-    let mut x = rect.x;
-    while x < rect.x + rect.width {
-        let mut prev = rgb_at(image, x, rect.y);
-        for i in 1..rect.height {
-            let p = rgb_at(image, x, rect.y + i);
-            if max_channel_diff(prev, p) > EDGE_STEP {
-                values[i as usize] += 1.0;
+    let columns: Vec<u32> = (rect.x..rect.x + rect.width)
+        .step_by(stride as usize)
+        .collect();
+    let mut prev: Vec<[u8; 3]> = columns.iter().map(|&x| rgb_at(image, x, rect.y)).collect();
+    for i in 1..rect.height {
+        let y = rect.y + i;
+        let mut count = 0u32;
+        for (p, &x) in prev.iter_mut().zip(&columns) {
+            let q = rgb_at(image, x, y);
+            if max_channel_diff(*p, q) > EDGE_STEP {
+                count += 1;
             }
-            prev = p;
+            *p = q;
         }
-        x += stride;
+        values[i as usize] = count as f64;
     }
     EdgeProfile { values }
 }
@@ -159,7 +165,11 @@ fn valid_counts(profile: &EdgeProfile) -> Option<Vec<usize>> {
     }
     let len = profile.len() as f64;
     let max = ((len / MIN_PITCH) as usize).min(MAX_CELLS);
-    Some((2..=max).filter(|&n| explained(profile, n) >= EXPLAINED).collect())
+    Some(
+        (2..=max)
+            .filter(|&n| explained(profile, n) >= EXPLAINED)
+            .collect(),
+    )
 }
 
 /// Fits boundary positions `a + k * pitch` to the edge centroids near each
@@ -232,8 +242,14 @@ pub fn find_lattice(
         reason,
     };
     let (w, h) = (rect.width as f64, rect.height as f64);
-    let hint_cols = hints.and_then(|g| g.columns.or(g.cell_size.map(|s| (w / s).round().max(1.0) as usize)));
-    let hint_rows = hints.and_then(|g| g.rows.or(g.cell_size.map(|s| (h / s).round().max(1.0) as usize)));
+    let hint_cols = hints.and_then(|g| {
+        g.columns
+            .or(g.cell_size.map(|s| (w / s).round().max(1.0) as usize))
+    });
+    let hint_rows = hints.and_then(|g| {
+        g.rows
+            .or(g.cell_size.map(|s| (h / s).round().max(1.0) as usize))
+    });
 
     let (columns, rows) = match (hint_cols, hint_rows) {
         (Some(c), Some(r)) => (c, r),
@@ -243,20 +259,30 @@ pub fn find_lattice(
             let from_pitch = |len: f64, pitch: f64| (len / pitch).round().max(1.0) as usize;
             let smallest = |v: &Vec<usize>, axis: &str| {
                 v.first().copied().ok_or_else(|| {
-                    no_lattice(format!("the colour edges along {axis} are not evenly spaced"))
+                    no_lattice(format!(
+                        "the colour edges along {axis} are not evenly spaced"
+                    ))
                 })
             };
             match (hint_cols, hint_rows, vx, vy) {
-                (Some(c), None, _, Some(vy)) => (c, pick_matching(&vy, h, w / c as f64).unwrap_or(smallest(&vy, "y")?)),
+                (Some(c), None, _, Some(vy)) => (
+                    c,
+                    pick_matching(&vy, h, w / c as f64).unwrap_or(smallest(&vy, "y")?),
+                ),
                 (Some(c), None, _, None) => (c, from_pitch(h, w / c as f64)),
-                (None, Some(r), Some(vx), _) => (pick_matching(&vx, w, h / r as f64).unwrap_or(smallest(&vx, "x")?), r),
+                (None, Some(r), Some(vx), _) => (
+                    pick_matching(&vx, w, h / r as f64).unwrap_or(smallest(&vx, "x")?),
+                    r,
+                ),
                 (None, Some(r), None, _) => (from_pitch(w, h / r as f64), r),
                 (_, _, None, None) => {
-                    return Err(no_lattice(
-                        "the board area is one colour, so its cells cannot be counted \
-                         (give geometry hints: columns and rows, or cell_size)"
-                            .into(),
-                    ))
+                    return Err(ReadError::UniformBoard {
+                        x: rect.x,
+                        y: rect.y,
+                        width: rect.width,
+                        height: rect.height,
+                        colour: rgb_at(image, rect.x + rect.width / 2, rect.y + rect.height / 2),
+                    })
                 }
                 (_, _, Some(vx), None) => {
                     let c = smallest(&vx, "x")?;
@@ -271,7 +297,9 @@ pub fn find_lattice(
                     for &c in vx.iter().take(16) {
                         for &r in vy.iter().take(16) {
                             let ratio = (w / c as f64) / (h / r as f64);
-                            if (ratio - 1.0).abs() <= 0.15 && best.is_none_or(|(bc, br)| c + r < bc + br) {
+                            if (ratio - 1.0).abs() <= 0.15
+                                && best.is_none_or(|(bc, br)| c + r < bc + br)
+                            {
                                 best = Some((c, r));
                             }
                         }
@@ -323,7 +351,11 @@ mod tests {
     fn board(cells: &[&[u8]], tile: u32, sep: u32, at: (u32, u32)) -> (RgbaImage, BoardRect) {
         let colours = [[255, 0, 0], [255, 255, 0], [0, 255, 0], [51, 76, 255]];
         let (rows, cols) = (cells.len() as u32, cells[0].len() as u32);
-        let mut img = RgbaImage::from_pixel(at.0 * 2 + cols * tile, at.1 * 2 + rows * tile, Rgba([213, 213, 213, 255]));
+        let mut img = RgbaImage::from_pixel(
+            at.0 * 2 + cols * tile,
+            at.1 * 2 + rows * tile,
+            Rgba([213, 213, 213, 255]),
+        );
         for r in 0..rows {
             for c in 0..cols {
                 let v = cells[r as usize][c as usize];
@@ -332,19 +364,32 @@ mod tests {
                     for x in 0..tile {
                         let diff = |dr: i32, dc: i32| {
                             let (rr, cc) = (r as i32 + dr, c as i32 + dc);
-                            rr < 0 || cc < 0 || rr >= rows as i32 || cc >= cols as i32 || cells[rr as usize][cc as usize] != v
+                            rr < 0
+                                || cc < 0
+                                || rr >= rows as i32
+                                || cc >= cols as i32
+                                || cells[rr as usize][cc as usize] != v
                         };
                         let black = (x < sep && diff(0, -1))
                             || (x >= tile - sep && diff(0, 1))
                             || (y < sep && diff(-1, 0))
                             || (y >= tile - sep && diff(1, 0));
                         let p = if black { [0, 0, 0] } else { col };
-                        img.put_pixel(at.0 + c * tile + x, at.1 + r * tile + y, Rgba([p[0], p[1], p[2], 255]));
+                        img.put_pixel(
+                            at.0 + c * tile + x,
+                            at.1 + r * tile + y,
+                            Rgba([p[0], p[1], p[2], 255]),
+                        );
                     }
                 }
             }
         }
-        let rect = BoardRect { x: at.0 + sep, y: at.1 + sep, width: cols * tile - 2 * sep, height: rows * tile - 2 * sep };
+        let rect = BoardRect {
+            x: at.0 + sep,
+            y: at.1 + sep,
+            width: cols * tile - 2 * sep,
+            height: rows * tile - 2 * sep,
+        };
         (img, rect)
     }
 
@@ -355,8 +400,14 @@ mod tests {
             let (img, rect) = board(cells, tile, sep, (40, 30));
             let (l, _) = find_lattice(&img, &rect, None).unwrap();
             assert_eq!((l.columns, l.rows), (5, 3), "tile {tile}");
-            assert!((l.pitch_x - tile as f64).abs() < 0.3 && (l.pitch_y - tile as f64).abs() < 0.3, "{l:?}");
-            assert!((l.origin_x - 40.0).abs() < 1.0 && (l.origin_y - 30.0).abs() < 1.0, "{l:?}");
+            assert!(
+                (l.pitch_x - tile as f64).abs() < 0.3 && (l.pitch_y - tile as f64).abs() < 0.3,
+                "{l:?}"
+            );
+            assert!(
+                (l.origin_x - 40.0).abs() < 1.0 && (l.origin_y - 30.0).abs() < 1.0,
+                "{l:?}"
+            );
         }
     }
 
@@ -373,11 +424,32 @@ mod tests {
         let cells: &[&[u8]] = &[&[2, 2, 2], &[2, 2, 2]];
         let (img, rect) = board(cells, 20, 1, (10, 10));
         let err = find_lattice(&img, &rect, None).unwrap_err();
-        assert!(err.to_string().contains("one colour"), "{err}");
-        let hints = GeometryHints { columns: Some(3), rows: Some(2), cell_size: None };
+        assert!(
+            matches!(
+                err,
+                ReadError::UniformBoard {
+                    colour: [0, 255, 0],
+                    ..
+                }
+            ),
+            "{err}"
+        );
+        assert!(
+            err.to_string().contains("all one colour (#00ff00)"),
+            "{err}"
+        );
+        let hints = GeometryHints {
+            columns: Some(3),
+            rows: Some(2),
+            cell_size: None,
+        };
         let (l, _) = find_lattice(&img, &rect, Some(&hints)).unwrap();
         assert_eq!((l.columns, l.rows), (3, 2));
-        let hints = GeometryHints { columns: None, rows: None, cell_size: Some(20.0) };
+        let hints = GeometryHints {
+            columns: None,
+            rows: None,
+            cell_size: Some(20.0),
+        };
         let (l, _) = find_lattice(&img, &rect, Some(&hints)).unwrap();
         assert_eq!((l.columns, l.rows), (3, 2));
     }

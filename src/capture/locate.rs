@@ -44,7 +44,7 @@ const MIN_FILL: f64 = 0.6;
 
 /// The sampling step for an image: about 640 samples along the long side.
 pub fn mask_step(width: u32, height: u32) -> u32 {
-    (width.max(height) / 640).max(1)
+    width.max(height).div_ceil(640).max(1)
 }
 
 /// Computes the saturation mask; also returns the one colour of the image if
@@ -53,39 +53,67 @@ pub fn saturation_mask(image: &RgbaImage, step: u32) -> (SaturationMask, Option<
     let (w, h) = image.dimensions();
     let (sw, sh) = (w.div_ceil(step), h.div_ceil(step));
     let mut bits = vec![0u8; (sw * sh) as usize];
+    let raw = image.as_raw();
     let first = rgb_at(image, 0, 0);
     let mut uniform = true;
-    for j in 0..sh {
-        let y = j * step;
-        let row = &mut bits[(j * sw) as usize..((j + 1) * sw) as usize];
-        for (i, bit) in row.iter_mut().enumerate() {
-            let p = rgb_at(image, i as u32 * step, y);
+    let row_bytes = w as usize * 4;
+    let pixel_step = step as usize * 4;
+    for j in 0..sh as usize {
+        let y = j * step as usize;
+        let line = &raw[y * row_bytes..(y + 1) * row_bytes];
+        let out = &mut bits[j * sw as usize..(j + 1) * sw as usize];
+        for (bit, px) in out.iter_mut().zip(line.chunks(pixel_step)) {
+            let p = [px[0], px[1], px[2]];
             uniform &= p == first;
             *bit = is_saturated(p) as u8;
         }
     }
-    (SaturationMask { step, width: sw, height: sh, bits }, uniform.then_some(first))
+    (
+        SaturationMask {
+            step,
+            width: sw,
+            height: sh,
+            bits,
+        },
+        uniform.then_some(first),
+    )
 }
 
 /// Dilates a mask by one sample in all eight directions.
 fn dilate(mask: &SaturationMask) -> Vec<u8> {
     let (w, h) = (mask.width as usize, mask.height as usize);
     let mut horizontal = vec![0u8; w * h];
-    for y in 0..h {
-        let row = &mask.bits[y * w..(y + 1) * w];
-        let out = &mut horizontal[y * w..(y + 1) * w];
-        for x in 0..w {
-            let lo = x.saturating_sub(1);
-            let hi = (x + 1).min(w - 1);
-            out[x] = row[lo] | row[x] | row[hi];
+    for (row, out) in mask
+        .bits
+        .chunks_exact(w)
+        .zip(horizontal.chunks_exact_mut(w))
+    {
+        out.copy_from_slice(row);
+        if w > 1 {
+            for (o, (&l, &r)) in out[1..w - 1]
+                .iter_mut()
+                .zip(row[..w - 2].iter().zip(&row[2..]))
+            {
+                *o |= l | r;
+            }
+            out[0] |= row[1];
+            out[w - 1] |= row[w - 2];
         }
     }
-    let mut out = vec![0u8; w * h];
+    let mut out = horizontal.clone();
     for y in 0..h {
-        let lo = y.saturating_sub(1);
-        let hi = (y + 1).min(h - 1);
-        for x in 0..w {
-            out[y * w + x] = horizontal[lo * w + x] | horizontal[y * w + x] | horizontal[hi * w + x];
+        let (before, rest) = out.split_at_mut(y * w);
+        let _ = before;
+        let row = &mut rest[..w];
+        if y > 0 {
+            for (o, &a) in row.iter_mut().zip(&horizontal[(y - 1) * w..y * w]) {
+                *o |= a;
+            }
+        }
+        if y + 1 < h {
+            for (o, &b) in row.iter_mut().zip(&horizontal[(y + 1) * w..(y + 2) * w]) {
+                *o |= b;
+            }
         }
     }
     out
@@ -103,52 +131,113 @@ struct Blob {
 }
 
 impl Blob {
+    const EMPTY: Blob = Blob {
+        x0: u32::MAX,
+        y0: u32::MAX,
+        x1: 0,
+        y1: 0,
+        saturated: 0,
+    };
+
     fn area(&self) -> u64 {
         (self.x1 - self.x0 + 1) as u64 * (self.y1 - self.y0 + 1) as u64
     }
     fn fill(&self) -> f64 {
         self.saturated as f64 / self.area() as f64
     }
+    fn merge(&mut self, o: &Blob) {
+        self.x0 = self.x0.min(o.x0);
+        self.y0 = self.y0.min(o.y0);
+        self.x1 = self.x1.max(o.x1);
+        self.y1 = self.y1.max(o.y1);
+        self.saturated += o.saturated;
+    }
 }
 
-/// Finds the blobs (8-connected components of the dilated mask).
+fn find_root(parent: &mut [usize], mut i: usize) -> usize {
+    while parent[i] != i {
+        parent[i] = parent[parent[i]];
+        i = parent[i];
+    }
+    i
+}
+
+/// Finds the blobs (8-connected components of the dilated mask), working on
+/// horizontal runs joined with a union-find: a few operations per run rather
+/// than per sample.
 fn blobs(mask: &SaturationMask) -> Vec<Blob> {
     let (w, h) = (mask.width as usize, mask.height as usize);
     let dilated = dilate(mask);
-    let mut seen = vec![false; w * h];
-    let mut stack: Vec<usize> = Vec::new();
-    let mut found = Vec::new();
-    for start in 0..w * h {
-        if dilated[start] == 0 || seen[start] {
-            continue;
-        }
-        let mut blob = Blob { x0: u32::MAX, y0: u32::MAX, x1: 0, y1: 0, saturated: 0 };
-        seen[start] = true;
-        stack.push(start);
-        while let Some(i) = stack.pop() {
-            let (x, y) = (i % w, i / w);
-            if mask.bits[i] != 0 {
-                blob.saturated += 1;
-                blob.x0 = blob.x0.min(x as u32);
-                blob.x1 = blob.x1.max(x as u32);
-                blob.y0 = blob.y0.min(y as u32);
-                blob.y1 = blob.y1.max(y as u32);
+    // Runs: (x0, x1 inclusive, node index); per-run blob data in `nodes`.
+    let mut parent: Vec<usize> = Vec::new();
+    let mut nodes: Vec<Blob> = Vec::new();
+    let mut prev_runs: Vec<(usize, usize, usize)> = Vec::new();
+    let mut runs: Vec<(usize, usize, usize)> = Vec::new();
+    for y in 0..h {
+        let row = &dilated[y * w..(y + 1) * w];
+        let bits = &mask.bits[y * w..(y + 1) * w];
+        runs.clear();
+        let mut x = 0;
+        while x < w {
+            if row[x] == 0 {
+                x += 1;
+                continue;
             }
-            for ny in y.saturating_sub(1)..=(y + 1).min(h - 1) {
-                for nx in x.saturating_sub(1)..=(x + 1).min(w - 1) {
-                    let j = ny * w + nx;
-                    if dilated[j] != 0 && !seen[j] {
-                        seen[j] = true;
-                        stack.push(j);
-                    }
+            let start = x;
+            while x < w && row[x] != 0 {
+                x += 1;
+            }
+            let end = x - 1;
+            let mut blob = Blob::EMPTY;
+            for (i, &b) in bits[start..=end].iter().enumerate() {
+                if b != 0 {
+                    let xi = (start + i) as u32;
+                    blob.x0 = blob.x0.min(xi);
+                    blob.x1 = blob.x1.max(xi);
+                    blob.saturated += 1;
                 }
             }
+            if blob.saturated > 0 {
+                blob.y0 = y as u32;
+                blob.y1 = y as u32;
+            }
+            let id = nodes.len();
+            nodes.push(blob);
+            parent.push(id);
+            runs.push((start, end, id));
         }
-        if blob.saturated > 0 {
-            found.push(blob);
+        // Join with overlapping runs of the row above (8-connected).
+        let mut j = 0;
+        for &(s, e, id) in &runs {
+            while j < prev_runs.len() && prev_runs[j].1 + 1 < s {
+                j += 1;
+            }
+            let mut k = j;
+            while k < prev_runs.len() && prev_runs[k].0 <= e + 1 {
+                let (a, b) = (
+                    find_root(&mut parent, id),
+                    find_root(&mut parent, prev_runs[k].2),
+                );
+                if a != b {
+                    parent[a] = b;
+                }
+                k += 1;
+            }
+        }
+        std::mem::swap(&mut prev_runs, &mut runs);
+    }
+    let mut merged: Vec<Option<Blob>> = vec![None; nodes.len()];
+    for (i, &n) in nodes.iter().enumerate() {
+        let r = find_root(&mut parent, i);
+        if n.saturated == 0 {
+            continue;
+        }
+        match &mut merged[r] {
+            Some(b) => b.merge(&n),
+            slot => *slot = Some(n),
         }
     }
-    found
+    merged.into_iter().flatten().collect()
 }
 
 /// Fraction of saturated pixels in image column `x` over rows `y0..y1`
@@ -193,7 +282,10 @@ fn refine(lo: u32, hi: u32, rev: bool, fraction: impl Fn(u32) -> f64) -> Option<
 pub fn locate_board(image: &RgbaImage) -> Result<(BoardRect, SaturationMask), ReadError> {
     let (w, h) = image.dimensions();
     if w == 0 || h == 0 {
-        return Err(ReadError::Empty { width: w, height: h });
+        return Err(ReadError::Empty {
+            width: w,
+            height: h,
+        });
     }
     let step = mask_step(w, h);
     let (mask, one_colour) = saturation_mask(image, step);
@@ -240,7 +332,36 @@ pub fn locate_board(image: &RgbaImage) -> Result<(BoardRect, SaturationMask), Re
     if x1 <= x0 || y1 <= y0 {
         return Err(ReadError::NoBoard);
     }
-    Ok((BoardRect { x: x0, y: y0, width: x1 - x0 + 1, height: y1 - y0 + 1 }, mask))
+    Ok((
+        BoardRect {
+            x: x0,
+            y: y0,
+            width: x1 - x0 + 1,
+            height: y1 - y0 + 1,
+        },
+        mask,
+    ))
+}
+
+/// Share of the board area that is solid grey: sample points on a 40x40
+/// grid that are unsaturated together with their four neighbours a little
+/// way off (thin separator lines do not count, windows on top of the board
+/// do).
+pub fn solid_grey_share(image: &RgbaImage, rect: &BoardRect) -> f64 {
+    let d = (rect.width.min(rect.height) / 100).max(3);
+    let grey = |x: u32, y: u32| !is_saturated(rgb_at(image, x, y));
+    let (mut hits, mut total) = (0u32, 0u32);
+    for j in 0..40 {
+        for i in 0..40 {
+            let x = rect.x + d + (rect.width.saturating_sub(2 * d)) * i / 40;
+            let y = rect.y + d + (rect.height.saturating_sub(2 * d)) * j / 40;
+            total += 1;
+            if grey(x, y) && grey(x - d, y) && grey(x + d, y) && grey(x, y - d) && grey(x, y + d) {
+                hits += 1;
+            }
+        }
+    }
+    hits as f64 / total as f64
 }
 
 #[cfg(test)]
@@ -266,7 +387,11 @@ mod tests {
         // 4x3 board of 20px cells at (301, 157) with 2px black separators.
         for r in 0..3 {
             for c in 0..4 {
-                let colour = if (r + c) % 2 == 0 { [255, 0, 0] } else { [0, 0, 255] };
+                let colour = if (r + c) % 2 == 0 {
+                    [255, 0, 0]
+                } else {
+                    [0, 0, 255]
+                };
                 fill(&mut img, 301 + c * 20, 157 + r * 20, 20, 20, colour);
             }
             fill(&mut img, 301, 157 + r * 20 + 18, 80, 2, [0, 0, 0]);
@@ -275,13 +400,24 @@ mod tests {
         // A small saturated icon elsewhere.
         fill(&mut img, 10, 10, 6, 6, [0, 255, 0]);
         let (rect, _) = locate_board(&img).unwrap();
-        assert_eq!(rect, BoardRect { x: 301, y: 157, width: 80, height: 58 });
+        assert_eq!(
+            rect,
+            BoardRect {
+                x: 301,
+                y: 157,
+                width: 80,
+                height: 58
+            }
+        );
     }
 
     #[test]
     fn errors_say_what_is_missing() {
         let img = grey(200, 100);
-        assert!(matches!(locate_board(&img), Err(ReadError::OneColour { .. })));
+        assert!(matches!(
+            locate_board(&img),
+            Err(ReadError::OneColour { .. })
+        ));
         let mut img = grey(200, 100);
         fill(&mut img, 20, 20, 50, 3, [0, 0, 0]);
         assert!(matches!(locate_board(&img), Err(ReadError::NoBoard)));
@@ -289,6 +425,9 @@ mod tests {
         fill(&mut img, 150, 20, 50, 40, [255, 0, 0]);
         let err = locate_board(&img).unwrap_err();
         assert!(err.to_string().contains("right edge"), "{err}");
-        assert!(matches!(locate_board(&RgbaImage::new(0, 0)), Err(ReadError::Empty { .. })));
+        assert!(matches!(
+            locate_board(&RgbaImage::new(0, 0)),
+            Err(ReadError::Empty { .. })
+        ));
     }
 }

@@ -35,7 +35,11 @@ pub struct Quantised {
 /// and second-nearest palette colours: 1 for a flat cell exactly on a
 /// palette colour, falling to 0 half-way to the second-nearest.
 fn confidence(uniformity: f32, d1: f32, d2: f32) -> f32 {
-    let margin = if d2.is_finite() && d2 > 0.0 { (1.0 - 2.0 * d1 / d2).clamp(0.0, 1.0) } else { 1.0 };
+    let margin = if d2.is_finite() && d2 > 0.0 {
+        (1.0 - 2.0 * d1 / d2).clamp(0.0, 1.0)
+    } else {
+        1.0
+    };
     uniformity * margin
 }
 
@@ -93,7 +97,11 @@ pub fn quantise_to_palette(
         cells.push(k as u8);
         conf.push(confidence(s.uniformity, d1, d2));
     }
-    Ok(Quantised { cells, palette: palette.to_vec(), confidence: conf })
+    Ok(Quantised {
+        cells,
+        palette: palette.to_vec(),
+        confidence: conf,
+    })
 }
 
 /// Builds a palette from the cells (order of first appearance) and maps
@@ -105,24 +113,38 @@ pub fn cluster(samples: &[CellSample], columns: usize) -> Result<Quantised, Read
     let mut seeds: Vec<[u8; 3]> = Vec::new();
     for (i, s) in samples.iter().enumerate() {
         if !is_saturated(s.colour) {
-            return Err(ReadError::GreyCell { row: i / columns, col: i % columns, colour: s.colour });
+            return Err(ReadError::GreyCell {
+                row: i / columns,
+                col: i % columns,
+                colour: s.colour,
+            });
         }
-        if seeds.iter().all(|&p| distance(p, s.colour) > CLUSTER_DISTANCE) {
+        if seeds
+            .iter()
+            .all(|&p| distance(p, s.colour) > CLUSTER_DISTANCE)
+        {
             seeds.push(s.colour);
             if seeds.len() > MAX_COLOURS {
                 let count = count_clusters(samples);
-                return Err(ReadError::TooManyColours { count, max: MAX_COLOURS });
+                return Err(ReadError::TooManyColours {
+                    count,
+                    max: MAX_COLOURS,
+                });
             }
         }
     }
     // Assign to the nearest seed, then use each cluster's mean as its colour.
-    let assign: Vec<usize> = samples.iter().map(|s| nearest(s.colour, &seeds).0).collect();
+    let assign: Vec<usize> = samples
+        .iter()
+        .map(|s| nearest(s.colour, &seeds).0)
+        .collect();
     let mut sums = vec![[0u64; 4]; seeds.len()];
     for (s, &k) in samples.iter().zip(&assign) {
-        for c in 0..3 {
-            sums[k][c] += s.colour[c] as u64;
+        let sum = &mut sums[k];
+        for (acc, &v) in sum.iter_mut().zip(&s.colour) {
+            *acc += v as u64;
         }
-        sums[k][3] += 1;
+        sum[3] += 1;
     }
     let palette: Vec<[u8; 3]> = sums
         .iter()
@@ -142,14 +164,21 @@ pub fn cluster(samples: &[CellSample], columns: usize) -> Result<Quantised, Read
         cells.push(k as u8);
         conf.push(confidence(s.uniformity, d1, d2));
     }
-    Ok(Quantised { cells, palette, confidence: conf })
+    Ok(Quantised {
+        cells,
+        palette,
+        confidence: conf,
+    })
 }
 
 /// Number of distinct colour clusters (for the error message only).
 fn count_clusters(samples: &[CellSample]) -> usize {
     let mut seeds: Vec<[u8; 3]> = Vec::new();
     for s in samples {
-        if seeds.iter().all(|&p| distance(p, s.colour) > CLUSTER_DISTANCE) {
+        if seeds
+            .iter()
+            .all(|&p| distance(p, s.colour) > CLUSTER_DISTANCE)
+        {
             seeds.push(s.colour);
         }
     }
@@ -161,12 +190,20 @@ mod tests {
     use super::*;
 
     fn s(c: [u8; 3]) -> CellSample {
-        CellSample { colour: c, uniformity: 1.0 }
+        CellSample {
+            colour: c,
+            uniformity: 1.0,
+        }
     }
 
     #[test]
     fn clusters_in_order_of_first_appearance() {
-        let cells = [s([0, 0, 250]), s([255, 0, 0]), s([2, 0, 255]), s([250, 250, 0])];
+        let cells = [
+            s([0, 0, 250]),
+            s([255, 0, 0]),
+            s([2, 0, 255]),
+            s([250, 250, 0]),
+        ];
         let q = cluster(&cells, 2).unwrap();
         assert_eq!(q.cells, vec![0, 1, 0, 2]);
         assert_eq!(q.palette[0], [1, 0, 253]);
@@ -176,9 +213,17 @@ mod tests {
     #[test]
     fn grey_and_far_cells_are_errors() {
         let err = cluster(&[s([255, 0, 0]), s([127, 127, 127])], 2).unwrap_err();
-        assert!(err.to_string().contains("cell (0, 1) colour #7f7f7f is grey"), "{err}");
-        let err = quantise_to_palette(&[s([255, 0, 0]), s([127, 127, 127])], 1, &[[255, 0, 0], [0, 0, 255]])
-            .unwrap_err();
+        assert!(
+            err.to_string()
+                .contains("cell (0, 1) colour #7f7f7f is grey"),
+            "{err}"
+        );
+        let err = quantise_to_palette(
+            &[s([255, 0, 0]), s([127, 127, 127])],
+            1,
+            &[[255, 0, 0], [0, 0, 255]],
+        )
+        .unwrap_err();
         assert_eq!(
             err.to_string(),
             "cell (1, 0) colour #7f7f7f is far from every palette colour (nearest #ff0000, distance 221)"
@@ -187,7 +232,12 @@ mod tests {
 
     #[test]
     fn palette_order_is_the_calibration_order() {
-        let q = quantise_to_palette(&[s([0, 250, 0]), s([255, 0, 0])], 2, &[[255, 0, 0], [0, 255, 0]]).unwrap();
+        let q = quantise_to_palette(
+            &[s([0, 250, 0]), s([255, 0, 0])],
+            2,
+            &[[255, 0, 0], [0, 255, 0]],
+        )
+        .unwrap();
         assert_eq!(q.cells, vec![1, 0]);
     }
 }

@@ -80,7 +80,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .transpose()
         .context("cannot use the calibration")?;
     let image = load_image(&args.image)?;
-    let options = ReadOptions { dump_dir: args.dump_stages.as_deref() };
+    let options = ReadOptions {
+        dump_dir: args.dump_stages.as_deref(),
+    };
     let reading = read_board_with(&image, calibration.as_ref(), &options)
         .with_context(|| format!("cannot read a board from {}", args.image.display()))?;
     match args.format {
@@ -107,7 +109,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             println!("confidence (%):");
             for r in 0..b.height() {
                 let row: Vec<String> = (0..b.width())
-                    .map(|c| format!("{:3}", (reading.grid.confidence[r * b.width() + c] * 100.0).round() as u32))
+                    .map(|c| {
+                        format!(
+                            "{:3}",
+                            (reading.grid.confidence[r * b.width() + c] * 100.0).round() as u32
+                        )
+                    })
                     .collect();
                 println!("{}", row.join(" "));
             }

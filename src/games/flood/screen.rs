@@ -20,7 +20,10 @@ pub struct FloodReading {
 /// Reads a Flood-It board. With a calibration palette, colour k is the
 /// game's colour k (digit k of an sgt game ID); without one, colours are
 /// numbered in order of first appearance.
-pub fn read_board(image: &RgbaImage, calibration: Option<&Calibration>) -> Result<FloodReading, ReadError> {
+pub fn read_board(
+    image: &RgbaImage,
+    calibration: Option<&Calibration>,
+) -> Result<FloodReading, ReadError> {
     read_board_with(image, calibration, &ReadOptions::default())
 }
 
@@ -33,10 +36,17 @@ pub fn read_board_with(
     let grid = read_grid_with(image, calibration, options)?;
     let (w, h) = (grid.lattice.columns, grid.lattice.rows);
     if w > Board::MAX_SIDE || h > Board::MAX_SIDE {
-        return Err(ReadError::TooLarge { columns: w, rows: h, max: Board::MAX_SIDE });
+        return Err(ReadError::TooLarge {
+            columns: w,
+            rows: h,
+            max: Board::MAX_SIDE,
+        });
     }
     if grid.palette.len() > Board::MAX_COLOURS as usize {
-        return Err(ReadError::TooManyColours { count: grid.palette.len(), max: Board::MAX_COLOURS as usize });
+        return Err(ReadError::TooManyColours {
+            count: grid.palette.len(),
+            max: Board::MAX_COLOURS as usize,
+        });
     }
     let board = Board::new(w, h, grid.palette.len() as u8, grid.cells.clone());
     Ok(FloodReading { board, grid })
@@ -61,7 +71,10 @@ pub fn from_sgt(id: &str, colours: Option<u8>) -> Option<Board> {
     let (w, h) = size.split_once('x')?;
     let (w, h): (usize, usize) = (w.parse().ok()?, h.parse().ok()?);
     let cells_text = rest.split(',').next()?;
-    let cells: Vec<u8> = cells_text.chars().map(|ch| ch.to_digit(36).map(|d| d as u8)).collect::<Option<_>>()?;
+    let cells: Vec<u8> = cells_text
+        .chars()
+        .map(|ch| ch.to_digit(36).map(|d| d as u8))
+        .collect::<Option<_>>()?;
     if cells.len() != w * h || w == 0 || h == 0 {
         return None;
     }
