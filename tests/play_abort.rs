@@ -16,14 +16,28 @@ const TIMEOUT: Duration = Duration::from_secs(60);
 
 /// Starts the bot with a pause before each click and waits for two clicks.
 fn playing_bot(game: &FloodOnDisplay) -> Bot {
-    let mut bot = Bot::spawn(game.name(), &["-vv", "play", "flood", "--pause-between-moves", "300", "--no-status"]);
+    let mut bot = Bot::spawn(
+        game.name(),
+        &[
+            "-vv",
+            "play",
+            "flood",
+            "--pause-between-moves",
+            "300",
+            "--no-status",
+        ],
+    );
     bot.wait_for("clicked", 2, TIMEOUT);
     bot
 }
 
 fn initial_board() -> String {
     let (w, _, cells) = util::parse_flood_id(FLOOD_ID);
-    cells.chunks(w).map(|row| row.iter().map(|c| c.to_string()).collect::<String>()).collect::<Vec<_>>().join("/")
+    cells
+        .chunks(w)
+        .map(|row| row.iter().map(|c| c.to_string()).collect::<String>())
+        .collect::<Vec<_>>()
+        .join("/")
 }
 
 #[test]
@@ -34,7 +48,12 @@ fn the_mouse_in_a_corner_stops_the_bot_before_its_next_click() {
     let board_then = board_on_screen(game.name());
     let end = bot.finish(TIMEOUT);
     assert_eq!(end.status.code(), Some(1), "{}", end.stderr);
-    assert!(end.stderr.contains("aborted: the mouse moved to the top-left corner"), "{}", end.stderr);
+    assert!(
+        end.stderr
+            .contains("aborted: the mouse moved to the top-left corner"),
+        "{}",
+        end.stderr
+    );
     assert!(!end.stderr.contains("panicked"), "{}", end.stderr);
     // No click after the user took the mouse: a click moves the pointer
     // onto the board, and changes the board.
@@ -42,7 +61,11 @@ fn the_mouse_in_a_corner_stops_the_bot_before_its_next_click() {
     std::thread::sleep(Duration::from_millis(300));
     let board_after = board_on_screen(game.name());
     assert_eq!(board_after, board_then, "the board changed after the abort");
-    assert_ne!(board_after, initial_board(), "the bot had not played at all");
+    assert_ne!(
+        board_after,
+        initial_board(),
+        "the bot had not played at all"
+    );
 }
 
 #[test]
@@ -52,7 +75,11 @@ fn the_mouse_moved_by_hand_stops_the_bot() {
     xdotool(game.name(), &["mousemove", "--sync", "700", "500"]);
     let end = bot.finish(TIMEOUT);
     assert_eq!(end.status.code(), Some(1), "{}", end.stderr);
-    assert!(end.stderr.contains("aborted: the mouse was moved by hand"), "{}", end.stderr);
+    assert!(
+        end.stderr.contains("aborted: the mouse was moved by hand"),
+        "{}",
+        end.stderr
+    );
     assert_eq!(pointer(game.name()), (700, 500));
 }
 
@@ -65,6 +92,10 @@ fn ctrl_c_stops_the_bot_with_a_message() {
     assert_eq!(rc, 0);
     let end = bot.finish(TIMEOUT);
     assert_eq!(end.status.code(), Some(1), "{}", end.stderr);
-    assert!(end.stderr.contains("aborted: interrupted (Ctrl-C)"), "{}", end.stderr);
+    assert!(
+        end.stderr.contains("aborted: interrupted (Ctrl-C)"),
+        "{}",
+        end.stderr
+    );
     assert!(!end.stderr.contains("panicked"), "{}", end.stderr);
 }

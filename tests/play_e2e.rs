@@ -21,9 +21,17 @@ fn load_report(path: &Path) -> Value {
 }
 
 fn calibration(columns: usize, rows: usize) -> Calibration {
-    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/calibration/sgt-flood.toml")).unwrap();
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/calibration/sgt-flood.toml"
+    ))
+    .unwrap();
     let mut c = Calibration::parse(&text, Path::new("sgt-flood.toml")).unwrap();
-    c.geometry = GeometryHints { columns: Some(columns), rows: Some(rows), cell_size: None };
+    c.geometry = GeometryHints {
+        columns: Some(columns),
+        rows: Some(rows),
+        cell_size: None,
+    };
     c
 }
 
@@ -34,7 +42,9 @@ fn win_one(params: &str, seed: &str) {
     let report = dir.join("report.json");
     let shots = dir.join("shots");
     let out = run(gridbot(None)
-        .args(["validate", "flood", "--games", "1", "--params", params, "--seed", seed, "--report"])
+        .args([
+            "validate", "flood", "--games", "1", "--params", params, "--seed", seed, "--report",
+        ])
         .arg(&report)
         .arg("--screenshots")
         .arg(&shots));
@@ -44,29 +54,53 @@ fn win_one(params: &str, seed: &str) {
 
     let json = load_report(&report);
     let game = &json["games"][0];
-    let (w, h) = (game["width"].as_u64().unwrap() as usize, game["height"].as_u64().unwrap() as usize);
-    let size: Vec<usize> = params.split(['x', 'c']).take(2).map(|s| s.parse().unwrap()).collect();
+    let (w, h) = (
+        game["width"].as_u64().unwrap() as usize,
+        game["height"].as_u64().unwrap() as usize,
+    );
+    let size: Vec<usize> = params
+        .split(['x', 'c'])
+        .take(2)
+        .map(|s| s.parse().unwrap())
+        .collect();
     assert_eq!((w, h), (size[0], size[1]), "{game}");
     assert_eq!(game["result"], "won", "{game}");
     assert_eq!(game["status"], "completed", "{game}");
-    assert!(game["status_text"].as_str().unwrap().contains("COMPLETED!"), "{game}");
+    assert!(
+        game["status_text"].as_str().unwrap().contains("COMPLETED!"),
+        "{game}"
+    );
     assert_eq!(game["board_matches_id"], true, "{game}");
     let moves = game["moves"].as_u64().unwrap();
     let limit = game["limit"].as_u64().unwrap();
     assert!(moves <= limit, "{moves} moves over the limit {limit}");
     assert_eq!(game["solution"].as_array().unwrap().len() as u64, moves);
     // The status line's own count agrees with the bot's.
-    assert!(game["status_text"].as_str().unwrap().contains(&format!("{moves} / {limit}")), "{game}");
+    assert!(
+        game["status_text"]
+            .as_str()
+            .unwrap()
+            .contains(&format!("{moves} / {limit}")),
+        "{game}"
+    );
 
     // The screen after the game: one colour, read independently here.
-    let before = image::open(shots.join("game-001-before.png")).unwrap().to_rgba8();
-    let after = image::open(shots.join("game-001-after.png")).unwrap().to_rgba8();
+    let before = image::open(shots.join("game-001-before.png"))
+        .unwrap()
+        .to_rgba8();
+    let after = image::open(shots.join("game-001-after.png"))
+        .unwrap()
+        .to_rgba8();
     let cal = calibration(w, h);
     let start = read_board(&before, Some(&cal)).expect("read the first screenshot");
     assert!(!start.board.is_won());
     let end = read_board(&after, Some(&cal)).expect("read the last screenshot");
     assert_eq!((end.board.width(), end.board.height()), (w, h));
-    assert!(end.board.is_won(), "the final screen is not one colour: {:?}", end.board.cells());
+    assert!(
+        end.board.is_won(),
+        "the final screen is not one colour: {:?}",
+        end.board.cells()
+    );
 }
 
 #[test]
@@ -117,11 +151,18 @@ fn demo_plays_two_games_and_saves_screenshots() {
     assert_eq!(csv.lines().count(), 3, "{csv}");
     for n in 1..=2 {
         for name in ["before", "after"] {
-            assert!(dir.join(&format!("game-{n:03}-{name}.png")).is_file(), "missing screenshot {n} {name}");
+            assert!(
+                dir.join(&format!("game-{n:03}-{name}.png")).is_file(),
+                "missing screenshot {n} {name}"
+            );
         }
     }
     // The two games were different boards (the `n` key started a new one).
-    let a = image::open(dir.join("game-001-before.png")).unwrap().to_rgba8();
-    let b = image::open(dir.join("game-002-before.png")).unwrap().to_rgba8();
+    let a = image::open(dir.join("game-001-before.png"))
+        .unwrap()
+        .to_rgba8();
+    let b = image::open(dir.join("game-002-before.png"))
+        .unwrap()
+        .to_rgba8();
     assert_ne!(a.as_raw(), b.as_raw());
 }

@@ -20,22 +20,50 @@ fn a_move_played_behind_the_bots_back_is_absorbed() {
     let path = dir.join("report.json");
     let mut bot = Bot::spawn(
         game.name(),
-        &["-v", "play", "flood", "--pause-between-moves", "600", "--report", path.to_str().unwrap()],
+        &[
+            "-v",
+            "play",
+            "flood",
+            "--pause-between-moves",
+            "600",
+            "--report",
+            path.to_str().unwrap(),
+        ],
     );
     // The bot has read and solved the board and now waits before its first
     // click: play a move with the keyboard (cursor right to a cell of
     // another colour, Return fills with it), which leaves the pointer alone.
     bot.wait_for("plan:", 1, TIMEOUT);
     let (w, _, cells) = parse_flood_id(FLOOD_ID);
-    let col = (1..w).find(|&c| cells[c] != cells[0]).expect("row 0 has two colours");
-    let mut keys = vec!["windowfocus".to_string(), "--sync".into(), game.window.id.to_string(), "key".into()];
+    let col = (1..w)
+        .find(|&c| cells[c] != cells[0])
+        .expect("row 0 has two colours");
+    let mut keys = vec![
+        "windowfocus".to_string(),
+        "--sync".into(),
+        game.window.id.to_string(),
+        "key".into(),
+    ];
     keys.extend(std::iter::repeat_n("Right".to_string(), col));
     keys.push("Return".into());
-    xdotool(game.name(), &keys.iter().map(String::as_str).collect::<Vec<_>>());
+    xdotool(
+        game.name(),
+        &keys.iter().map(String::as_str).collect::<Vec<_>>(),
+    );
 
     let end = bot.finish(TIMEOUT);
-    assert!(end.status.success(), "bot failed:\n{}\n{}", end.stdout, end.stderr);
-    assert!(end.stderr.contains("the board changed while the bot waited"), "{}", end.stderr);
+    assert!(
+        end.status.success(),
+        "bot failed:\n{}\n{}",
+        end.stdout,
+        end.stderr
+    );
+    assert!(
+        end.stderr
+            .contains("the board changed while the bot waited"),
+        "{}",
+        end.stderr
+    );
     let json = report(&path);
     let g = &json["games"][0];
     assert_eq!(g["result"], "won", "{g}");
@@ -44,7 +72,10 @@ fn a_move_played_behind_the_bots_back_is_absorbed() {
     // The game counted the user's move as well as the bot's.
     let moves = g["moves"].as_u64().unwrap();
     let status = g["status_text"].as_str().unwrap_or("");
-    assert!(status.contains(&format!("{} / 23", moves + 1)), "{status} vs {moves} bot moves");
+    assert!(
+        status.contains(&format!("{} / 23", moves + 1)),
+        "{status} vs {moves} bot moves"
+    );
 }
 
 #[test]
@@ -55,22 +86,40 @@ fn a_window_moved_between_moves_is_followed() {
     let path = dir.join("report.json");
     let mut bot = Bot::spawn(
         game.name(),
-        &["-v", "play", "flood", "--pause-between-moves", "300", "--report", path.to_str().unwrap()],
+        &[
+            "-v",
+            "play",
+            "flood",
+            "--pause-between-moves",
+            "300",
+            "--report",
+            path.to_str().unwrap(),
+        ],
     );
     bot.wait_for("plan:", 1, TIMEOUT);
     let id = game.window.id.to_string();
     for (x, y) in [(250, 60), (380, 110), (40, 90)] {
         std::thread::sleep(Duration::from_millis(450));
-        xdotool(game.name(), &["windowmove", "--sync", &id, &x.to_string(), &y.to_string()]);
+        xdotool(
+            game.name(),
+            &["windowmove", "--sync", &id, &x.to_string(), &y.to_string()],
+        );
     }
     let end = bot.finish(TIMEOUT);
-    assert!(end.status.success(), "bot failed:\n{}\n{}", end.stdout, end.stderr);
+    assert!(
+        end.status.success(),
+        "bot failed:\n{}\n{}",
+        end.stdout,
+        end.stderr
+    );
     let json = report(&path);
     let g = &json["games"][0];
     assert_eq!(g["result"], "won", "{g}");
     assert_eq!(g["status"], "completed", "{g}");
     // The window really moved.
     let (conn, screen) = x11::connect(Some(game.name())).unwrap();
-    let now = x11::find_window(&conn, screen, "Flood").unwrap().expect("window");
+    let now = x11::find_window(&conn, screen, "Flood")
+        .unwrap()
+        .expect("window");
     assert_ne!((now.x, now.y), start, "the window did not move");
 }

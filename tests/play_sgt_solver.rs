@@ -12,18 +12,35 @@ fn lookahead_uses_exactly_the_games_own_move_count() {
     let binary = Path::new("/usr/games/sgt-flood");
     assert!(binary.is_file(), "sgt-flood is not installed (./dev deps)");
     let mut checked = 0;
-    for params in ["12x12c3m0", "12x12c4m0", "12x12c6m0", "16x16c6m0", "14x14c6m0", "20x20c8m0", "10x14c10m0"] {
+    for params in [
+        "12x12c3m0",
+        "12x12c4m0",
+        "12x12c6m0",
+        "16x16c6m0",
+        "14x14c6m0",
+        "20x20c8m0",
+        "10x14c10m0",
+    ] {
         let p = SgtParams::parse(params).unwrap();
         for seed in 0..8 {
             let g = generate(binary, &p, Some(&format!("floor-{seed}"))).unwrap();
             let moves = sgt_lookahead(&g.board);
             assert!(g.board.wins_with(&moves), "{}", g.id);
-            assert!(moves.len() <= g.limit, "{} moves for {} (limit {})", moves.len(), g.id, g.limit);
+            assert!(
+                moves.len() <= g.limit,
+                "{} moves for {} (limit {})",
+                moves.len(),
+                g.id,
+                g.limit
+            );
             checked += usize::from(moves.len() == g.limit);
         }
     }
     // Colours absent from a board can make the counts differ by a move in
     // rare cases; nearly all must match exactly.
     eprintln!("{checked} of 56 counts match the game's exactly");
-    assert!(checked >= 52, "only {checked} of 56 counts match the game's");
+    assert!(
+        checked >= 52,
+        "only {checked} of 56 counts match the game's"
+    );
 }

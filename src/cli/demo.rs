@@ -13,7 +13,9 @@ use gridbot::play::engine::{GameContext, Player};
 use gridbot::play::x11::{X11Pointer, X11Screen};
 use gridbot::play::{abort, AbortGuard, GameResult};
 
-use super::play::{config_from, finish_run, flood_game, game_line, load_calibration, save_screenshots, LoopArgs};
+use super::play::{
+    config_from, finish_run, flood_game, game_line, load_calibration, save_screenshots, LoopArgs,
+};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -35,14 +37,20 @@ pub struct Args {
 
 /// Parses `WxH`.
 pub fn parse_size(text: &str) -> anyhow::Result<(u32, u32)> {
-    let (w, h) = text.split_once('x').context("screen size must be WxH, e.g. 1280x800")?;
-    Ok((w.parse().context("bad screen width")?, h.parse().context("bad screen height")?))
+    let (w, h) = text
+        .split_once('x')
+        .context("screen size must be WxH, e.g. 1280x800")?;
+    Ok((
+        w.parse().context("bad screen width")?,
+        h.parse().context("bad screen height")?,
+    ))
 }
 
 /// Starts a virtual display and points this process's `DISPLAY` at it.
 /// Must run before any X connection of this process.
 pub fn start_display(size: (u32, u32)) -> anyhow::Result<VirtualDisplay> {
-    let display = VirtualDisplay::start(size.0, size.1).context("cannot start the virtual display (is Xvfb installed? ./dev deps)")?;
+    let display = VirtualDisplay::start(size.0, size.1)
+        .context("cannot start the virtual display (is Xvfb installed? ./dev deps)")?;
     std::env::set_var("DISPLAY", display.name());
     for var in ["WAYLAND_DISPLAY", "XDG_SESSION_TYPE"] {
         std::env::remove_var(var);
@@ -55,18 +63,33 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         bail!("--games must be at least 1");
     }
     let params = SgtParams::parse(&args.params).map_err(anyhow::Error::msg)?;
-    let binary = sgt_flood_binary().context("sgt-flood not found (Debian package sgt-puzzles; ./dev deps installs it)")?;
+    let binary = sgt_flood_binary()
+        .context("sgt-flood not found (Debian package sgt-puzzles; ./dev deps installs it)")?;
     let calibration = load_calibration(args.common.calibration.as_deref())?;
-    let title = calibration.window_title.clone().unwrap_or_else(|| "Flood".into());
+    let title = calibration
+        .window_title
+        .clone()
+        .unwrap_or_else(|| "Flood".into());
     let config = config_from(&calibration, &args.common)?;
     let game = flood_game(calibration, &args.common);
 
     let display = start_display(parse_size(&args.screen)?)?;
     let mut command = std::process::Command::new(&binary);
-    command.env("FLOOD_DEFAULT", params.text()).arg(params.text());
-    let _sgt = display.spawn(&mut command).context("cannot start sgt-flood")?;
-    display.wait_for_window(&title, Duration::from_secs(20)).context("sgt-flood's window did not appear")?;
-    println!("demo: sgt-flood {} on virtual display {} ({})", params.text(), display.name(), args.screen);
+    command
+        .env("FLOOD_DEFAULT", params.text())
+        .arg(params.text());
+    let _sgt = display
+        .spawn(&mut command)
+        .context("cannot start sgt-flood")?;
+    display
+        .wait_for_window(&title, Duration::from_secs(20))
+        .context("sgt-flood's window did not appear")?;
+    println!(
+        "demo: sgt-flood {} on virtual display {} ({})",
+        params.text(),
+        display.name(),
+        args.screen
+    );
 
     let mut screen = X11Screen::open(Some(&title))?;
     let mut pointer = X11Pointer::open()?;
@@ -91,5 +114,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     finish_run(&records, args.common.report.as_deref())?;
     outcome?;
     let all_won = records.iter().all(|r| r.result == GameResult::Won);
-    Ok(if all_won { ExitCode::SUCCESS } else { ExitCode::FAILURE })
+    Ok(if all_won {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
 }

@@ -83,7 +83,10 @@ pub struct Args {
 pub fn load_calibration(path: Option<&Path>) -> anyhow::Result<Calibration> {
     match path {
         Some(p) => Ok(Calibration::load(p)?),
-        None => Ok(Calibration::parse(DEFAULT_CALIBRATION, Path::new("built-in sgt-flood.toml"))?),
+        None => Ok(Calibration::parse(
+            DEFAULT_CALIBRATION,
+            Path::new("built-in sgt-flood.toml"),
+        )?),
     }
 }
 
@@ -122,7 +125,10 @@ pub fn game_line(r: &GameRecord) -> String {
         GameResult::Lost => format!("LOST after {} moves", r.moves),
     };
     let limit = r.limit.map_or(String::new(), |l| format!(" (limit {l})"));
-    let status = r.status_text.as_deref().map_or_else(|| "status unread".to_string(), |t| format!("status \"{t}\""));
+    let status = r.status_text.as_deref().map_or_else(
+        || "status unread".to_string(),
+        |t| format!("status \"{t}\""),
+    );
     format!(
         "game {}: {}x{} {result}{limit}, optimal={}, {status}; bot {:.1} ms/move ({:.1} without solving, solve {:.0} ms), {:.2} s wall",
         r.game,
@@ -140,9 +146,14 @@ pub fn game_line(r: &GameRecord) -> String {
 pub fn save_screenshots<S>(dir: &Path, finished: &Finished<S>) -> anyhow::Result<()> {
     std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     let n = finished.record.game;
-    for (name, shot) in [("before", &finished.first_shot), ("after", &finished.last_shot)] {
+    for (name, shot) in [
+        ("before", &finished.first_shot),
+        ("after", &finished.last_shot),
+    ] {
         let path = dir.join(format!("game-{n:03}-{name}.png"));
-        shot.image.save(&path).with_context(|| format!("cannot write {}", path.display()))?;
+        shot.image
+            .save(&path)
+            .with_context(|| format!("cannot write {}", path.display()))?;
     }
     Ok(())
 }
@@ -168,7 +179,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let title = if args.full_screen {
         None
     } else {
-        Some(args.window.clone().or_else(|| calibration.window_title.clone()).unwrap_or_else(|| "Flood".into()))
+        Some(
+            args.window
+                .clone()
+                .or_else(|| calibration.window_title.clone())
+                .unwrap_or_else(|| "Flood".into()),
+        )
     };
     let config = config_from(&calibration, &args.common)?;
     let game = flood_game(calibration, &args.common);
@@ -185,12 +201,22 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         println!(
             "plan: {} moves, optimal={} (lower bound {}), solved in {:.1} ms",
             dry.clicks.len(),
-            if dry.proven_optimal { "proven" } else { "unproven" },
+            if dry.proven_optimal {
+                "proven"
+            } else {
+                "unproven"
+            },
             dry.lower_bound,
             dry.solve.as_secs_f64() * 1000.0
         );
         for (i, click) in dry.clicks.iter().enumerate() {
-            println!("{:>3}. click {} at ({}, {})", i + 1, click.label, click.point.0, click.point.1);
+            println!(
+                "{:>3}. click {} at ({}, {})",
+                i + 1,
+                click.label,
+                click.point.0,
+                click.point.1
+            );
         }
         return Ok(ExitCode::SUCCESS);
     }
@@ -217,8 +243,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     })();
     finish_run(&records, args.common.report.as_deref())?;
     outcome?;
-    let all_won = records.len() == args.games && records.iter().all(|r| r.result == GameResult::Won);
-    Ok(if all_won { ExitCode::SUCCESS } else { ExitCode::FAILURE })
+    let all_won =
+        records.len() == args.games && records.iter().all(|r| r.result == GameResult::Won);
+    Ok(if all_won {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
 }
 
 /// The pointer of a dry run: reports a fixed position and refuses to act.
@@ -229,10 +260,14 @@ impl gridbot::play::io::Pointer for DryPointer {
         Ok((self.0 .0 as i32 / 2, self.0 .1 as i32 / 2))
     }
     fn click(&mut self, _x: i32, _y: i32) -> Result<(), gridbot::play::io::DeviceError> {
-        Err(gridbot::play::io::DeviceError("a dry run does not click".into()))
+        Err(gridbot::play::io::DeviceError(
+            "a dry run does not click".into(),
+        ))
     }
     fn key(&mut self, _key: char) -> Result<(), gridbot::play::io::DeviceError> {
-        Err(gridbot::play::io::DeviceError("a dry run does not press keys".into()))
+        Err(gridbot::play::io::DeviceError(
+            "a dry run does not press keys".into(),
+        ))
     }
     fn release_all(&mut self) {}
     fn screen_size(&self) -> (u32, u32) {

@@ -19,7 +19,9 @@ use gridbot::play::x11::{X11Pointer, X11Screen};
 use gridbot::play::{abort, AbortGuard, GameResult, StatusResult};
 
 use super::demo::{parse_size, start_display};
-use super::play::{config_from, finish_run, flood_game, load_calibration, save_screenshots, GameName, LoopArgs};
+use super::play::{
+    config_from, finish_run, flood_game, load_calibration, save_screenshots, GameName, LoopArgs,
+};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -57,14 +59,23 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             params.leniency, params.leniency
         );
     }
-    let binary = sgt_flood_binary().context("sgt-flood not found (Debian package sgt-puzzles; ./dev deps installs it)")?;
+    let binary = sgt_flood_binary()
+        .context("sgt-flood not found (Debian package sgt-puzzles; ./dev deps installs it)")?;
     let calibration = load_calibration(args.common.calibration.as_deref())?;
-    let title = calibration.window_title.clone().unwrap_or_else(|| "Flood".into());
+    let title = calibration
+        .window_title
+        .clone()
+        .unwrap_or_else(|| "Flood".into());
     let config = config_from(&calibration, &args.common)?;
     let game = flood_game(calibration, &args.common);
 
     let display = start_display(parse_size(&args.screen)?)?;
-    println!("validate: {} games of sgt-flood {} on virtual display {}", args.games, params.text(), display.name());
+    println!(
+        "validate: {} games of sgt-flood {} on virtual display {}",
+        args.games,
+        params.text(),
+        display.name()
+    );
     println!("{}", table_header());
     let run_started = Instant::now();
     let mut records = Vec::new();
@@ -76,18 +87,30 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         &game,
         &config,
         &title,
-        &GeneratedRun { games: args.games, seed: args.seed.as_deref(), screenshots: args.screenshots.as_deref() },
+        &GeneratedRun {
+            games: args.games,
+            seed: args.seed.as_deref(),
+            screenshots: args.screenshots.as_deref(),
+        },
         &mut |r| println!("{}", table_row(r)),
         &mut records,
         &mut problems,
     );
     finish_run(&records, args.common.report.as_deref())?;
-    println!("run time: {:.1} s for {} games", run_started.elapsed().as_secs_f64(), records.len());
+    println!(
+        "run time: {:.1} s for {} games",
+        run_started.elapsed().as_secs_f64(),
+        records.len()
+    );
     outcome?;
     for p in &problems {
         eprintln!("validate: {p}");
     }
-    Ok(if problems.is_empty() { ExitCode::SUCCESS } else { ExitCode::FAILURE })
+    Ok(if problems.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
 }
 
 /// What to generate and keep.
@@ -122,8 +145,12 @@ pub fn play_generated(
     for number in 1..=run.games {
         let seed = run.seed.map(|s| format!("{s}-{number}"));
         let generated = generate(binary, params, seed.as_deref()).map_err(anyhow::Error::msg)?;
-        let sgt = display.spawn(&mut generated.command(binary)).context("cannot start sgt-flood")?;
-        display.wait_for_window(title, Duration::from_secs(20)).context("sgt-flood's window did not appear")?;
+        let sgt = display
+            .spawn(&mut generated.command(binary))
+            .context("cannot start sgt-flood")?;
+        display
+            .wait_for_window(title, Duration::from_secs(20))
+            .context("sgt-flood's window did not appear")?;
         let mut screen = X11Screen::open(Some(title))?;
         let guard = AbortGuard::new(abort::interrupt_flag(), size);
         let mut player = Player::new(game, &mut screen, &mut pointer, guard, config.clone());
@@ -140,13 +167,19 @@ pub fn play_generated(
         let r = &finished.record;
         on_record(r);
         if !matches {
-            problems.push(format!("game {number}: the board read off the screen differs from the game ID {}", generated.id));
+            problems.push(format!(
+                "game {number}: the board read off the screen differs from the game ID {}",
+                generated.id
+            ));
         }
         if r.result != GameResult::Won {
             problems.push(format!("game {number}: not won"));
         }
         if r.moves > generated.limit {
-            problems.push(format!("game {number}: {} moves, over the limit {}", r.moves, generated.limit));
+            problems.push(format!(
+                "game {number}: {} moves, over the limit {}",
+                r.moves, generated.limit
+            ));
         }
         if r.status != StatusResult::Completed {
             problems.push(format!(

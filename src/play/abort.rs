@@ -18,7 +18,10 @@ pub enum AbortReason {
     /// The pointer was moved into a screen corner.
     Corner(&'static str),
     /// The pointer is not where the bot left it.
-    PointerMoved { expected: (i32, i32), actual: (i32, i32) },
+    PointerMoved {
+        expected: (i32, i32),
+        actual: (i32, i32),
+    },
 }
 
 impl fmt::Display for AbortReason {
@@ -66,7 +69,13 @@ pub struct AbortGuard {
 impl AbortGuard {
     /// A guard for a screen of `screen` pixels, watching `interrupted`.
     pub fn new(interrupted: Arc<AtomicBool>, screen: (u32, u32)) -> Self {
-        AbortGuard { interrupted, screen, corner_margin: 3, expected: None, tolerance: 1 }
+        AbortGuard {
+            interrupted,
+            screen,
+            corner_margin: 3,
+            expected: None,
+            tolerance: 1,
+        }
     }
 
     /// Distance from a screen edge, in pixels, that counts as "in the corner".
@@ -118,8 +127,13 @@ impl AbortGuard {
             return Err(AbortReason::Corner(corner));
         }
         if let Some(expected) = self.expected {
-            if (expected.0 - position.0).abs() > self.tolerance || (expected.1 - position.1).abs() > self.tolerance {
-                return Err(AbortReason::PointerMoved { expected, actual: position });
+            if (expected.0 - position.0).abs() > self.tolerance
+                || (expected.1 - position.1).abs() > self.tolerance
+            {
+                return Err(AbortReason::PointerMoved {
+                    expected,
+                    actual: position,
+                });
             }
         }
         Ok(())
@@ -141,20 +155,36 @@ mod tests {
         assert_eq!(g.check((0, 0)), Err(AbortReason::Corner("top-left")));
         assert_eq!(g.check((1279, 0)), Err(AbortReason::Corner("top-right")));
         assert_eq!(g.check((2, 799)), Err(AbortReason::Corner("bottom-left")));
-        assert_eq!(g.check((1277, 797)), Err(AbortReason::Corner("bottom-right")));
+        assert_eq!(
+            g.check((1277, 797)),
+            Err(AbortReason::Corner("bottom-right"))
+        );
         // An edge that is not a corner is fine.
         assert_eq!(g.check((0, 400)), Ok(()));
         assert_eq!(g.check((640, 0)), Ok(()));
-        assert_eq!(AbortReason::Corner("top-left").to_string(), "aborted: the mouse moved to the top-left corner");
+        assert_eq!(
+            AbortReason::Corner("top-left").to_string(),
+            "aborted: the mouse moved to the top-left corner"
+        );
     }
 
     #[test]
     fn a_pointer_moved_by_hand_aborts() {
         let mut g = guard();
         g.note_position((100, 100));
-        assert_eq!(g.check((100, 101)), Ok(()), "one pixel of rounding is tolerated");
+        assert_eq!(
+            g.check((100, 101)),
+            Ok(()),
+            "one pixel of rounding is tolerated"
+        );
         let err = g.check((300, 100)).unwrap_err();
-        assert_eq!(err, AbortReason::PointerMoved { expected: (100, 100), actual: (300, 100) });
+        assert_eq!(
+            err,
+            AbortReason::PointerMoved {
+                expected: (100, 100),
+                actual: (300, 100)
+            }
+        );
         assert!(err.to_string().contains("moved by hand"));
         g.forget_position();
         assert_eq!(g.check((300, 100)), Ok(()));

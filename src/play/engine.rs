@@ -152,7 +152,8 @@ struct Clock {
 impl Clock {
     fn click_done(&mut self, click: Duration) {
         self.click += click;
-        self.per_move.push((self.pending + click, self.pending_solve));
+        self.per_move
+            .push((self.pending + click, self.pending_solve));
         self.pending = Duration::ZERO;
         self.pending_solve = Duration::ZERO;
     }
@@ -171,7 +172,13 @@ impl<'a, G: PlayableGame> Player<'a, G> {
         guard: AbortGuard,
         config: PlayConfig,
     ) -> Self {
-        Player { game, screen, pointer, guard, config }
+        Player {
+            game,
+            screen,
+            pointer,
+            guard,
+            config,
+        }
     }
 
     /// The configuration in use.
@@ -221,9 +228,20 @@ impl<'a, G: PlayableGame> Player<'a, G> {
         timeout: Duration,
         stats: &mut SettleStats,
     ) -> Result<Settled, PlayError> {
-        let timing = SettleTiming { timeout, ..self.config.settle };
+        let timing = SettleTiming {
+            timeout,
+            ..self.config.settle
+        };
         let guard = &self.guard;
-        let result = wait_until_settled(&mut *self.screen, area, before, timing, min_stable, &|| guard.interrupted(), stats)?;
+        let result = wait_until_settled(
+            &mut *self.screen,
+            area,
+            before,
+            timing,
+            min_stable,
+            &|| guard.interrupted(),
+            stats,
+        )?;
         if let Settled::Interrupted = result {
             self.pointer.release_all();
             return Err(PlayError::Aborted(AbortReason::Interrupted));
@@ -248,7 +266,12 @@ impl<'a, G: PlayableGame> Player<'a, G> {
                 Err(err) if Instant::now() < deadline => {
                     // The window may be between two places, or not up yet.
                     log::debug!("capture failed, trying again: {err}");
-                    thread::sleep(self.config.settle.poll_interval.max(Duration::from_millis(10)));
+                    thread::sleep(
+                        self.config
+                            .settle
+                            .poll_interval
+                            .max(Duration::from_millis(10)),
+                    );
                     continue;
                 }
                 Err(err) => return Err(err.into()),
@@ -268,14 +291,24 @@ impl<'a, G: PlayableGame> Player<'a, G> {
                 Err(err) => last_error = err.0,
             }
             if Instant::now() >= deadline {
-                return Err(PlayError::NoBoard { game: self.game.name().to_string(), reason: last_error });
+                return Err(PlayError::NoBoard {
+                    game: self.game.name().to_string(),
+                    reason: last_error,
+                });
             }
-            thread::sleep(self.config.settle.poll_interval.max(Duration::from_millis(10)));
+            thread::sleep(
+                self.config
+                    .settle
+                    .poll_interval
+                    .max(Duration::from_millis(10)),
+            );
         }
     }
 
     fn solve(&self, state: &G::State) -> Result<Plan<G::Move>, PlayError> {
-        self.game.plan(state, self.config.solve_budget).map_err(PlayError::Solve)
+        self.game
+            .plan(state, self.config.solve_budget)
+            .map_err(PlayError::Solve)
     }
 
     /// Reads and solves without clicking: the clicks the bot would make.
@@ -291,10 +324,19 @@ impl<'a, G: PlayableGame> Player<'a, G> {
                 .game
                 .click_point(&reading, &state, mv)
                 .ok_or_else(|| PlayError::NoClickPoint(self.game.describe_move(mv)))?;
-            clicks.push(PlannedClick { label: self.game.describe_move(mv), point: shot.to_screen(x, y) });
+            clicks.push(PlannedClick {
+                label: self.game.describe_move(mv),
+                point: shot.to_screen(x, y),
+            });
             state = self.game.predict(&state, mv);
         }
-        Ok(DryRun { board, clicks, proven_optimal: plan.proven_optimal, lower_bound: plan.lower_bound, solve: plan.elapsed })
+        Ok(DryRun {
+            board,
+            clicks,
+            proven_optimal: plan.proven_optimal,
+            lower_bound: plan.lower_bound,
+            solve: plan.elapsed,
+        })
     }
 
     /// Reads the board after a click: waits for a stable changed picture;
@@ -308,7 +350,13 @@ impl<'a, G: PlayableGame> Player<'a, G> {
         clock: &mut Clock,
     ) -> Result<(Screenshot, Option<G::Reading>, bool), PlayError> {
         let mut stats = SettleStats::default();
-        let settled = self.settle(area, Some(before), Duration::ZERO, self.config.settle.timeout, &mut stats)?;
+        let settled = self.settle(
+            area,
+            Some(before),
+            Duration::ZERO,
+            self.config.settle.timeout,
+            &mut stats,
+        )?;
         let (shot, changed) = match settled {
             Settled::Changed(shot) => (shot, true),
             Settled::TimedOut { last, changed } => (last, changed),
@@ -336,8 +384,13 @@ impl<'a, G: PlayableGame> Player<'a, G> {
         // Not what was expected: make sure the picture is final (a flash or
         // a half-drawn frame) before believing it.
         let mut stats = SettleStats::default();
-        let settled =
-            self.settle(area, None, self.config.confirm_stable, self.config.settle.timeout, &mut stats)?;
+        let settled = self.settle(
+            area,
+            None,
+            self.config.confirm_stable,
+            self.config.settle.timeout,
+            &mut stats,
+        )?;
         let shot = match settled {
             Settled::Changed(shot) => shot,
             Settled::TimedOut { last, .. } => last,
@@ -359,7 +412,11 @@ impl<'a, G: PlayableGame> Player<'a, G> {
     }
 
     /// Plays one game from what is on the screen to a win (or a loss).
-    pub fn play_game(&mut self, number: usize, context: &GameContext) -> Result<Finished<G::State>, PlayError> {
+    pub fn play_game(
+        &mut self,
+        number: usize,
+        context: &GameContext,
+    ) -> Result<Finished<G::State>, PlayError> {
         let started = Instant::now();
         let mut clock = Clock::default();
         self.game.begin_game();
@@ -390,7 +447,11 @@ impl<'a, G: PlayableGame> Player<'a, G> {
         log::info!(
             "plan: {} moves, optimal={} (lower bound {}), solved in {:.1} ms",
             plan.moves.len(),
-            if plan.proven_optimal { "proven" } else { "unproven" },
+            if plan.proven_optimal {
+                "proven"
+            } else {
+                "unproven"
+            },
             plan.lower_bound,
             ms(plan.elapsed)
         );
@@ -408,8 +469,13 @@ impl<'a, G: PlayableGame> Player<'a, G> {
             if let Some(l) = limit {
                 if counted_moves >= l {
                     let status = self.read_status(&shot, &reading);
-                    if status.result == StatusResult::Failed || status.result == StatusResult::Unread {
-                        log::warn!("move limit {l} reached without a win; the game says {:?}", status.text);
+                    if status.result == StatusResult::Failed
+                        || status.result == StatusResult::Unread
+                    {
+                        log::warn!(
+                            "move limit {l} reached without a win; the game says {:?}",
+                            status.text
+                        );
                         break GameResult::Lost;
                     }
                 }
@@ -466,9 +532,15 @@ impl<'a, G: PlayableGame> Player<'a, G> {
             self.pointer.click(point.0, point.1)?;
             self.guard.note_position(point);
             clock.click_done(t.elapsed());
-            log::debug!("clicked {} at ({}, {})", self.game.describe_move(mv), point.0, point.1);
+            log::debug!(
+                "clicked {} at ({}, {})",
+                self.game.describe_move(mv),
+                point.0,
+                point.1
+            );
 
-            let (new_shot, new_reading, changed) = self.read_after_click(area, &before, &predicted, &mut clock)?;
+            let (new_shot, new_reading, changed) =
+                self.read_after_click(area, &before, &predicted, &mut clock)?;
             let Some(new_reading) = new_reading else {
                 retries += 1;
                 mismatches += 1;
@@ -483,7 +555,10 @@ impl<'a, G: PlayableGame> Player<'a, G> {
                 );
                 log::warn!("{what}; looking for the board again");
                 if retries > self.config.max_retries {
-                    return Err(PlayError::GaveUp { retries: retries - 1, last: what });
+                    return Err(PlayError::GaveUp {
+                        retries: retries - 1,
+                        last: what,
+                    });
                 }
                 let (s, r, busy) = self.find_board()?;
                 clock.pending += busy;
@@ -529,7 +604,10 @@ impl<'a, G: PlayableGame> Player<'a, G> {
                 };
                 log::warn!("{what}; re-solving from what is on the screen");
                 if retries > self.config.max_retries {
-                    return Err(PlayError::GaveUp { retries: retries - 1, last: what });
+                    return Err(PlayError::GaveUp {
+                        retries: retries - 1,
+                        last: what,
+                    });
                 }
                 shot = new_shot;
                 reading = new_reading;
@@ -537,12 +615,15 @@ impl<'a, G: PlayableGame> Player<'a, G> {
                 cursor = plan.moves.len(); // forces a re-solve
                 continue;
             }
-
         };
 
         let status = self.read_status(&shot, &reading);
         if result == GameResult::Won {
-            log::info!("won in {} moves; status line: {:?}", counted_moves, status.text);
+            log::info!(
+                "won in {} moves; status line: {:?}",
+                counted_moves,
+                status.text
+            );
         }
         let wall = started.elapsed();
         let n = clock.per_move.len().max(1) as f64;
@@ -579,7 +660,12 @@ impl<'a, G: PlayableGame> Player<'a, G> {
             move_ms: clock.per_move.iter().map(|m| ms(m.0)).collect(),
             wall_ms: ms(wall),
         };
-        Ok(Finished { record, start, first_shot, last_shot: shot })
+        Ok(Finished {
+            record,
+            start,
+            first_shot,
+            last_shot: shot,
+        })
     }
 
     /// Presses the game's new-game key and waits until a new, unfinished
@@ -597,7 +683,13 @@ impl<'a, G: PlayableGame> Player<'a, G> {
         self.check_abort()?;
         self.pointer.key(key)?;
         let mut stats = SettleStats::default();
-        let _ = self.settle(area, Some(&before), Duration::ZERO, self.config.settle.timeout, &mut stats)?;
+        let _ = self.settle(
+            area,
+            Some(&before),
+            Duration::ZERO,
+            self.config.settle.timeout,
+            &mut stats,
+        )?;
         let deadline = Instant::now() + self.config.find_timeout;
         loop {
             let (_, reading, _) = self.find_board()?;
@@ -624,7 +716,12 @@ mod tests {
     use crate::play::fake::{FakeFlood, FakePointer, FakeScreen, World};
 
     fn board() -> Board {
-        Board::new(4, 4, 4, vec![0, 1, 2, 3, 1, 2, 3, 0, 2, 3, 0, 1, 3, 0, 1, 2])
+        Board::new(
+            4,
+            4,
+            4,
+            vec![0, 1, 2, 3, 1, 2, 3, 0, 2, 3, 0, 1, 3, 0, 1, 2],
+        )
     }
 
     fn config() -> PlayConfig {
@@ -648,13 +745,28 @@ mod tests {
 
     impl Rig {
         fn new() -> Self {
-            Rig { world: World::new(board()), game: FakeFlood { colours: 4, width: 4, height: 4 }, flag: Arc::new(AtomicBool::new(false)) }
+            Rig {
+                world: World::new(board()),
+                game: FakeFlood {
+                    colours: 4,
+                    width: 4,
+                    height: 4,
+                },
+                flag: Arc::new(AtomicBool::new(false)),
+            }
         }
 
         /// Plays one game; returns the result and how often buttons were released.
-        fn play(&self, config: PlayConfig, context: &GameContext) -> (Result<GameRecord, PlayError>, usize) {
+        fn play(
+            &self,
+            config: PlayConfig,
+            context: &GameContext,
+        ) -> (Result<GameRecord, PlayError>, usize) {
             let mut screen = FakeScreen(self.world.clone());
-            let mut pointer = FakePointer { world: self.world.clone(), released: 0 };
+            let mut pointer = FakePointer {
+                world: self.world.clone(),
+                released: 0,
+            };
             let guard = AbortGuard::new(self.flag.clone(), (1000, 800));
             let result = {
                 let mut player = Player::new(&self.game, &mut screen, &mut pointer, guard, config);
@@ -665,7 +777,11 @@ mod tests {
         }
 
         fn optimum(&self) -> usize {
-            self.game.plan(&board(), Duration::ZERO).unwrap().moves.len()
+            self.game
+                .plan(&board(), Duration::ZERO)
+                .unwrap()
+                .moves
+                .len()
         }
     }
 
@@ -695,7 +811,10 @@ mod tests {
         assert_eq!(record.mismatches, 1);
         assert_eq!(record.solves, 2);
         assert_eq!(record.moves, rig.optimum(), "the lost click is not counted");
-        assert!(!record.proven_optimal, "a disturbed game is not reported as proven optimal");
+        assert!(
+            !record.proven_optimal,
+            "a disturbed game is not reported as proven optimal"
+        );
     }
 
     #[test]
@@ -724,7 +843,10 @@ mod tests {
     fn pausing_between_moves_still_follows_a_moved_window() {
         let rig = Rig::new();
         rig.world.borrow_mut().move_window.push((1, (5, 5)));
-        let config = PlayConfig { pause_between_moves: Duration::from_millis(3), ..config() };
+        let config = PlayConfig {
+            pause_between_moves: Duration::from_millis(3),
+            ..config()
+        };
         let (record, _) = rig.play(config, &GameContext::default());
         let record = record.unwrap();
         assert!(rig.world.borrow().board.is_won());
@@ -738,7 +860,10 @@ mod tests {
         let (result, _) = rig.play(config(), &GameContext::default());
         let err = result.unwrap_err();
         let msg = err.to_string();
-        assert!(msg.starts_with("gave up after 3 retries: after clicking"), "{msg}");
+        assert!(
+            msg.starts_with("gave up after 3 retries: after clicking"),
+            "{msg}"
+        );
         assert!(msg.contains("did not change"), "{msg}");
         assert_eq!(rig.world.borrow().clicks, 4);
     }
@@ -749,7 +874,10 @@ mod tests {
         rig.world.borrow_mut().user_pointer.push((1, (0, 0)));
         let (result, released) = rig.play(config(), &GameContext::default());
         let err = result.unwrap_err();
-        assert_eq!(err.to_string(), "aborted: the mouse moved to the top-left corner");
+        assert_eq!(
+            err.to_string(),
+            "aborted: the mouse moved to the top-left corner"
+        );
         assert_eq!(rig.world.borrow().clicks, 1);
         assert!(released >= 1, "buttons are released on abort");
     }
@@ -759,7 +887,13 @@ mod tests {
         let rig = Rig::new();
         rig.world.borrow_mut().user_pointer.push((2, (500, 500)));
         let (result, _) = rig.play(config(), &GameContext::default());
-        assert!(matches!(result, Err(PlayError::Aborted(AbortReason::PointerMoved { .. }))), "{result:?}");
+        assert!(
+            matches!(
+                result,
+                Err(PlayError::Aborted(AbortReason::PointerMoved { .. }))
+            ),
+            "{result:?}"
+        );
         assert_eq!(rig.world.borrow().clicks, 2);
     }
 
@@ -768,7 +902,10 @@ mod tests {
         let rig = Rig::new();
         rig.flag.store(true, std::sync::atomic::Ordering::SeqCst);
         let (result, _) = rig.play(config(), &GameContext::default());
-        assert!(matches!(result, Err(PlayError::Aborted(AbortReason::Interrupted))), "{result:?}");
+        assert!(
+            matches!(result, Err(PlayError::Aborted(AbortReason::Interrupted))),
+            "{result:?}"
+        );
         assert_eq!(rig.world.borrow().clicks, 0);
     }
 
@@ -785,7 +922,10 @@ mod tests {
     #[test]
     fn reaching_the_limit_without_a_win_is_a_loss() {
         let rig = Rig::new();
-        let context = GameContext { limit: Some(1), ..GameContext::default() };
+        let context = GameContext {
+            limit: Some(1),
+            ..GameContext::default()
+        };
         let (record, _) = rig.play(config(), &context);
         let record = record.unwrap();
         assert_eq!(record.result, GameResult::Lost);
@@ -797,24 +937,38 @@ mod tests {
     fn dry_run_lists_clicks_and_touches_nothing() {
         let rig = Rig::new();
         let mut screen = FakeScreen(rig.world.clone());
-        let mut pointer = FakePointer { world: rig.world.clone(), released: 0 };
+        let mut pointer = FakePointer {
+            world: rig.world.clone(),
+            released: 0,
+        };
         let guard = AbortGuard::new(rig.flag.clone(), (1000, 800));
         let mut player = Player::new(&rig.game, &mut screen, &mut pointer, guard, config());
         let dry = player.dry_run().unwrap();
         assert_eq!(dry.clicks.len(), rig.optimum());
         assert!(dry.proven_optimal);
         // Every click lands on the fake window's board (window at 100, 50).
-        assert!(dry.clicks.iter().all(|c| c.point.0 >= 110 && c.point.1 >= 60 && c.point.0 < 150 && c.point.1 < 100));
+        assert!(dry
+            .clicks
+            .iter()
+            .all(|c| c.point.0 >= 110 && c.point.1 >= 60 && c.point.0 < 150 && c.point.1 < 100));
         assert_eq!(rig.world.borrow().clicks, 0);
     }
 
     #[test]
     fn new_game_key_starts_the_next_game() {
         let rig = Rig::new();
-        let next = Board::new(4, 4, 4, vec![1, 1, 2, 2, 1, 1, 2, 2, 3, 3, 0, 0, 3, 3, 0, 0]);
+        let next = Board::new(
+            4,
+            4,
+            4,
+            vec![1, 1, 2, 2, 1, 1, 2, 2, 3, 3, 0, 0, 3, 3, 0, 0],
+        );
         rig.world.borrow_mut().next_boards.push_back(next.clone());
         let mut screen = FakeScreen(rig.world.clone());
-        let mut pointer = FakePointer { world: rig.world.clone(), released: 0 };
+        let mut pointer = FakePointer {
+            world: rig.world.clone(),
+            released: 0,
+        };
         let guard = AbortGuard::new(rig.flag.clone(), (1000, 800));
         let mut player = Player::new(&rig.game, &mut screen, &mut pointer, guard, config());
         player.note_pointer().unwrap();

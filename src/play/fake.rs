@@ -63,23 +63,37 @@ impl World {
 
     fn render(&mut self) -> Screenshot {
         let (w, h) = (self.board.width() as u32, self.board.height() as u32);
-        let mut image = RgbaImage::from_pixel(w * CELL + 20, h * CELL + 20, Rgba([200, 200, 200, 255]));
+        let mut image =
+            RgbaImage::from_pixel(w * CELL + 20, h * CELL + 20, Rgba([200, 200, 200, 255]));
         let flash = self.pending_flash > 0;
         if flash {
             self.pending_flash -= 1;
         }
         for r in 0..h {
             for c in 0..w {
-                let colour = if flash { (r + c + self.pending_flash as u32) as u8 % 4 } else { self.board.get(r as usize, c as usize) };
+                let colour = if flash {
+                    (r + c + self.pending_flash as u32) as u8 % 4
+                } else {
+                    self.board.get(r as usize, c as usize)
+                };
                 let [red, g, b] = PALETTE[colour as usize];
                 for y in 0..CELL {
                     for x in 0..CELL {
-                        image.put_pixel(10 + c * CELL + x, 10 + r * CELL + y, Rgba([red, g, b, 255]));
+                        image.put_pixel(
+                            10 + c * CELL + x,
+                            10 + r * CELL + y,
+                            Rgba([red, g, b, 255]),
+                        );
                     }
                 }
             }
         }
-        Screenshot { image, origin_x: self.window.0, origin_y: self.window.1, scale: 1.0 }
+        Screenshot {
+            image,
+            origin_x: self.window.0,
+            origin_y: self.window.1,
+            scale: 1.0,
+        }
     }
 
     fn click(&mut self, x: i32, y: i32) {
@@ -185,7 +199,9 @@ impl PlayableGame for FakeFlood {
         let mut cells = Vec::new();
         for r in 0..self.height as u32 {
             for c in 0..self.width as u32 {
-                let p = shot.image.get_pixel(10 + c * CELL + CELL / 2, 10 + r * CELL + CELL / 2);
+                let p = shot
+                    .image
+                    .get_pixel(10 + c * CELL + CELL / 2, 10 + r * CELL + CELL / 2);
                 let i = PALETTE
                     .iter()
                     .position(|q| q[..] == p.0[..3])
@@ -193,7 +209,10 @@ impl PlayableGame for FakeFlood {
                 cells.push(i as u8);
             }
         }
-        Ok(FakeReading { board: Board::new(self.width, self.height, self.colours, cells), origin: (10, 10) })
+        Ok(FakeReading {
+            board: Board::new(self.width, self.height, self.colours, cells),
+            origin: (10, 10),
+        })
     }
 
     fn state<'a>(&self, reading: &'a FakeReading) -> &'a Board {
@@ -201,7 +220,12 @@ impl PlayableGame for FakeFlood {
     }
 
     fn board_area(&self, reading: &FakeReading) -> Rect {
-        Rect { x: reading.origin.0, y: reading.origin.1, width: self.width as u32 * CELL, height: self.height as u32 * CELL }
+        Rect {
+            x: reading.origin.0,
+            y: reading.origin.1,
+            width: self.width as u32 * CELL,
+            height: self.height as u32 * CELL,
+        }
     }
 
     fn plan(&self, state: &Board, _budget: Duration) -> Result<Plan<u8>, String> {
@@ -210,7 +234,12 @@ impl PlayableGame for FakeFlood {
         let mut seen = HashSet::from([state.cells().to_vec()]);
         while let Some((b, moves)) = queue.pop_front() {
             if b.is_won() {
-                return Ok(Plan { lower_bound: moves.len(), moves, proven_optimal: true, elapsed: Duration::from_micros(5) });
+                return Ok(Plan {
+                    lower_bound: moves.len(),
+                    moves,
+                    proven_optimal: true,
+                    elapsed: Duration::from_micros(5),
+                });
             }
             for c in 0..self.colours {
                 if c == b.get(0, 0) {
@@ -264,12 +293,22 @@ impl PlayableGame for FakeFlood {
     }
 
     fn diff(&self, expected: &Board, seen: &Board) -> String {
-        let n = expected.cells().iter().zip(seen.cells()).filter(|(a, b)| a != b).count();
+        let n = expected
+            .cells()
+            .iter()
+            .zip(seen.cells())
+            .filter(|(a, b)| a != b)
+            .count();
         format!("{n} cells differ")
     }
 
     fn status(&self, _shot: &Screenshot, _reading: &FakeReading) -> StatusReading {
-        StatusReading { result: StatusResult::Unread, text: None, moves: None, limit: None }
+        StatusReading {
+            result: StatusResult::Unread,
+            text: None,
+            moves: None,
+            limit: None,
+        }
     }
 
     fn new_game_key(&self) -> Option<char> {

@@ -51,7 +51,12 @@ impl Rect {
     pub fn clip(self, width: u32, height: u32) -> Rect {
         let x = self.x.min(width);
         let y = self.y.min(height);
-        Rect { x, y, width: self.width.min(width - x), height: self.height.min(height - y) }
+        Rect {
+            x,
+            y,
+            width: self.width.min(width - x),
+            height: self.height.min(height - y),
+        }
     }
 }
 
@@ -71,7 +76,12 @@ pub struct StatusReading {
 impl StatusReading {
     /// Nothing could be read.
     pub fn unread() -> Self {
-        StatusReading { result: StatusResult::Unread, text: None, moves: None, limit: None }
+        StatusReading {
+            result: StatusResult::Unread,
+            text: None,
+            moves: None,
+            limit: None,
+        }
     }
 }
 
@@ -123,7 +133,12 @@ pub trait PlayableGame {
     fn predict(&self, state: &Self::State, mv: Self::Move) -> Self::State;
     /// Image point to click to play `mv` when the screen shows `reading`
     /// and the board is `state` (normally the reading's own state).
-    fn click_point(&self, reading: &Self::Reading, state: &Self::State, mv: Self::Move) -> Option<(f64, f64)>;
+    fn click_point(
+        &self,
+        reading: &Self::Reading,
+        state: &Self::State,
+        mv: Self::Move,
+    ) -> Option<(f64, f64)>;
     /// True when the state is a win.
     fn is_won(&self, state: &Self::State) -> bool;
     /// Human name of a move, e.g. `"yellow"`.

@@ -36,9 +36,18 @@ pub fn read_line(image: &RgbaImage, area: Rect) -> Result<String, OcrError> {
     let gray = imageops::grayscale(&crop);
     let big = imageops::resize(&gray, area.width * 3, area.height * 3, FilterType::Triangle);
     let dir = std::env::temp_dir();
-    let path = dir.join(format!("gridbot-ocr-{}-{:?}.png", std::process::id(), std::thread::current().id()));
-    big.save(&path).map_err(|e| OcrError::Failed(format!("cannot write {}: {e}", path.display())))?;
-    let output = Command::new("tesseract").arg(&path).arg("stdout").args(["--psm", "7"]).output();
+    let path = dir.join(format!(
+        "gridbot-ocr-{}-{:?}.png",
+        std::process::id(),
+        std::thread::current().id()
+    ));
+    big.save(&path)
+        .map_err(|e| OcrError::Failed(format!("cannot write {}: {e}", path.display())))?;
+    let output = Command::new("tesseract")
+        .arg(&path)
+        .arg("stdout")
+        .args(["--psm", "7"])
+        .output();
     let _ = std::fs::remove_file(&path);
     let output = match output {
         Ok(o) => o,
@@ -46,7 +55,9 @@ pub fn read_line(image: &RgbaImage, area: Rect) -> Result<String, OcrError> {
         Err(e) => return Err(OcrError::Failed(e.to_string())),
     };
     if !output.status.success() {
-        return Err(OcrError::Failed(String::from_utf8_lossy(&output.stderr).trim().to_string()));
+        return Err(OcrError::Failed(
+            String::from_utf8_lossy(&output.stderr).trim().to_string(),
+        ));
     }
     Ok(String::from_utf8_lossy(&output.stdout).trim().to_string())
 }

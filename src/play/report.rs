@@ -156,20 +156,42 @@ fn mean(values: impl Iterator<Item = f64>) -> f64 {
 impl Summary {
     /// Sums up `records`.
     pub fn of(records: &[GameRecord]) -> Self {
-        let known: Vec<&GameRecord> = records.iter().filter(|r| r.game_solver_moves.is_some()).collect();
+        let known: Vec<&GameRecord> = records
+            .iter()
+            .filter(|r| r.game_solver_moves.is_some())
+            .collect();
         Summary {
             games: records.len(),
-            won: records.iter().filter(|r| r.result == GameResult::Won).count(),
-            status_completed: records.iter().filter(|r| r.status == StatusResult::Completed).count(),
+            won: records
+                .iter()
+                .filter(|r| r.result == GameResult::Won)
+                .count(),
+            status_completed: records
+                .iter()
+                .filter(|r| r.status == StatusResult::Completed)
+                .count(),
             proven_optimal: records.iter().filter(|r| r.proven_optimal).count(),
             mean_moves: mean(records.iter().map(|r| r.moves as f64)),
-            mean_game_solver_moves: (!known.is_empty())
-                .then(|| mean(known.iter().map(|r| r.game_solver_moves.unwrap_or(0) as f64))),
-            beat_game_solver: records.iter().filter(|r| r.beat_game_solver() == Some(true)).count(),
-            worse_than_game_solver: known.iter().filter(|r| Some(r.moves) > r.game_solver_moves).count(),
+            mean_game_solver_moves: (!known.is_empty()).then(|| {
+                mean(
+                    known
+                        .iter()
+                        .map(|r| r.game_solver_moves.unwrap_or(0) as f64),
+                )
+            }),
+            beat_game_solver: records
+                .iter()
+                .filter(|r| r.beat_game_solver() == Some(true))
+                .count(),
+            worse_than_game_solver: known
+                .iter()
+                .filter(|r| Some(r.moves) > r.game_solver_moves)
+                .count(),
             mean_wall_ms: mean(records.iter().map(|r| r.wall_ms)),
             mean_bot_ms_per_move: mean(records.iter().map(|r| r.bot_ms_per_move)),
-            mean_bot_ms_per_move_excl_solve: mean(records.iter().map(|r| r.bot_ms_per_move_excl_solve)),
+            mean_bot_ms_per_move_excl_solve: mean(
+                records.iter().map(|r| r.bot_ms_per_move_excl_solve),
+            ),
             mean_solve_ms: mean(records.iter().map(|r| r.solve_ms)),
         }
     }
@@ -211,7 +233,16 @@ fn opt<T: ToString>(v: &Option<T>) -> String {
 pub fn table_header() -> String {
     format!(
         "{:>4} {:>7} {:>5} {:>5} {:>6} {:>9} {:>6} {:>10} {:>8} {:>8}",
-        "game", "size", "limit", "moves", "beat", "optimal", "result", "status", "ms/move", "wall ms"
+        "game",
+        "size",
+        "limit",
+        "moves",
+        "beat",
+        "optimal",
+        "result",
+        "status",
+        "ms/move",
+        "wall ms"
     )
 }
 
@@ -224,7 +255,11 @@ pub fn table_row(r: &GameRecord) -> String {
         opt(&r.limit),
         r.moves,
         opt(&r.beat_game_solver().map(|b| if b { "yes" } else { "no" })),
-        if r.proven_optimal { "proven" } else { "unproven" },
+        if r.proven_optimal {
+            "proven"
+        } else {
+            "unproven"
+        },
         match r.result {
             GameResult::Won => "won",
             GameResult::Lost => "lost",
@@ -285,9 +320,13 @@ pub fn to_csv(records: &[GameRecord]) -> String {
             r.height.to_string(),
             r.board.clone(),
             r.limit.map(|v| v.to_string()).unwrap_or_default(),
-            r.game_solver_moves.map(|v| v.to_string()).unwrap_or_default(),
+            r.game_solver_moves
+                .map(|v| v.to_string())
+                .unwrap_or_default(),
             r.moves.to_string(),
-            r.beat_game_solver().map(|v| v.to_string()).unwrap_or_default(),
+            r.beat_game_solver()
+                .map(|v| v.to_string())
+                .unwrap_or_default(),
             r.proven_optimal.to_string(),
             r.lower_bound.to_string(),
             match r.result {
@@ -296,7 +335,9 @@ pub fn to_csv(records: &[GameRecord]) -> String {
             },
             r.status.as_str().to_string(),
             r.status_text.clone().unwrap_or_default(),
-            r.board_matches_id.map(|v| v.to_string()).unwrap_or_default(),
+            r.board_matches_id
+                .map(|v| v.to_string())
+                .unwrap_or_default(),
             r.mismatches.to_string(),
             r.solves.to_string(),
             format!("{:.3}", r.solve_ms),
@@ -324,8 +365,11 @@ pub fn to_json(records: &[GameRecord]) -> String {
         games: &'a [GameRecord],
         summary: Summary,
     }
-    serde_json::to_string_pretty(&Report { games: records, summary: Summary::of(records) })
-        .expect("a report always serialises")
+    serde_json::to_string_pretty(&Report {
+        games: records,
+        summary: Summary::of(records),
+    })
+    .expect("a report always serialises")
 }
 
 /// Why a report could not be written.
@@ -336,12 +380,20 @@ pub enum ReportError {
     Format(String),
     /// The file could not be written.
     #[error("cannot write report file {path}: {source}")]
-    Write { path: String, source: std::io::Error },
+    Write {
+        path: String,
+        source: std::io::Error,
+    },
 }
 
 /// Checks that `path` ends in `.json` or `.csv` (before a long run).
 pub fn check_report_path(path: &Path) -> Result<(), ReportError> {
-    match path.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase).as_deref() {
+    match path
+        .extension()
+        .and_then(|e| e.to_str())
+        .map(str::to_ascii_lowercase)
+        .as_deref()
+    {
         Some("json" | "csv") => Ok(()),
         _ => Err(ReportError::Format(path.display().to_string())),
     }
@@ -349,13 +401,19 @@ pub fn check_report_path(path: &Path) -> Result<(), ReportError> {
 
 /// Writes the records to `path`, as JSON or CSV by its extension.
 pub fn write_report(path: &Path, records: &[GameRecord]) -> Result<(), ReportError> {
-    let ext = path.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase);
+    let ext = path
+        .extension()
+        .and_then(|e| e.to_str())
+        .map(str::to_ascii_lowercase);
     let text = match ext.as_deref() {
         Some("json") => to_json(records),
         Some("csv") => to_csv(records),
         _ => return Err(ReportError::Format(path.display().to_string())),
     };
-    std::fs::write(path, text).map_err(|source| ReportError::Write { path: path.display().to_string(), source })
+    std::fs::write(path, text).map_err(|source| ReportError::Write {
+        path: path.display().to_string(),
+        source,
+    })
 }
 
 #[cfg(test)]
@@ -396,9 +454,16 @@ mod tests {
 
     #[test]
     fn summary_counts_wins_and_beats() {
-        let records = vec![record(1, 2, Some(3)), record(2, 3, Some(3)), record(3, 5, Some(4))];
+        let records = vec![
+            record(1, 2, Some(3)),
+            record(2, 3, Some(3)),
+            record(3, 5, Some(4)),
+        ];
         let s = Summary::of(&records);
-        assert_eq!((s.games, s.won, s.beat_game_solver, s.worse_than_game_solver), (3, 3, 1, 1));
+        assert_eq!(
+            (s.games, s.won, s.beat_game_solver, s.worse_than_game_solver),
+            (3, 3, 1, 1)
+        );
         assert!((s.mean_moves - 10.0 / 3.0).abs() < 1e-9);
         assert_eq!(s.mean_game_solver_moves, Some(10.0 / 3.0));
         assert!(s.to_text().contains("beat the game's solver on 1 games"));
@@ -418,7 +483,8 @@ mod tests {
 
     #[test]
     fn json_has_games_and_summary() {
-        let json: serde_json::Value = serde_json::from_str(&to_json(&[record(1, 2, Some(2))])).unwrap();
+        let json: serde_json::Value =
+            serde_json::from_str(&to_json(&[record(1, 2, Some(2))])).unwrap();
         assert_eq!(json["games"][0]["moves"], 2);
         assert_eq!(json["games"][0]["status"], "completed");
         assert_eq!(json["summary"]["won"], 1);

@@ -38,7 +38,11 @@ impl Fingerprint {
             let start = y as usize * stride + rect.x as usize * 4;
             pixels.extend_from_slice(&raw[start..start + rect.width as usize * 4]);
         }
-        Fingerprint { rect, origin: (shot.origin_x, shot.origin_y), pixels }
+        Fingerprint {
+            rect,
+            origin: (shot.origin_x, shot.origin_y),
+            pixels,
+        }
     }
 }
 
@@ -106,16 +110,25 @@ pub fn wait_until_settled(
         let changed = before.is_none_or(|b| *b != print);
         let now = Instant::now();
         match &previous {
-            Some((prev, since)) if *prev == print && changed && now.duration_since(*since) >= min_stable => {
+            Some((prev, since))
+                if *prev == print && changed && now.duration_since(*since) >= min_stable =>
+            {
                 break Settled::Changed(shot);
             }
             Some((prev, _)) if *prev == print => {}
             _ => previous = Some((print, t)),
         }
         if now >= deadline {
-            break Settled::TimedOut { last: shot, changed };
+            break Settled::TimedOut {
+                last: shot,
+                changed,
+            };
         }
-        thread::sleep(timing.poll_interval.min(deadline.saturating_duration_since(now)));
+        thread::sleep(
+            timing
+                .poll_interval
+                .min(deadline.saturating_duration_since(now)),
+        );
     };
     stats.total += start.elapsed();
     Ok(result)
@@ -135,25 +148,50 @@ mod tests {
             if let Some(v) = self.0.pop_front() {
                 self.1 = v;
             }
-            Ok(Screenshot::from_image(RgbaImage::from_pixel(4, 4, Rgba([self.1, 0, 0, 255]))))
+            Ok(Screenshot::from_image(RgbaImage::from_pixel(
+                4,
+                4,
+                Rgba([self.1, 0, 0, 255]),
+            )))
         }
     }
 
-    const AREA: Rect = Rect { x: 0, y: 0, width: 4, height: 4 };
+    const AREA: Rect = Rect {
+        x: 0,
+        y: 0,
+        width: 4,
+        height: 4,
+    };
 
     fn timing() -> SettleTiming {
-        SettleTiming { after_click: Duration::ZERO, poll_interval: Duration::from_millis(1), timeout: Duration::from_millis(100) }
+        SettleTiming {
+            after_click: Duration::ZERO,
+            poll_interval: Duration::from_millis(1),
+            timeout: Duration::from_millis(100),
+        }
     }
 
     fn fp(v: u8) -> Fingerprint {
-        Fingerprint::of(&Screenshot::from_image(RgbaImage::from_pixel(4, 4, Rgba([v, 0, 0, 255]))), AREA)
+        Fingerprint::of(
+            &Screenshot::from_image(RgbaImage::from_pixel(4, 4, Rgba([v, 0, 0, 255]))),
+            AREA,
+        )
     }
 
     #[test]
     fn settles_on_two_equal_changed_captures() {
         let mut screen = Frames([0, 0, 5, 7, 7, 7].into(), 0);
         let mut stats = SettleStats::default();
-        let r = wait_until_settled(&mut screen, AREA, Some(&fp(0)), timing(), Duration::ZERO, &|| false, &mut stats).unwrap();
+        let r = wait_until_settled(
+            &mut screen,
+            AREA,
+            Some(&fp(0)),
+            timing(),
+            Duration::ZERO,
+            &|| false,
+            &mut stats,
+        )
+        .unwrap();
         match r {
             Settled::Changed(shot) => assert_eq!(shot.image.get_pixel(0, 0)[0], 7),
             other => panic!("{other:?}"),
@@ -165,8 +203,20 @@ mod tests {
     fn unchanged_screen_times_out() {
         let mut screen = Frames(VecDeque::new(), 0);
         let mut stats = SettleStats::default();
-        let r = wait_until_settled(&mut screen, AREA, Some(&fp(0)), timing(), Duration::ZERO, &|| false, &mut stats).unwrap();
-        assert!(matches!(r, Settled::TimedOut { changed: false, .. }), "{r:?}");
+        let r = wait_until_settled(
+            &mut screen,
+            AREA,
+            Some(&fp(0)),
+            timing(),
+            Duration::ZERO,
+            &|| false,
+            &mut stats,
+        )
+        .unwrap();
+        assert!(
+            matches!(r, Settled::TimedOut { changed: false, .. }),
+            "{r:?}"
+        );
     }
 
     #[test]
@@ -175,8 +225,16 @@ mod tests {
         // the short-lived equal pair (3, 3) is not taken.
         let mut screen = Frames([1, 3, 3, 4, 9].into(), 0);
         let mut stats = SettleStats::default();
-        let r = wait_until_settled(&mut screen, AREA, None, timing(), Duration::from_millis(20), &|| false, &mut stats)
-            .unwrap();
+        let r = wait_until_settled(
+            &mut screen,
+            AREA,
+            None,
+            timing(),
+            Duration::from_millis(20),
+            &|| false,
+            &mut stats,
+        )
+        .unwrap();
         match r {
             Settled::Changed(shot) => assert_eq!(shot.image.get_pixel(0, 0)[0], 9),
             other => panic!("{other:?}"),
@@ -187,7 +245,16 @@ mod tests {
     fn stop_flag_interrupts() {
         let mut screen = Frames(VecDeque::new(), 0);
         let mut stats = SettleStats::default();
-        let r = wait_until_settled(&mut screen, AREA, Some(&fp(0)), timing(), Duration::ZERO, &|| true, &mut stats).unwrap();
+        let r = wait_until_settled(
+            &mut screen,
+            AREA,
+            Some(&fp(0)),
+            timing(),
+            Duration::ZERO,
+            &|| true,
+            &mut stats,
+        )
+        .unwrap();
         assert!(matches!(r, Settled::Interrupted));
     }
 }

@@ -44,8 +44,11 @@ impl X11Screen {
         let setup = conn.setup();
         let root_info = &setup.roots[screen];
         let depth = root_info.root_depth;
-        let bits_per_pixel =
-            setup.pixmap_formats.iter().find(|f| f.depth == depth).map_or(0, |f| f.bits_per_pixel);
+        let bits_per_pixel = setup
+            .pixmap_formats
+            .iter()
+            .find(|f| f.depth == depth)
+            .map_or(0, |f| f.bits_per_pixel);
         if depth != 24 && depth != 32 || bits_per_pixel != 32 {
             return Err(DeviceError(format!(
                 "display {display} has depth {depth} at {bits_per_pixel} bits per pixel; only 24-bit colour is supported"
@@ -53,7 +56,15 @@ impl X11Screen {
         }
         let root = root_info.root;
         let size = x11::screen_size(&conn, screen);
-        Ok(X11Screen { conn, root, size, title: title.map(str::to_string), window: None, bits_per_pixel, display })
+        Ok(X11Screen {
+            conn,
+            root,
+            size,
+            title: title.map(str::to_string),
+            window: None,
+            bits_per_pixel,
+            display,
+        })
     }
 
     /// The screen size in pixels.
@@ -68,8 +79,18 @@ impl X11Screen {
             return None;
         }
         let geom = self.conn.get_geometry(window).ok()?.reply().ok()?;
-        let pos = self.conn.translate_coordinates(window, self.root, 0, 0).ok()?.reply().ok()?;
-        Some((pos.dst_x.into(), pos.dst_y.into(), geom.width.into(), geom.height.into()))
+        let pos = self
+            .conn
+            .translate_coordinates(window, self.root, 0, 0)
+            .ok()?
+            .reply()
+            .ok()?;
+        Some((
+            pos.dst_x.into(),
+            pos.dst_y.into(),
+            geom.width.into(),
+            geom.height.into(),
+        ))
     }
 
     /// The rectangle to capture, in root coordinates.
@@ -81,7 +102,8 @@ impl X11Screen {
             return Ok(rect);
         }
         let screen = 0;
-        let found = x11::find_window(&self.conn, screen, &title).map_err(DeviceError::from_display)?;
+        let found =
+            x11::find_window(&self.conn, screen, &title).map_err(DeviceError::from_display)?;
         let Some(info) = found else {
             self.window = None;
             let open: Vec<String> = x11::list_windows(&self.conn, screen)
@@ -90,7 +112,11 @@ impl X11Screen {
             return Err(DeviceError(format!(
                 "no window titled {title:?} on display {} (open windows: {}): is the game running?",
                 self.display,
-                if open.is_empty() { "none".to_string() } else { open.join(", ") }
+                if open.is_empty() {
+                    "none".to_string()
+                } else {
+                    open.join(", ")
+                }
             )));
         };
         self.window = Some(info.id);
@@ -115,7 +141,15 @@ impl Screen for X11Screen {
         let (cw, ch) = ((right - left) as u16, (bottom - top) as u16);
         let reply = self
             .conn
-            .get_image(ImageFormat::Z_PIXMAP, self.root, left as i16, top as i16, cw, ch, !0)
+            .get_image(
+                ImageFormat::Z_PIXMAP,
+                self.root,
+                left as i16,
+                top as i16,
+                cw,
+                ch,
+                !0,
+            )
             .map_err(DeviceError::from_display)?
             .reply()
             .map_err(DeviceError::from_display)?;
@@ -132,7 +166,12 @@ impl Screen for X11Screen {
         }
         let image = RgbaImage::from_raw(cw.into(), ch.into(), rgba)
             .ok_or_else(|| DeviceError("the captured image has the wrong size".into()))?;
-        Ok(Screenshot { image, origin_x: left, origin_y: top, scale: 1.0 })
+        Ok(Screenshot {
+            image,
+            origin_x: left,
+            origin_y: top,
+            scale: 1.0,
+        })
     }
 }
 
@@ -152,16 +191,29 @@ impl X11Pointer {
         drop(conn);
         // enigo asks the X server to delay each XTest button event by
         // `linux_delay` ms (12 by default, 24 ms per click); the game needs none.
-        let settings = Settings { x11_display: Some(display.clone()), linux_delay: 1, ..Settings::default() };
-        let enigo = Enigo::new(&settings)
-            .map_err(|e| DeviceError(format!("cannot open synthetic input on display {display}: {e}")))?;
-        Ok(X11Pointer { enigo, size, pressed: false })
+        let settings = Settings {
+            x11_display: Some(display.clone()),
+            linux_delay: 1,
+            ..Settings::default()
+        };
+        let enigo = Enigo::new(&settings).map_err(|e| {
+            DeviceError(format!(
+                "cannot open synthetic input on display {display}: {e}"
+            ))
+        })?;
+        Ok(X11Pointer {
+            enigo,
+            size,
+            pressed: false,
+        })
     }
 }
 
 impl Pointer for X11Pointer {
     fn position(&mut self) -> Result<(i32, i32), DeviceError> {
-        self.enigo.location().map_err(|e| DeviceError(format!("cannot read the pointer position: {e}")))
+        self.enigo
+            .location()
+            .map_err(|e| DeviceError(format!("cannot read the pointer position: {e}")))
     }
 
     fn click(&mut self, x: i32, y: i32) -> Result<(), DeviceError> {
@@ -174,8 +226,12 @@ impl Pointer for X11Pointer {
         let err = |e: enigo::InputError| DeviceError(format!("cannot click at ({x}, {y}): {e}"));
         self.enigo.move_mouse(x, y, Coordinate::Abs).map_err(err)?;
         self.pressed = true;
-        self.enigo.button(Button::Left, Direction::Press).map_err(err)?;
-        self.enigo.button(Button::Left, Direction::Release).map_err(err)?;
+        self.enigo
+            .button(Button::Left, Direction::Press)
+            .map_err(err)?;
+        self.enigo
+            .button(Button::Left, Direction::Release)
+            .map_err(err)?;
         self.pressed = false;
         Ok(())
     }

@@ -51,7 +51,12 @@ impl Bot {
             let _ = out.read_to_string(&mut s);
             s
         });
-        Bot { child, lines: rx, seen: Vec::new(), stdout }
+        Bot {
+            child,
+            lines: rx,
+            seen: Vec::new(),
+            stdout,
+        }
     }
 
     /// Waits until `count` log lines containing `needle` were printed.
@@ -64,7 +69,10 @@ impl Bot {
             let left = deadline.saturating_duration_since(Instant::now());
             match self.lines.recv_timeout(left) {
                 Ok(line) => self.seen.push(line),
-                Err(_) => panic!("gridbot did not log {needle:?} {count} times in {timeout:?}; log:\n{}", self.seen.join("\n")),
+                Err(_) => panic!(
+                    "gridbot did not log {needle:?} {count} times in {timeout:?}; log:\n{}",
+                    self.seen.join("\n")
+                ),
             }
         }
     }
@@ -79,7 +87,10 @@ impl Bot {
             if Instant::now() > deadline {
                 let _ = self.child.kill();
                 let _ = self.child.wait();
-                panic!("gridbot did not exit within {timeout:?}; log:\n{}", self.seen.join("\n"));
+                panic!(
+                    "gridbot did not exit within {timeout:?}; log:\n{}",
+                    self.seen.join("\n")
+                );
             }
             thread::sleep(Duration::from_millis(20));
         };
@@ -88,7 +99,11 @@ impl Bot {
             self.seen.push(line);
         }
         let stdout = self.stdout.join().unwrap_or_default();
-        Ended { status, stdout, stderr: self.seen.join("\n") }
+        Ended {
+            status,
+            stdout,
+            stderr: self.seen.join("\n"),
+        }
     }
 
     /// The process id (to send signals).
@@ -104,7 +119,11 @@ pub fn xdotool(display: &str, args: &[&str]) -> String {
         .env("DISPLAY", display)
         .output()
         .expect("xdotool is installed (./dev deps)");
-    assert!(out.status.success(), "xdotool {args:?} failed: {}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "xdotool {args:?} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
@@ -112,7 +131,10 @@ pub fn xdotool(display: &str, args: &[&str]) -> String {
 pub fn pointer(display: &str) -> (i32, i32) {
     let text = xdotool(display, &["getmouselocation", "--shell"]);
     let get = |key: &str| {
-        text.lines().find_map(|l| l.strip_prefix(key)).and_then(|v| v.trim().parse().ok()).expect("X and Y")
+        text.lines()
+            .find_map(|l| l.strip_prefix(key))
+            .and_then(|v| v.trim().parse().ok())
+            .expect("X and Y")
     };
     (get("X="), get("Y="))
 }
@@ -127,11 +149,17 @@ pub fn board_on_screen(display: &str) -> String {
     let text = String::from_utf8_lossy(&out.stdout).into_owned();
     text.lines()
         .find_map(|l| l.strip_prefix("board: "))
-        .unwrap_or_else(|| panic!("dry run printed no board: {text}{}", String::from_utf8_lossy(&out.stderr)))
+        .unwrap_or_else(|| {
+            panic!(
+                "dry run printed no board: {text}{}",
+                String::from_utf8_lossy(&out.stderr)
+            )
+        })
         .to_string()
 }
 
 /// Loads a JSON report.
 pub fn report(path: &Path) -> serde_json::Value {
-    serde_json::from_str(&std::fs::read_to_string(path).expect("report written")).expect("report is JSON")
+    serde_json::from_str(&std::fs::read_to_string(path).expect("report written"))
+        .expect("report is JSON")
 }

@@ -54,7 +54,11 @@ impl FloodGame {
         &self.calibration
     }
 
-    fn read_with(&self, shot: &Screenshot, hints: Option<&GeometryHints>) -> Result<FloodScreen, String> {
+    fn read_with(
+        &self,
+        shot: &Screenshot,
+        hints: Option<&GeometryHints>,
+    ) -> Result<FloodScreen, String> {
         let reading = match hints {
             None => read_board(&shot.image, Some(&self.calibration)),
             Some(h) => {
@@ -64,7 +68,10 @@ impl FloodGame {
             }
         }
         .map_err(|e| e.to_string())?;
-        Ok(FloodScreen { board: reading.board, lattice: reading.grid.lattice })
+        Ok(FloodScreen {
+            board: reading.board,
+            lattice: reading.grid.lattice,
+        })
     }
 }
 
@@ -127,19 +134,32 @@ impl PlayableGame for FloodGame {
         let y = l.origin_y.max(0.0).floor() as u32;
         let width = (l.pitch_x * l.columns as f64).ceil() as u32;
         let height = (l.pitch_y * l.rows as f64).ceil() as u32;
-        Rect { x, y, width, height }
+        Rect {
+            x,
+            y,
+            width,
+            height,
+        }
     }
 
     fn plan(&self, state: &Board, budget: Duration) -> Result<Plan<u8>, String> {
         let started = Instant::now();
         let run = |strategy: Strategy, limit: Duration| {
-            let options =
-                SolveOptions { strategy, time_limit: Some(limit), memory_limit_bytes: self.memory_limit_bytes };
+            let options = SolveOptions {
+                strategy,
+                time_limit: Some(limit),
+                memory_limit_bytes: self.memory_limit_bytes,
+            };
             solve(state, &options).map_err(|e| e.to_string())
         };
         if self.strategy != Strategy::Astar {
             let sol = run(self.strategy, budget)?;
-            return Ok(Plan { moves: sol.moves, proven_optimal: sol.proven_optimal, lower_bound: sol.lower_bound, elapsed: started.elapsed() });
+            return Ok(Plan {
+                moves: sol.moves,
+                proven_optimal: sol.proven_optimal,
+                lower_bound: sol.lower_bound,
+                elapsed: started.elapsed(),
+            });
         }
         // Portfolio: exact A* on half the budget proves most boards up to
         // 16x16 in milliseconds. When it runs out, its best line can be
@@ -162,7 +182,12 @@ impl PlayableGame for FloodGame {
             best.lower_bound = lower_bound;
             best.proven_optimal = best.moves.len() <= lower_bound;
         }
-        Ok(Plan { moves: best.moves, proven_optimal: best.proven_optimal, lower_bound: best.lower_bound, elapsed: started.elapsed() })
+        Ok(Plan {
+            moves: best.moves,
+            proven_optimal: best.proven_optimal,
+            lower_bound: best.lower_bound,
+            elapsed: started.elapsed(),
+        })
     }
 
     fn predict(&self, state: &Board, mv: u8) -> Board {
@@ -227,12 +252,24 @@ pub fn status_area(l: &Lattice) -> Rect {
 }
 
 /// Names of sgt-flood's colours, in the game's own order.
-pub const COLOUR_NAMES: [&str; 10] =
-    ["red", "yellow", "green", "blue", "orange", "purple", "brown", "light blue", "light green", "pink"];
+pub const COLOUR_NAMES: [&str; 10] = [
+    "red",
+    "yellow",
+    "green",
+    "blue",
+    "orange",
+    "purple",
+    "brown",
+    "light blue",
+    "light green",
+    "pink",
+];
 
 /// The name of colour `c`.
 pub fn colour_name(c: u8) -> String {
-    COLOUR_NAMES.get(c as usize).map_or_else(|| format!("colour {c}"), |s| s.to_string())
+    COLOUR_NAMES
+        .get(c as usize)
+        .map_or_else(|| format!("colour {c}"), |s| s.to_string())
 }
 
 /// The cells of the region flooded from the start cell, as a mask.
@@ -298,9 +335,17 @@ pub fn click_cell(board: &Board, colour: u8) -> Option<(usize, usize)> {
 
 /// Compact board text: rows of colour digits separated by `/`.
 pub fn board_text(board: &Board) -> String {
-    let digit = |c: u8| char::from_digit(c as u32, 36).unwrap_or('?').to_ascii_uppercase();
+    let digit = |c: u8| {
+        char::from_digit(c as u32, 36)
+            .unwrap_or('?')
+            .to_ascii_uppercase()
+    };
     (0..board.height())
-        .map(|r| (0..board.width()).map(|c| digit(board.get(r, c))).collect::<String>())
+        .map(|r| {
+            (0..board.width())
+                .map(|c| digit(board.get(r, c)))
+                .collect::<String>()
+        })
         .collect::<Vec<_>>()
         .join("/")
 }
@@ -329,14 +374,22 @@ pub fn board_diff(expected: &Board, seen: &Board) -> String {
         .iter()
         .take(4)
         .map(|&(r, c)| {
-            format!("({r},{c}) {} instead of {}", colour_name(seen.get(r, c)), colour_name(expected.get(r, c)))
+            format!(
+                "({r},{c}) {} instead of {}",
+                colour_name(seen.get(r, c)),
+                colour_name(expected.get(r, c))
+            )
         })
         .collect();
     format!(
         "{} cells differ: {}{}",
         cells.len(),
         shown.join(", "),
-        if cells.len() > shown.len() { ", ..." } else { "" }
+        if cells.len() > shown.len() {
+            ", ..."
+        } else {
+            ""
+        }
     )
 }
 
@@ -375,9 +428,18 @@ fn parse_counts(upper: &str) -> Option<(usize, usize)> {
         })
         .collect();
     let slash = head.rfind('/')?;
-    let before: String = head[..slash].trim_end().chars().rev().take_while(|c| c.is_ascii_digit()).collect();
+    let before: String = head[..slash]
+        .trim_end()
+        .chars()
+        .rev()
+        .take_while(|c| c.is_ascii_digit())
+        .collect();
     let before: String = before.chars().rev().collect();
-    let after: String = head[slash + 1..].trim_start().chars().take_while(|c| c.is_ascii_digit()).collect();
+    let after: String = head[slash + 1..]
+        .trim_start()
+        .chars()
+        .take_while(|c| c.is_ascii_digit())
+        .collect();
     Some((before.parse().ok()?, after.parse().ok()?))
 }
 
@@ -394,7 +456,15 @@ pub fn sgt_lookahead(board: &Board) -> Vec<u8> {
     let colours = board.cells().iter().copied().max().unwrap_or(0) + 1;
     let start = board.start().0 * w + board.start().1;
     let mut grid = board.cells().to_vec();
-    let mut scratch = Lookahead { w, h, start, colours, stack: Vec::new(), dist: vec![0; w * h], deque: Default::default() };
+    let mut scratch = Lookahead {
+        w,
+        h,
+        start,
+        colours,
+        stack: Vec::new(),
+        dist: vec![0; w * h],
+        deque: Default::default(),
+    };
     let mut moves = Vec::new();
     while !grid.iter().all(|&c| c == grid[0]) && moves.len() < w * h {
         let (mv, _) = scratch.choose(&grid, 0, DEPTH);
@@ -556,14 +626,25 @@ impl SgtParams {
             return Err(format!("sgt-flood needs 3 to 10 colours, not {colours}"));
         }
         if width < 2 || height < 2 || width > Board::MAX_SIDE || height > Board::MAX_SIDE {
-            return Err(format!("board size {width}x{height} is out of range (2 to {})", Board::MAX_SIDE));
+            return Err(format!(
+                "board size {width}x{height} is out of range (2 to {})",
+                Board::MAX_SIDE
+            ));
         }
-        Ok(SgtParams { width, height, colours, leniency })
+        Ok(SgtParams {
+            width,
+            height,
+            colours,
+            leniency,
+        })
     }
 
     /// The canonical text, e.g. `12x12c6m5`.
     pub fn text(&self) -> String {
-        format!("{}x{}c{}m{}", self.width, self.height, self.colours, self.leniency)
+        format!(
+            "{}x{}c{}m{}",
+            self.width, self.height, self.colours, self.leniency
+        )
     }
 }
 
@@ -598,14 +679,30 @@ impl SgtGame {
 /// Parses what `sgt-flood --generate` prints: `WxH:<cells>,<limit>`.
 pub fn parse_generated(params: &SgtParams, line: &str) -> Result<SgtGame, String> {
     let line = line.trim();
-    let (_, rest) = line.split_once(':').ok_or_else(|| format!("unexpected game ID {line:?}"))?;
-    let (cells, limit) = rest.split_once(',').ok_or_else(|| format!("game ID {line:?} has no move limit"))?;
-    let limit: usize = limit.trim().parse().map_err(|_| format!("game ID {line:?} has a bad move limit"))?;
-    let board = super::screen::from_sgt(line, Some(params.colours)).ok_or_else(|| format!("cannot parse game ID {line:?}"))?;
+    let (_, rest) = line
+        .split_once(':')
+        .ok_or_else(|| format!("unexpected game ID {line:?}"))?;
+    let (cells, limit) = rest
+        .split_once(',')
+        .ok_or_else(|| format!("game ID {line:?} has no move limit"))?;
+    let limit: usize = limit
+        .trim()
+        .parse()
+        .map_err(|_| format!("game ID {line:?} has a bad move limit"))?;
+    let board = super::screen::from_sgt(line, Some(params.colours))
+        .ok_or_else(|| format!("cannot parse game ID {line:?}"))?;
     if board.width() != params.width || board.height() != params.height {
-        return Err(format!("game ID {line:?} is not {}x{}", params.width, params.height));
+        return Err(format!(
+            "game ID {line:?} is not {}x{}",
+            params.width, params.height
+        ));
     }
-    Ok(SgtGame { params: params.clone(), id: format!("{}:{cells},{limit}", params.text()), board, limit })
+    Ok(SgtGame {
+        params: params.clone(),
+        id: format!("{}:{cells},{limit}", params.text()),
+        board,
+        limit,
+    })
 }
 
 /// Asks sgt-flood for a new game (`--generate 1 PARAMS[#SEED]`).
@@ -620,10 +717,17 @@ pub fn generate(binary: &Path, params: &SgtParams, seed: Option<&str>) -> Result
         .output()
         .map_err(|e| format!("cannot run {}: {e}", binary.display()))?;
     if !out.status.success() {
-        return Err(format!("{} --generate failed: {}", binary.display(), String::from_utf8_lossy(&out.stderr).trim()));
+        return Err(format!(
+            "{} --generate failed: {}",
+            binary.display(),
+            String::from_utf8_lossy(&out.stderr).trim()
+        ));
     }
     let text = String::from_utf8_lossy(&out.stdout);
-    let line = text.lines().find(|l| l.contains(':')).ok_or_else(|| format!("sgt-flood printed no game ID: {text:?}"))?;
+    let line = text
+        .lines()
+        .find(|l| l.contains(':'))
+        .ok_or_else(|| format!("sgt-flood printed no game ID: {text:?}"))?;
     parse_generated(params, line)
 }
 
@@ -634,11 +738,20 @@ mod tests {
     #[test]
     fn status_lines_parse() {
         let s = parse_status("0/19 moves");
-        assert_eq!((s.result, s.moves, s.limit), (StatusResult::Playing, Some(0), Some(19)));
+        assert_eq!(
+            (s.result, s.moves, s.limit),
+            (StatusResult::Playing, Some(0), Some(19))
+        );
         let s = parse_status("COMPLETED! 17 / 19 moves");
-        assert_eq!((s.result, s.moves, s.limit), (StatusResult::Completed, Some(17), Some(19)));
+        assert_eq!(
+            (s.result, s.moves, s.limit),
+            (StatusResult::Completed, Some(17), Some(19))
+        );
         let s = parse_status("FAILED! 20 / 19 moves\n");
-        assert_eq!((s.result, s.moves, s.limit), (StatusResult::Failed, Some(20), Some(19)));
+        assert_eq!(
+            (s.result, s.moves, s.limit),
+            (StatusResult::Failed, Some(20), Some(19))
+        );
         assert_eq!(s.text.as_deref(), Some("FAILED! 20 / 19 moves"));
         let s = parse_status("1O / 2l moves");
         assert_eq!((s.moves, s.limit), (Some(10), Some(21)));
@@ -654,7 +767,11 @@ mod tests {
         let b = Board::new(3, 3, 3, vec![0, 0, 1, 2, 1, 1, 1, 2, 2]);
         assert_eq!(click_cell(&b, 1), Some((0, 2)));
         assert_eq!(click_cell(&b, 2), Some((1, 0)));
-        assert_eq!(click_cell(&b, 0), None, "the region's own colour has no cell to click");
+        assert_eq!(
+            click_cell(&b, 0),
+            None,
+            "the region's own colour has no cell to click"
+        );
         // A colour only present away from the region is still clickable.
         let b = Board::new(3, 1, 3, vec![0, 1, 2]);
         assert_eq!(click_cell(&b, 2), Some((0, 2)));
@@ -677,9 +794,18 @@ mod tests {
 
     #[test]
     fn portfolio_plan_is_proven_on_a_small_board() {
-        let cal = Calibration::parse(include_str!("../../../calibration/sgt-flood.toml"), Path::new("x")).unwrap();
+        let cal = Calibration::parse(
+            include_str!("../../../calibration/sgt-flood.toml"),
+            Path::new("x"),
+        )
+        .unwrap();
         let game = FloodGame::new(cal);
-        let board = Board::new(4, 4, 4, vec![0, 1, 2, 3, 1, 2, 3, 0, 2, 3, 0, 1, 3, 0, 1, 2]);
+        let board = Board::new(
+            4,
+            4,
+            4,
+            vec![0, 1, 2, 3, 1, 2, 3, 0, 2, 3, 0, 1, 3, 0, 1, 2],
+        );
         let plan = game.plan(&board, Duration::from_millis(500)).unwrap();
         assert!(plan.proven_optimal);
         let mut b = board.clone();
@@ -713,6 +839,9 @@ mod tests {
         let b = Board::new(2, 2, 3, vec![0, 2, 2, 0]);
         assert_eq!(board_text(&a), "01/20");
         let d = board_diff(&a, &b);
-        assert!(d.starts_with("1 cells differ: (0,1) green instead of yellow"), "{d}");
+        assert!(
+            d.starts_with("1 cells differ: (0,1) green instead of yellow"),
+            "{d}"
+        );
     }
 }
