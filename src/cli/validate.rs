@@ -92,7 +92,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             seed: args.seed.as_deref(),
             screenshots: args.screenshots.as_deref(),
         },
-        &mut |r| println!("{}", table_row(r)),
+        &mut |r| {
+            println!("{}", table_row(r));
+            println!("      board {}", r.id.as_deref().unwrap_or(&r.board));
+        },
         &mut records,
         &mut problems,
     );
