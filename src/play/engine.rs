@@ -646,6 +646,7 @@ impl<'a, G: PlayableGame> Player<'a, G> {
             result,
             status: status.result,
             status_text: status.text.clone(),
+            status_moves: status.moves,
             board_matches_id: None,
             mismatches,
             solves,

@@ -74,6 +74,8 @@ pub struct GameRecord {
     pub status: StatusResult,
     /// The status text as read.
     pub status_text: Option<String>,
+    /// The move count the status line shows, if read.
+    pub status_moves: Option<usize>,
     /// Whether the board read at the start equals the game ID's board.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub board_matches_id: Option<bool>,
@@ -285,6 +287,7 @@ const CSV_COLUMNS: &[&str] = &[
     "result",
     "status",
     "status_text",
+    "status_moves",
     "board_matches_id",
     "mismatches",
     "solves",
@@ -335,6 +338,7 @@ pub fn to_csv(records: &[GameRecord]) -> String {
             },
             r.status.as_str().to_string(),
             r.status_text.clone().unwrap_or_default(),
+            r.status_moves.map(|v| v.to_string()).unwrap_or_default(),
             r.board_matches_id
                 .map(|v| v.to_string())
                 .unwrap_or_default(),
@@ -436,6 +440,7 @@ mod tests {
             result: GameResult::Won,
             status: StatusResult::Completed,
             status_text: Some("COMPLETED! 2 / 2 moves".into()),
+            status_moves: Some(2),
             board_matches_id: Some(true),
             mismatches: 0,
             solves: 1,
