@@ -30,3 +30,24 @@ fn with_bad_demo_parameters() {
     let out = run(gridbot(None).args(["demo", "--params", "12x12c12"]));
     assert_clean_failure(&out, "3 to 10 colours");
 }
+
+#[test]
+fn a_game_the_limit_makes_unwinnable_is_reported_lost() {
+    // The usual test game with its limit cut to 5 moves (it needs 16).
+    let id = format!("{},5", util::FLOOD_ID.rsplit_once(',').unwrap().0);
+    let game = util::FloodOnDisplay::start(&id, false);
+    let dir = util::TempDir::new("lost");
+    let path = dir.join("report.json");
+    let out = run(gridbot(Some(game.name()))
+        .args(["play", "flood", "--report"])
+        .arg(&path));
+    assert_eq!(out.status.code(), Some(1), "{}", util::stderr(&out));
+    let text = util::stdout(&out);
+    assert!(text.contains("LOST after 5 moves (limit 5)"), "{text}");
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    let g = &json["games"][0];
+    assert_eq!(g["result"], "lost", "{g}");
+    assert_eq!(g["status"], "failed", "{g}");
+    assert_eq!(g["status_moves"].as_u64(), Some(5), "{g}");
+}
