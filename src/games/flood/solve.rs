@@ -134,7 +134,7 @@ fn run<const N: usize>(graph: &RegionGraph, strategy: Strategy, budget: &Budget)
     let g = BitGraph::<N>::new(graph);
     let (f, b) = g.start_state();
     let root_bound = heuristic::best_bound(&g, &f, &b);
-    let depth = if graph.len() <= 512 { 2 } else { 1 };
+    let depth = if strategy == Strategy::Astar { 1 } else if graph.len() <= 512 { 2 } else { 1 };
     let incumbent = greedy::greedy(&g, depth);
     let (moves, lower_bound, nodes, stopped) = match strategy {
         Strategy::Astar => {
