@@ -166,6 +166,7 @@ pub fn astar<const N: usize>(g: &BitGraph<N>, budget: &Budget, incumbent: Vec<u8
             }
         }
         let on_border = g.colours_in(&b);
+        let left_here = g.colours_left(&f);
         // Colour elimination: a border colour with no region beyond the border.
         let fb = f.or(&b);
         let mut moves = on_border;
@@ -207,7 +208,8 @@ pub fn astar<const N: usize>(g: &BitGraph<N>, budget: &Budget, incumbent: Vec<u8
             }
             let nf = f.or(&taken);
             let nb = b.and_not(&taken).or(&reach.and_not(&nf));
-            let left = g.colours_left(&nf);
+            // Only the colour played can become complete.
+            let left = if g.by_colour[c as usize].is_subset(&nf) { left_here & !(1 << c) } else { left_here };
             if left.count_ones() <= 1 {
                 let len = ng + left.count_ones() as usize;
                 if len < best.len() {
