@@ -102,6 +102,9 @@ pub fn optimise<const N: usize>(g: &BitGraph<N>, mut moves: Vec<u8>, budget: &Bu
         improved = false;
         let mut i = 0;
         while i < moves.len() {
+            if budget.time_up() {
+                return moves;
+            }
             let mut cand = moves.clone();
             cand.remove(i);
             if wins(g, &cand) {
@@ -114,7 +117,7 @@ pub fn optimise<const N: usize>(g: &BitGraph<N>, mut moves: Vec<u8>, budget: &Bu
             for &c in &cand[..i] {
                 (f, b) = g.play(&f, &b, c);
             }
-            let mut tail = complete(g, f, b, 2);
+            let mut tail = complete(g, f, b, if g.colour.len() <= 512 { 2 } else { 1 });
             if i + tail.len() < moves.len() {
                 cand.truncate(i);
                 cand.append(&mut tail);
@@ -123,9 +126,6 @@ pub fn optimise<const N: usize>(g: &BitGraph<N>, mut moves: Vec<u8>, budget: &Bu
                 continue;
             }
             i += 1;
-            if budget.time_up() {
-                break;
-            }
         }
     }
     moves
