@@ -94,7 +94,7 @@ fn solves_a_one_line_board_from_a_file_with_json() {
 fn start_cell_and_strategies() {
     // From the centre of "121/232/121" one move of 1 then 2... check it wins
     // in the optimum and that every strategy prints a valid summary.
-    for strategy in ["astar", "branch-and-bound", "greedy", "optimise"] {
+    for strategy in ["astar", "branch-and-bound", "greedy", "optimise", "beam"] {
         let o = gridbot(&["solve", "flood", "121\n232\n121", "--start", "1,1", "--strategy", strategy]);
         assert!(o.status.success(), "{strategy}: {}", stderr(&o));
         let (len, lb, _) = summary(&stdout(&o));

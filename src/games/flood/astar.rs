@@ -14,7 +14,8 @@
 //!   it is always optimal, so it is the only child generated.
 //! - Only colours present on the border are played (every move gains).
 //! - Open list: buckets by `f`, deepest first ([`BucketQueue`]).
-//! - Upper bound: an incumbent solution (greedy) prunes every node with
+//! - Upper bound: an incumbent solution (greedy; after 20 000 expansions
+//!   a beam search tries to improve it) prunes every node with
 //!   `f >= incumbent`; states with at most one colour left are completed on
 //!   the spot and improve the incumbent.
 //! - Bound proof: the largest `f` popped so far is a lower bound on the
@@ -55,6 +56,9 @@ struct Node<const N: usize> {
     /// generated, so the commutation pruning must not rely on them).
     forced: bool,
 }
+
+/// After this many expansions A* runs a beam search for a better incumbent.
+const BEAM_AFTER: u64 = 20_000;
 
 /// How many moves back [`dominated_deeper`] tries to move a move.
 const COMMUTE_DEPTH: usize = 4;
@@ -157,6 +161,20 @@ pub fn astar<const N: usize>(g: &BitGraph<N>, budget: &Budget, incumbent: Vec<u8
         }
         let (f, b) = (node.f, node.b);
         nodes += 1;
+        if nodes == BEAM_AFTER {
+            // A hard board: a beam search usually gets within a move of the
+            // optimum, which lets the bound evaluation stop earlier and keeps
+            // hopeless children out of memory.
+            if let Some(m) = greedy::beam(g, 64, budget) {
+                if m.len() < best.len() {
+                    best = m;
+                    open.truncate_f(best.len());
+                    if best.len() <= lb {
+                        break;
+                    }
+                }
+            }
+        }
         if nodes & 255 == 0 {
             let held = arena.capacity() * node_bytes + seen.bytes() + open.bytes();
             if let Err(e) = budget.check(held) {
@@ -166,6 +184,7 @@ pub fn astar<const N: usize>(g: &BitGraph<N>, budget: &Budget, incumbent: Vec<u8
             }
         }
         let on_border = g.colours_in(&b);
+        let left_here = g.colours_left(&f);
         // Colour elimination: a border colour with no region beyond the border.
         let fb = f.or(&b);
         let mut moves = on_border;
@@ -207,7 +226,8 @@ pub fn astar<const N: usize>(g: &BitGraph<N>, budget: &Budget, incumbent: Vec<u8
             }
             let nf = f.or(&taken);
             let nb = b.and_not(&taken).or(&reach.and_not(&nf));
-            let left = g.colours_left(&nf);
+            // Only the colour played can become complete.
+            let left = if g.by_colour[c as usize].is_subset(&nf) { left_here & !(1 << c) } else { left_here };
             if left.count_ones() <= 1 {
                 let len = ng + left.count_ones() as usize;
                 if len < best.len() {

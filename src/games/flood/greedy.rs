@@ -102,6 +102,9 @@ pub fn optimise<const N: usize>(g: &BitGraph<N>, mut moves: Vec<u8>, budget: &Bu
         improved = false;
         let mut i = 0;
         while i < moves.len() {
+            if budget.time_up() {
+                return moves;
+            }
             let mut cand = moves.clone();
             cand.remove(i);
             if wins(g, &cand) {
@@ -114,7 +117,7 @@ pub fn optimise<const N: usize>(g: &BitGraph<N>, mut moves: Vec<u8>, budget: &Bu
             for &c in &cand[..i] {
                 (f, b) = g.play(&f, &b, c);
             }
-            let mut tail = complete(g, f, b, 2);
+            let mut tail = complete(g, f, b, if g.colour.len() <= 512 { 2 } else { 1 });
             if i + tail.len() < moves.len() {
                 cand.truncate(i);
                 cand.append(&mut tail);
@@ -123,10 +126,60 @@ pub fn optimise<const N: usize>(g: &BitGraph<N>, mut moves: Vec<u8>, budget: &Bu
                 continue;
             }
             i += 1;
-            if budget.time_up() {
-                break;
-            }
         }
     }
     moves
+}
+
+/// Beam search: keeps the `width` most promising distinct states of each
+/// depth (smallest `depth + bound`, then most regions flooded) and returns
+/// the first solution found. Not exact, but usually within a move of the
+/// optimum; A* uses it to improve its incumbent on hard boards.
+pub fn beam<const N: usize>(g: &BitGraph<N>, width: usize, budget: &Budget) -> Option<Vec<u8>> {
+    use std::collections::HashSet;
+    let (f0, b0) = g.start_state();
+    if g.colours_left(&f0) == 0 {
+        return Some(Vec::new());
+    }
+    // (bound, -flooded, f, b, moves)
+    let mut layer: Vec<(usize, usize, Bits<N>, Bits<N>, Vec<u8>)> = vec![(0, 0, f0, b0, Vec::new())];
+    let mut seen: HashSet<Bits<N>> = HashSet::new();
+    loop {
+        if budget.time_up() {
+            return None;
+        }
+        let mut next = Vec::with_capacity(layer.len() * 4);
+        seen.clear();
+        for (_, _, f, b, moves) in &layer {
+            let left_here = g.colours_left(f);
+            let mut cands = candidate_moves(g, f, b);
+            while cands != 0 {
+                let c = cands.trailing_zeros() as u8;
+                cands &= cands - 1;
+                let (nf, nb) = g.play(f, b, c);
+                let left =
+                    if g.by_colour[c as usize].is_subset(&nf) { left_here & !(1 << c) } else { left_here };
+                if left.count_ones() <= 1 {
+                    let mut m = moves.clone();
+                    m.push(c);
+                    if left != 0 {
+                        m.push(left.trailing_zeros() as u8);
+                    }
+                    return Some(m);
+                }
+                if !seen.insert(nf) {
+                    continue;
+                }
+                let h = layered_bound(g, &nf, &nb, left);
+                let mut m = moves.clone();
+                m.push(c);
+                next.push((h, usize::MAX - nf.count(), nf, nb, m));
+            }
+        }
+        if next.len() > width {
+            next.select_nth_unstable_by_key(width, |e| (e.0, e.1));
+            next.truncate(width);
+        }
+        layer = next;
+    }
 }

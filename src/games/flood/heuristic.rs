@@ -120,9 +120,7 @@ pub fn layered_bound_capped<const N: usize>(
                 cs &= cs - 1;
                 let x = cur.and(&g.by_colour[c]);
                 kept = kept.and_not(&x);
-                for r in x.iter() {
-                    next.or_assign(&g.nbr[r]);
-                }
+                g.or_neighbours(&x, &mut next);
             }
             cur = kept.or(&next.and_not(&visited));
         } else {

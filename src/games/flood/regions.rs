@@ -146,10 +146,26 @@ impl<const N: usize> BitGraph<N> {
     #[inline]
     pub fn neighbours_of(&self, set: &Bits<N>) -> Bits<N> {
         let mut r = Bits::new();
-        for i in set.iter() {
-            r.or_assign(&self.nbr[i]);
-        }
+        self.or_neighbours(set, &mut r);
         r
+    }
+
+    /// `acc |= neighbours of the regions in set` (the innermost loop of the
+    /// bounds, written word by word).
+    #[inline]
+    pub fn or_neighbours(&self, set: &Bits<N>, acc: &mut Bits<N>) {
+        let nbr = &self.nbr[..];
+        for (wi, &word) in set.0.iter().enumerate() {
+            let mut w = word;
+            while w != 0 {
+                let i = wi * 64 + w.trailing_zeros() as usize;
+                w &= w - 1;
+                let n = &nbr[i];
+                for k in 0..N {
+                    acc.0[k] |= n.0[k];
+                }
+            }
+        }
     }
 
     /// The start state: the flooded set (start region) and its border.

@@ -34,6 +34,8 @@ pub enum Strategy {
     Greedy,
     /// Greedy followed by the leaf optimiser (drops moves while still winning).
     Optimise,
+    /// Beam search (width 64) with the layered bound as guide (fast, not exact).
+    Beam,
 }
 
 /// Budgets and strategy of one [`solve`] call.
@@ -134,7 +136,7 @@ fn run<const N: usize>(graph: &RegionGraph, strategy: Strategy, budget: &Budget)
     let g = BitGraph::<N>::new(graph);
     let (f, b) = g.start_state();
     let root_bound = heuristic::best_bound(&g, &f, &b);
-    let depth = if graph.len() <= 512 { 2 } else { 1 };
+    let depth = if strategy == Strategy::Astar { 1 } else if graph.len() <= 512 { 2 } else { 1 };
     let incumbent = greedy::greedy(&g, depth);
     let (moves, lower_bound, nodes, stopped) = match strategy {
         Strategy::Astar => {
@@ -147,6 +149,11 @@ fn run<const N: usize>(graph: &RegionGraph, strategy: Strategy, budget: &Budget)
             (o.moves, lb, o.nodes, o.stopped)
         }
         Strategy::Greedy => (incumbent, root_bound, 0, None),
+        Strategy::Beam => match greedy::beam(&g, 64, budget) {
+            Some(m) if m.len() < incumbent.len() => (m, root_bound, 0, None),
+            Some(_) => (incumbent, root_bound, 0, None),
+            None => (incumbent, root_bound, 0, Some(BudgetExceeded::Time)),
+        },
         Strategy::Optimise => {
             let m = greedy::optimise(&g, incumbent, budget);
             let stopped = budget.time_up().then_some(BudgetExceeded::Time);
@@ -279,7 +286,7 @@ mod tests {
         for _ in 0..200 {
             let board = random_board(&mut rng);
             let want = bfs_optimum(&board);
-            for strategy in [Strategy::Astar, Strategy::BranchAndBound, Strategy::Greedy, Strategy::Optimise] {
+            for strategy in [Strategy::Astar, Strategy::BranchAndBound, Strategy::Greedy, Strategy::Optimise, Strategy::Beam] {
                 let sol = solve(&board, &SolveOptions { strategy, ..Default::default() }).unwrap();
                 assert!(board.wins_with(&sol.moves));
                 assert!(sol.moves.len() >= want && sol.lower_bound <= want);
