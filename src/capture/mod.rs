@@ -109,7 +109,7 @@ pub fn read_grid_with(
         "located board {rect:?} in {:.2} ms",
         t0.elapsed().as_secs_f64() * 1e3
     );
-    let (lattice, _trace) =
+    let (lattice, trace) =
         match lattice::find_lattice(image, &rect, calibration.map(|c| &c.geometry)) {
             Ok(found) => found,
             Err(err) => {
@@ -127,6 +127,7 @@ pub fn read_grid_with(
         };
     if let Some(dir) = options.dump_dir {
         dump::lattice(dir, image, &rect, &lattice)?;
+        dump::edges(dir, &rect, &trace, &lattice)?;
     }
     if lattice.columns > 64 || lattice.rows > 64 {
         return Err(ReadError::TooLarge {
