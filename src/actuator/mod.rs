@@ -1,4 +1,207 @@
 //! Synthetic mouse input: move, click and drag at screen coordinates.
 //!
 //! Screen coordinates are produced by [`crate::capture::screen::Screenshot::to_screen`];
-//! this module never sees image pixels.
+//! this module never sees image pixels. Input goes through enigo's x11rb
+//! backend (XTEST) to the display in `$DISPLAY`, or to a named display with
+//! [`Mouse::on_display`].
+//!
+//! ```no_run
+//! let mut mouse = gridbot::actuator::Mouse::new()?;
+//! mouse.click(120, 80)?;
+//! # Ok::<(), gridbot::actuator::ActuatorError>(())
+//! ```
+
+use std::thread;
+use std::time::Duration;
+
+use enigo::{Button, Coordinate, Direction, Enigo, Key, Keyboard, Mouse as _, Settings};
+
+use crate::display::{x11, DisplayError};
+
+/// Errors from synthetic input.
+#[derive(Debug, thiserror::Error)]
+pub enum ActuatorError {
+    /// No display, or it does not accept connections.
+    #[error(transparent)]
+    Display(#[from] DisplayError),
+    /// enigo could not open its input connection.
+    #[error("cannot open synthetic input on X display {display}: {reason} (the X server needs the XTEST extension)")]
+    Connect { display: String, reason: String },
+    /// A point outside the screen.
+    #[error("point ({x}, {y}) is outside the {width}x{height} screen of X display {display}")]
+    OutOfScreen {
+        x: i32,
+        y: i32,
+        width: u32,
+        height: u32,
+        display: String,
+    },
+    /// enigo failed to send an event.
+    #[error("synthetic input failed while trying to {what}: {reason}")]
+    Input { what: &'static str, reason: String },
+}
+
+/// Pause between the steps of a drag and between press and release, so that
+/// the game sees separate events.
+const STEP_PAUSE: Duration = Duration::from_millis(10);
+
+/// A synthetic mouse (and keyboard, for the odd key press) on one X display.
+/// Buttons still held are released on drop.
+pub struct Mouse {
+    enigo: Enigo,
+    display: String,
+    screen: (u32, u32),
+    pressed: Vec<Button>,
+}
+
+impl std::fmt::Debug for Mouse {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Mouse")
+            .field("display", &self.display)
+            .field("pressed", &self.pressed)
+            .finish()
+    }
+}
+
+fn input_err(what: &'static str) -> impl FnOnce(enigo::InputError) -> ActuatorError {
+    move |err| ActuatorError::Input {
+        what,
+        reason: err.to_string(),
+    }
+}
+
+impl Mouse {
+    /// Opens synthetic input on the display in `$DISPLAY`.
+    pub fn new() -> Result<Self, ActuatorError> {
+        Self::on_display(&x11::display_from_env()?)
+    }
+
+    /// Opens synthetic input on the named display (e.g. `":57"`), without
+    /// touching the process environment.
+    pub fn on_display(display: &str) -> Result<Self, ActuatorError> {
+        // A plain connection first: its error says what is missing.
+        let (conn, screen) = x11::connect(Some(display))?;
+        let size = x11::screen_size(&conn, screen);
+        drop(conn);
+        let settings = Settings {
+            x11_display: Some(display.to_string()),
+            ..Settings::default()
+        };
+        let enigo = Enigo::new(&settings).map_err(|err| ActuatorError::Connect {
+            display: display.into(),
+            reason: err.to_string(),
+        })?;
+        Ok(Mouse {
+            enigo,
+            display: display.to_string(),
+            screen: size,
+            pressed: Vec::new(),
+        })
+    }
+
+    /// The display this mouse acts on.
+    pub fn display(&self) -> &str {
+        &self.display
+    }
+
+    fn check(&self, x: i32, y: i32) -> Result<(), ActuatorError> {
+        let (width, height) = self.screen;
+        if x < 0 || y < 0 || x >= width as i32 || y >= height as i32 {
+            return Err(ActuatorError::OutOfScreen {
+                x,
+                y,
+                width,
+                height,
+                display: self.display.clone(),
+            });
+        }
+        Ok(())
+    }
+
+    /// Moves the pointer to a screen point.
+    pub fn move_to(&mut self, x: i32, y: i32) -> Result<(), ActuatorError> {
+        self.check(x, y)?;
+        self.enigo
+            .move_mouse(x, y, Coordinate::Abs)
+            .map_err(input_err("move the pointer"))
+    }
+
+    fn press(&mut self, button: Button) -> Result<(), ActuatorError> {
+        self.enigo
+            .button(button, Direction::Press)
+            .map_err(input_err("press a button"))?;
+        self.pressed.push(button);
+        Ok(())
+    }
+
+    fn release(&mut self, button: Button) -> Result<(), ActuatorError> {
+        self.pressed.retain(|b| *b != button);
+        self.enigo
+            .button(button, Direction::Release)
+            .map_err(input_err("release a button"))
+    }
+
+    /// Moves to a screen point and clicks the left button there.
+    pub fn click(&mut self, x: i32, y: i32) -> Result<(), ActuatorError> {
+        self.move_to(x, y)?;
+        thread::sleep(STEP_PAUSE);
+        self.press(Button::Left)?;
+        thread::sleep(STEP_PAUSE);
+        self.release(Button::Left)
+    }
+
+    /// Presses the left button at `from`, moves in small steps to `to` and
+    /// releases it there.
+    pub fn drag(&mut self, from: (i32, i32), to: (i32, i32)) -> Result<(), ActuatorError> {
+        self.check(to.0, to.1)?;
+        self.move_to(from.0, from.1)?;
+        thread::sleep(STEP_PAUSE);
+        self.press(Button::Left)?;
+        let steps = ((to.0 - from.0).abs().max((to.1 - from.1).abs()) / 8).clamp(1, 50);
+        for i in 1..=steps {
+            let x = from.0 + (to.0 - from.0) * i / steps;
+            let y = from.1 + (to.1 - from.1) * i / steps;
+            thread::sleep(STEP_PAUSE);
+            if let Err(err) = self.move_to(x, y) {
+                self.release_all();
+                return Err(err);
+            }
+        }
+        thread::sleep(STEP_PAUSE);
+        self.release(Button::Left)
+    }
+
+    /// The pointer's current screen position.
+    pub fn position(&self) -> Result<(i32, i32), ActuatorError> {
+        self.enigo
+            .location()
+            .map_err(input_err("read the pointer position"))
+    }
+
+    /// Taps a key (press and release), e.g. `'n'` for a new game in sgt-flood.
+    pub fn key(&mut self, key: char) -> Result<(), ActuatorError> {
+        self.enigo
+            .key(Key::Unicode(key), Direction::Click)
+            .map_err(input_err("tap a key"))
+    }
+
+    /// Releases every button this mouse pressed (and, to be safe, the left
+    /// one). Errors are ignored: this runs on abort paths and in `Drop`.
+    pub fn release_all(&mut self) {
+        let mut buttons = std::mem::take(&mut self.pressed);
+        if !buttons.contains(&Button::Left) {
+            buttons.push(Button::Left);
+        }
+        for button in buttons {
+            let _ = self.enigo.button(button, Direction::Release);
+        }
+    }
+}
+
+impl Drop for Mouse {
+    fn drop(&mut self) {
+        if !self.pressed.is_empty() {
+            self.release_all();
+        }
+    }
+}

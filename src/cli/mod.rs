@@ -66,7 +66,10 @@ fn init_logging(verbose: u8, quiet: bool) {
         (false, 2) => "debug",
         (false, _) => "trace",
     };
-    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or(level))
+    // enigo warns about harmless keymap details on every start; keep it
+    // quiet unless debugging (-vv) or RUST_LOG says otherwise.
+    let filter = if verbose >= 2 { level.to_string() } else { format!("{level},enigo=error") };
+    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or(filter))
         .format_timestamp_millis()
         .init();
 }
@@ -76,6 +79,7 @@ fn init_logging(verbose: u8, quiet: bool) {
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
     init_logging(cli.verbose, cli.quiet);
+    gridbot::capture::screen::use_x11_only();
     let result = match cli.command {
         Command::Screenshot(args) => screenshot::run(args),
         Command::Click(args) => click::run(args),
