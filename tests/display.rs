@@ -243,3 +243,25 @@ fn wayland_session_variables_do_not_redirect_capture() {
         .arg(tmp.join("w.png")));
     assert_success(&out);
 }
+
+/// Xvfb dies with the thread that started it even when no destructor runs
+/// (as when gridbot is killed): PR_SET_PDEATHSIG.
+#[test]
+fn xvfb_dies_when_its_owner_goes_away_without_cleanup() {
+    let pid = std::thread::spawn(|| {
+        let display = VirtualDisplay::start(320, 240).unwrap();
+        let pid = display.xvfb_pid();
+        std::mem::forget(display);
+        pid
+    })
+    .join()
+    .unwrap();
+    let dead = || {
+        // Gone, or a zombie waiting to be reaped.
+        match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+            Err(_) => Some(()),
+            Ok(stat) => stat.rsplit(')').next().unwrap_or("").trim_start().starts_with('Z').then_some(()),
+        }
+    };
+    assert!(poll(TIMEOUT, dead).is_some(), "Xvfb {pid} outlived the thread that started it");
+}

@@ -41,12 +41,12 @@ pub enum CaptureError {
     Xcap {
         what: &'static str,
         #[source]
-        source: xcap::XCapError,
+        source: Box<xcap::XCapError>,
     },
 }
 
 fn xcap_err(what: &'static str) -> impl FnOnce(xcap::XCapError) -> CaptureError {
-    move |source| CaptureError::Xcap { what, source }
+    move |source| CaptureError::Xcap { what, source: Box::new(source) }
 }
 
 /// Makes xcap capture through X11 even inside a Wayland session, so that

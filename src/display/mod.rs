@@ -127,7 +127,8 @@ fn kill_and_reap(child: &mut Child) {
 /// Makes the child receive SIGKILL when the spawning thread dies, so nothing
 /// outlives gridbot even when it is killed without running destructors.
 fn die_with_parent(command: &mut Command) {
-    // SAFETY: prctl is async-signal-safe and touches no memory of the parent.
+    // SAFETY: the hook makes one prctl system call; it allocates nothing and
+    // touches no memory shared with the parent.
     unsafe {
         command.pre_exec(|| {
             libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
