@@ -1,13 +1,14 @@
 //! Debug images of every stage (`--dump-stages DIR`): the saturation mask
-//! with the board rectangle, the board with the lattice drawn over it, the
-//! cell colours, and the quantised board.
+//! with the board rectangle, the edge profiles the lattice was counted from,
+//! the board with the lattice drawn over it, the cell colours, and the
+//! quantised board.
 
 use std::path::Path;
 
 use image::{Rgba, RgbaImage};
 
 use super::cells::CellSample;
-use super::lattice::Lattice;
+use super::lattice::{EdgeProfile, Lattice, LatticeTrace};
 use super::locate::{BoardRect, SaturationMask};
 use super::ReadError;
 
@@ -101,6 +102,44 @@ pub fn lattice(
         }
     }
     save(&img, dir, "2-lattice.png")
+}
+
+/// `2-edges.png`: the edge profiles along x (top band) and y (bottom
+/// band) as white bars, one column per pixel of the board, with the
+/// boundaries of the lattice found in magenta.
+pub fn edges(
+    dir: &Path,
+    rect: &BoardRect,
+    trace: &LatticeTrace,
+    lattice: &Lattice,
+) -> Result<(), ReadError> {
+    const BAND: u32 = 100;
+    let width = trace.x.values.len().max(trace.y.values.len()) as u32;
+    let mut img = RgbaImage::from_pixel(width.max(1), 2 * BAND + 1, Rgba([0, 0, 0, 255]));
+    let mut band = |profile: &EdgeProfile, top: u32, origin: f64, pitch: f64, count: usize| {
+        let max = profile.values.iter().copied().fold(1.0, f64::max);
+        for (i, &v) in profile.values.iter().enumerate() {
+            let bar = ((v / max) * (BAND - 1) as f64).round() as u32;
+            for y in 0..bar {
+                img.put_pixel(i as u32, top + BAND - 1 - y, Rgba([255, 255, 255, 255]));
+            }
+        }
+        for k in 0..=count {
+            let x = (origin + k as f64 * pitch).round();
+            if x >= 0.0 && (x as u32) < width {
+                for y in top..top + 8 {
+                    img.put_pixel(x as u32, y, Rgba([255, 0, 255, 255]));
+                }
+            }
+        }
+    };
+    let (ox, oy) = (
+        lattice.origin_x - rect.x as f64,
+        lattice.origin_y - rect.y as f64,
+    );
+    band(&trace.x, 0, ox, lattice.pitch_x, lattice.columns);
+    band(&trace.y, BAND + 1, oy, lattice.pitch_y, lattice.rows);
+    save(&img, dir, "2-edges.png")
 }
 
 const BLOCK: u32 = 12;

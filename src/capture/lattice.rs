@@ -5,13 +5,19 @@
 //! sampled lines that cross a colour jump there. Cells of one colour that
 //! touch merge visually (sgt-flood draws separators only between different
 //! colours), so not every cell boundary shows; but every edge that does show
-//! lies on a cell boundary. The cell count is therefore the *smallest* n
-//! whose n-1 evenly spaced boundaries explain (almost) all edge mass; its
-//! multiples explain it too, its divisors do not. The two axes are paired
-//! preferring square cells (so an axis with few edges borrows the other's
-//! pitch), and the pitch and origin are then fitted by least squares to the
-//! centroids of the edges found near each boundary, which absorbs separator
-//! lines, anti-aliasing and non-integer scaling.
+//! lies on a cell boundary. A cell count n is *valid* when its n-1 evenly
+//! spaced boundaries explain (almost) all the edge mass and the edges fit a
+//! board drawn inside a frame: boundary k at `k * (len + 2s) / n - s` with a
+//! small margin s (half a separator line, a pixel of blur) and small
+//! residuals. Multiples of the true count are valid too, its divisors are
+//! not; on a late-game board with few edges a near count (15 for 16) may
+//! explain them, but only with a larger margin. So the count chosen is the
+//! best-fitting one among the valid counts up to a third above the smallest,
+//! the smallest on a tie. The two axes are paired preferring square cells
+//! (an axis with no edges borrows the other's pitch), and the pitch and
+//! origin are fitted by least squares to the centroids of the edges found
+//! near each boundary, which absorbs separator lines, anti-aliasing and
+//! non-integer scaling.
 
 use image::RgbaImage;
 
@@ -57,6 +63,8 @@ const EXPLAINED: f64 = 0.92;
 const MIN_PITCH: f64 = 4.0;
 /// Largest cell count considered per axis.
 const MAX_CELLS: usize = 128;
+/// Cells count as square when their pitches differ by at most this share.
+const SQUARE: f64 = 0.04;
 /// Profiles with less total mass than this (in sampled lines) have no edges.
 const NO_EDGES: f64 = 0.5;
 
@@ -146,7 +154,13 @@ fn explained(profile: &EdgeProfile, n: usize) -> f64 {
         }
         total += v;
         let k = (i as f64 / pitch).round();
-        if (i as f64 - k * pitch).abs() <= tol {
+        // The frame (k = 0 or n) only explains edges within a margin of it.
+        let reach = if k == 0.0 || k == n as f64 {
+            tol.min(0.05 * pitch + 2.0)
+        } else {
+            tol
+        };
+        if (i as f64 - k * pitch).abs() <= reach {
             hit += v;
         }
     }
@@ -157,9 +171,18 @@ fn explained(profile: &EdgeProfile, n: usize) -> f64 {
     }
 }
 
-/// Cell counts whose boundaries explain the profile, smallest first, or
-/// `None` when the axis shows no interior edges at all.
-fn valid_counts(profile: &EdgeProfile) -> Option<Vec<usize>> {
+/// A cell count that explains an axis, and how well: the symmetric frame
+/// model's margin plus its largest residual, in pixels.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Candidate {
+    n: usize,
+    cost: f64,
+}
+
+/// Cell counts whose boundaries explain the profile (smallest first), or
+/// `None` when the axis shows no interior edges at all. A count must also
+/// fit (see [`fit_cost`]).
+fn valid_counts(profile: &EdgeProfile) -> Option<Vec<Candidate>> {
     if profile.interior_mass() < NO_EDGES {
         return None;
     }
@@ -168,14 +191,42 @@ fn valid_counts(profile: &EdgeProfile) -> Option<Vec<usize>> {
     Some(
         (2..=max)
             .filter(|&n| explained(profile, n) >= EXPLAINED)
+            .filter_map(|n| fit_cost(profile, n).map(|cost| Candidate { n, cost }))
             .collect(),
     )
 }
 
-/// Fits boundary positions `a + k * pitch` to the edge centroids near each
-/// predicted boundary of `n` cells. Returns `(a, pitch)` in profile
-/// coordinates.
-fn fit(profile: &EdgeProfile, n: usize) -> (f64, f64) {
+/// The candidates near the smallest valid count (up to a third more cells):
+/// where sparse edges leave a few near counts valid, the right one is among
+/// them, while multiples of the smallest (which fit as well) are not.
+fn window(valid: &[Candidate]) -> impl Iterator<Item = Candidate> + '_ {
+    let min = valid.first().map_or(0, |c| c.n);
+    valid
+        .iter()
+        .copied()
+        .take_while(move |c| 3 * c.n <= 4 * min)
+}
+
+/// Picks from `items` the one with the lowest cost, counting costs within
+/// half a pixel of the best as equal and then preferring the smallest size
+/// (multiples of the true count fit exactly as well; near counts that fit
+/// sparse edges need a larger margin).
+fn choose<T: Copy>(
+    items: impl Iterator<Item = T>,
+    cost: impl Fn(&T) -> f64,
+    size: impl Fn(&T) -> usize,
+) -> Option<T> {
+    let items: Vec<T> = items.collect();
+    let best = items.iter().map(&cost).fold(f64::INFINITY, f64::min);
+    items
+        .into_iter()
+        .filter(|t| cost(t) <= best + 0.5)
+        .min_by_key(|t| size(t))
+}
+
+/// Edge centroids near each predicted inner boundary of `n` cells:
+/// `(k, centroid, mass)`.
+fn boundary_points(profile: &EdgeProfile, n: usize) -> Vec<(f64, f64, f64)> {
     let len = profile.len();
     let p0 = len as f64 / n as f64;
     let tol = tolerance(p0);
@@ -193,28 +244,69 @@ fn fit(profile: &EdgeProfile, n: usize) -> (f64, f64) {
             points.push((k as f64, moment / mass, mass));
         }
     }
-    match points.len() {
-        0 => (0.0, p0),
-        1 => {
-            let (k, c, _) = points[0];
-            (c - k * p0, p0)
-        }
-        _ => {
-            let sw: f64 = points.iter().map(|p| p.2).sum();
-            let mk = points.iter().map(|p| p.2 * p.0).sum::<f64>() / sw;
-            let mc = points.iter().map(|p| p.2 * p.1).sum::<f64>() / sw;
-            let skk: f64 = points.iter().map(|p| p.2 * (p.0 - mk) * (p.0 - mk)).sum();
-            let skc: f64 = points.iter().map(|p| p.2 * (p.0 - mk) * (p.1 - mc)).sum();
-            if skk <= 0.0 {
-                return (mc - mk * p0, p0);
-            }
-            let pitch = skc / skk;
-            if (pitch - p0).abs() > 0.1 * p0 {
-                return (0.0, p0);
-            }
-            (mc - mk * pitch, pitch)
-        }
+    points
+}
+
+/// Fits the symmetric model of a board drawn inside a frame: boundary k at
+/// `k * (len + 2s) / n - s`, where `s` is the margin between the board
+/// rectangle and the outer cell boundaries (half a separator line, or a
+/// pixel of blur). Returns `s` and the largest residual in pixels.
+fn fit_symmetric(points: &[(f64, f64, f64)], len: f64, n: usize) -> (f64, f64) {
+    let nf = n as f64;
+    let (mut sdg, mut sgg) = (0.0, 0.0);
+    for &(k, c, m) in points {
+        let (d, g) = (c - k * len / nf, 2.0 * k / nf - 1.0);
+        sdg += m * d * g;
+        sgg += m * g * g;
     }
+    let s = if sgg > 1e-9 { sdg / sgg } else { 0.0 };
+    let worst = points
+        .iter()
+        .map(|&(k, c, _)| (c - k * len / nf - s * (2.0 * k / nf - 1.0)).abs())
+        .fold(0.0, f64::max);
+    (s, worst)
+}
+
+/// How well `n` cells fit the edges, or `None` if they do not: the
+/// symmetric model's margin must be small (a few percent of a pitch) and
+/// every boundary centroid must lie close to it. A wrong count that explains
+/// a few clustered edges within tolerance needs a margin of a good part of a
+/// cell, or leaves large residuals.
+fn fit_cost(profile: &EdgeProfile, n: usize) -> Option<f64> {
+    let len = profile.len() as f64;
+    let pitch = len / n as f64;
+    let (s, worst) = fit_symmetric(&boundary_points(profile, n), len, n);
+    (s.abs() <= 0.05 * pitch + 1.5 && worst <= (0.06 * pitch).max(1.5)).then_some(s.abs() + worst)
+}
+
+/// Fits boundary positions `a + k * pitch` to the edge centroids near each
+/// predicted boundary of `n` cells: least squares with two or more
+/// boundaries seen, the symmetric frame model otherwise. Returns
+/// `(a, pitch)` in profile coordinates.
+fn fit(profile: &EdgeProfile, n: usize) -> (f64, f64) {
+    let len = profile.len() as f64;
+    let p0 = len / n as f64;
+    let points = boundary_points(profile, n);
+    let symmetric = || {
+        let (s, _) = fit_symmetric(&points, len, n);
+        (-s, (len + 2.0 * s) / n as f64)
+    };
+    if points.len() < 2 {
+        return symmetric();
+    }
+    let sw: f64 = points.iter().map(|p| p.2).sum();
+    let mk = points.iter().map(|p| p.2 * p.0).sum::<f64>() / sw;
+    let mc = points.iter().map(|p| p.2 * p.1).sum::<f64>() / sw;
+    let skk: f64 = points.iter().map(|p| p.2 * (p.0 - mk) * (p.0 - mk)).sum();
+    let skc: f64 = points.iter().map(|p| p.2 * (p.0 - mk) * (p.1 - mc)).sum();
+    if skk <= 0.0 {
+        return symmetric();
+    }
+    let pitch = skc / skk;
+    if (pitch - p0).abs() > 0.1 * p0 {
+        return symmetric();
+    }
+    (mc - mk * pitch, pitch)
 }
 
 /// Everything the lattice stage computed, for `--dump-stages`.
@@ -256,22 +348,25 @@ pub fn find_lattice(
         _ => {
             let vx = valid_counts(&px);
             let vy = valid_counts(&py);
+            log::debug!("cell counts that fit, with cost: x {vx:?}, y {vy:?}");
             let from_pitch = |len: f64, pitch: f64| (len / pitch).round().max(1.0) as usize;
-            let smallest = |v: &Vec<usize>, axis: &str| {
-                v.first().copied().ok_or_else(|| {
-                    no_lattice(format!(
-                        "the colour edges along {axis} are not evenly spaced"
-                    ))
-                })
+            let best = |v: &Vec<Candidate>, axis: &str| {
+                choose(window(v), |c| c.cost, |c| c.n)
+                    .map(|c| c.n)
+                    .ok_or_else(|| {
+                        no_lattice(format!(
+                            "the colour edges along {axis} are not evenly spaced"
+                        ))
+                    })
             };
             match (hint_cols, hint_rows, vx, vy) {
                 (Some(c), None, _, Some(vy)) => (
                     c,
-                    pick_matching(&vy, h, w / c as f64).unwrap_or(smallest(&vy, "y")?),
+                    pick_matching(&vy, h, w / c as f64).map_or_else(|| best(&vy, "y"), Ok)?,
                 ),
                 (Some(c), None, _, None) => (c, from_pitch(h, w / c as f64)),
                 (None, Some(r), Some(vx), _) => (
-                    pick_matching(&vx, w, h / r as f64).unwrap_or(smallest(&vx, "x")?),
+                    pick_matching(&vx, w, h / r as f64).map_or_else(|| best(&vx, "x"), Ok)?,
                     r,
                 ),
                 (None, Some(r), None, _) => (from_pitch(w, h / r as f64), r),
@@ -285,28 +380,40 @@ pub fn find_lattice(
                     })
                 }
                 (_, _, Some(vx), None) => {
-                    let c = smallest(&vx, "x")?;
+                    let c = best(&vx, "x")?;
                     (c, from_pitch(h, w / c as f64))
                 }
                 (_, _, None, Some(vy)) => {
-                    let r = smallest(&vy, "y")?;
+                    let r = best(&vy, "y")?;
                     (from_pitch(w, h / r as f64), r)
                 }
                 (_, _, Some(vx), Some(vy)) => {
-                    let mut best: Option<(usize, usize)> = None;
-                    for &c in vx.iter().take(16) {
-                        for &r in vy.iter().take(16) {
-                            let ratio = (w / c as f64) / (h / r as f64);
-                            if (ratio - 1.0).abs() <= 0.15
-                                && best.is_none_or(|(bc, br)| c + r < bc + br)
-                            {
-                                best = Some((c, r));
-                            }
-                        }
-                    }
-                    match best {
-                        Some(b) => b,
-                        None => (smallest(&vx, "x")?, smallest(&vy, "y")?),
+                    // Square cells: pair the counts whose pitches agree,
+                    // first near each axis's smallest count (by fit), then
+                    // anywhere (smallest counts).
+                    let square = |cx: &Candidate, cy: &Candidate| {
+                        ((w / cx.n as f64) / (h / cy.n as f64) - 1.0).abs() <= SQUARE
+                    };
+                    let (wx, wy): (Vec<Candidate>, Vec<Candidate>) =
+                        (window(&vx).collect(), window(&vy).collect());
+                    let near = wx.iter().flat_map(|cx| {
+                        wy.iter()
+                            .filter(|cy| square(cx, cy))
+                            .map(move |cy| (*cx, *cy))
+                    });
+                    let far = || {
+                        vx.iter().take(64).flat_map(|cx| {
+                            vy.iter()
+                                .take(64)
+                                .filter(|cy| square(cx, cy))
+                                .map(move |cy| (*cx, *cy))
+                        })
+                    };
+                    match choose(near, |(cx, cy)| cx.cost + cy.cost, |(cx, cy)| cx.n + cy.n)
+                        .or_else(|| far().min_by_key(|(cx, cy)| cx.n + cy.n))
+                    {
+                        Some((cx, cy)) => (cx.n, cy.n),
+                        None => (best(&vx, "x")?, best(&vy, "y")?),
                     }
                 }
             }
@@ -328,17 +435,13 @@ pub fn find_lattice(
     Ok((lattice, LatticeTrace { x: px, y: py }))
 }
 
-/// The count in `valid` whose pitch is closest to `pitch` (within 15%).
-fn pick_matching(valid: &[usize], len: f64, pitch: f64) -> Option<usize> {
-    valid
+/// The best count in `valid` whose pitch is within [`SQUARE`] of `pitch`.
+fn pick_matching(valid: &[Candidate], len: f64, pitch: f64) -> Option<usize> {
+    let near = valid
         .iter()
         .copied()
-        .filter(|&n| ((len / n as f64) / pitch - 1.0).abs() <= 0.15)
-        .min_by(|&a, &b| {
-            let da = ((len / a as f64) - pitch).abs();
-            let db = ((len / b as f64) - pitch).abs();
-            da.total_cmp(&db)
-        })
+        .filter(|c| ((len / c.n as f64) / pitch - 1.0).abs() <= SQUARE);
+    choose(near, |c| c.cost, |c| c.n).map(|c| c.n)
 }
 
 #[cfg(test)]
@@ -407,6 +510,32 @@ mod tests {
             assert!(
                 (l.origin_x - 40.0).abs() < 1.0 && (l.origin_y - 30.0).abs() < 1.0,
                 "{l:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn late_game_boards_with_few_edges() {
+        // One odd cell in a corner, or a few cells near one edge: nearby
+        // wrong counts explain the few edges too, but need a frame margin.
+        for (n, tile, sep, odd) in [
+            (16usize, 12u32, 0u32, vec![(15usize, 15usize)]),
+            (16, 20, 0, vec![(13, 3), (14, 3), (15, 4)]),
+            (6, 20, 0, vec![(5, 5)]),
+            (10, 64, 2, vec![(9, 9)]),
+            (12, 32, 1, vec![(11, 0), (11, 1), (10, 0)]),
+        ] {
+            let mut rows: Vec<Vec<u8>> = vec![vec![1; n]; n];
+            for &(r, c) in &odd {
+                rows[r][c] = 3;
+            }
+            let cells: Vec<&[u8]> = rows.iter().map(|r| r.as_slice()).collect();
+            let (img, rect) = board(&cells, tile, sep, (30, 40));
+            let (l, _) = find_lattice(&img, &rect, None).unwrap();
+            assert_eq!(
+                (l.columns, l.rows),
+                (n, n),
+                "{n}x{n} tile {tile} odd {odd:?}"
             );
         }
     }

@@ -109,7 +109,7 @@ pub fn read_grid_with(
         "located board {rect:?} in {:.2} ms",
         t0.elapsed().as_secs_f64() * 1e3
     );
-    let (lattice, _trace) =
+    let (lattice, trace) =
         match lattice::find_lattice(image, &rect, calibration.map(|c| &c.geometry)) {
             Ok(found) => found,
             Err(err) => {
@@ -127,6 +127,7 @@ pub fn read_grid_with(
         };
     if let Some(dir) = options.dump_dir {
         dump::lattice(dir, image, &rect, &lattice)?;
+        dump::edges(dir, &rect, &trace, &lattice)?;
     }
     if lattice.columns > 64 || lattice.rows > 64 {
         return Err(ReadError::TooLarge {
@@ -300,5 +301,70 @@ mod tests {
             read_grid(&img, None).unwrap(),
             read_grid(&img, None).unwrap()
         );
+    }
+}
+
+#[cfg(test)]
+mod robustness {
+    use super::*;
+    use image::Rgba;
+
+    /// Odd inputs give errors or readings, never panics.
+    #[test]
+    fn odd_images_never_panic() {
+        let mut state = 7u32;
+        let mut rand = move || {
+            state ^= state << 13;
+            state ^= state >> 17;
+            state ^= state << 5;
+            state
+        };
+        let mut images = vec![
+            RgbaImage::new(1, 1),
+            RgbaImage::from_pixel(1, 1, Rgba([255, 0, 0, 255])),
+            RgbaImage::from_pixel(3, 2, Rgba([255, 0, 0, 255])),
+            RgbaImage::from_pixel(40, 40, Rgba([255, 0, 0, 255])),
+        ];
+        // Noise, stripes, a saturated frame, tiny and thin boards.
+        images.push(RgbaImage::from_fn(64, 48, |_, _| {
+            let v = rand();
+            Rgba([v as u8, (v >> 8) as u8, (v >> 16) as u8, 255])
+        }));
+        images.push(RgbaImage::from_fn(80, 60, |x, _| {
+            if x % 2 == 0 {
+                Rgba([255, 0, 0, 255])
+            } else {
+                Rgba([0, 0, 255, 255])
+            }
+        }));
+        images.push(RgbaImage::from_fn(80, 60, |x, y| {
+            if x == 5 || y == 5 || x == 70 || y == 50 {
+                Rgba([0, 255, 0, 255])
+            } else {
+                Rgba([90, 90, 90, 255])
+            }
+        }));
+        images.push(RgbaImage::from_fn(60, 60, |x, y| {
+            if (20..36).contains(&x) && (20..36).contains(&y) {
+                if x < 28 {
+                    Rgba([255, 0, 0, 255])
+                } else {
+                    Rgba([0, 255, 0, 255])
+                }
+            } else {
+                Rgba([200, 200, 200, 255])
+            }
+        }));
+        images.push(RgbaImage::from_fn(300, 40, |x, y| {
+            if (10..290).contains(&x) && (18..22).contains(&y) {
+                Rgba([(x * 7 % 256) as u8, 0, 255, 255])
+            } else {
+                Rgba([0, 0, 0, 255])
+            }
+        }));
+        for image in &images {
+            let _ = read_grid(image, None);
+            let _ = crate::games::flood::screen::read_board(image, None);
+        }
     }
 }

@@ -1,6 +1,8 @@
 //! `gridbot read IMAGE`: reads a board off a screenshot and prints it, with
 //! the lattice found and a confidence per cell.
 
+use std::fmt::Write as _;
+use std::io::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -85,19 +87,20 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     };
     let reading = read_board_with(&image, calibration.as_ref(), &options)
         .with_context(|| format!("cannot read a board from {}", args.image.display()))?;
+    let mut out = String::new();
     match args.format {
         Format::Sgt => {
-            println!("{}", to_sgt(&reading.board));
+            writeln!(out, "{}", to_sgt(&reading.board))?;
             eprintln!("{}", lattice_line(&reading));
         }
-        Format::Json => println!("{}", serde_json::to_string_pretty(&to_json(&reading))?),
+        Format::Json => writeln!(out, "{}", serde_json::to_string_pretty(&to_json(&reading))?)?,
         Format::Rows => {
             let b = &reading.board;
             for r in 0..b.height() {
                 let row: String = (0..b.width()).map(|c| colour_char(b.get(r, c))).collect();
-                println!("{row}");
+                writeln!(out, "{row}")?;
             }
-            println!("{}", lattice_line(&reading));
+            writeln!(out, "{}", lattice_line(&reading))?;
             let palette: Vec<String> = reading
                 .grid
                 .palette
@@ -105,8 +108,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 .enumerate()
                 .map(|(i, &c)| format!("{}={}", colour_char(i as u8), format_hex_colour(c)))
                 .collect();
-            println!("palette: {}", palette.join(" "));
-            println!("confidence (%):");
+            writeln!(out, "palette: {}", palette.join(" "))?;
+            writeln!(out, "confidence (%):")?;
             for r in 0..b.height() {
                 let row: Vec<String> = (0..b.width())
                     .map(|c| {
@@ -116,9 +119,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                         )
                     })
                     .collect();
-                println!("{}", row.join(" "));
+                writeln!(out, "{}", row.join(" "))?;
             }
         }
+    }
+    // A closed pipe (`gridbot read ... | head`) is not an error.
+    match std::io::stdout().lock().write_all(out.as_bytes()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => return Err(e.into()),
+        _ => {}
     }
     Ok(ExitCode::SUCCESS)
 }
