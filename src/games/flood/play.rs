@@ -171,7 +171,7 @@ impl PlayableGame for FloodGame {
             if lookahead.len() < best.moves.len() && state.wins_with(&lookahead) {
                 best.moves = lookahead;
             }
-            for strategy in [Strategy::Optimise, Strategy::BranchAndBound] {
+            for strategy in [Strategy::Beam, Strategy::Optimise, Strategy::BranchAndBound] {
                 let left = budget.saturating_sub(started.elapsed());
                 let sol = run(strategy, left.max(Duration::from_millis(10)))?;
                 lower_bound = lower_bound.max(sol.lower_bound);
