@@ -25,7 +25,7 @@ fn a_move_played_behind_the_bots_back_is_absorbed() {
             "play",
             "flood",
             "--pause-between-moves",
-            "600",
+            "800",
             "--report",
             path.to_str().unwrap(),
         ],
@@ -58,9 +58,12 @@ fn a_move_played_behind_the_bots_back_is_absorbed() {
         end.stdout,
         end.stderr
     );
+    // Normally seen during the pause before the first click; on a slow
+    // machine the keys may land after it, and the check after the click
+    // catches it instead.
     assert!(
-        end.stderr
-            .contains("the board changed while the bot waited"),
+        end.stderr.contains("the board changed while the bot waited")
+            || end.stderr.contains("differs from the prediction"),
         "{}",
         end.stderr
     );
