@@ -39,7 +39,10 @@ pub struct LoopArgs {
     /// as unproven.
     #[arg(long, value_name = "MS")]
     pub solve_budget_ms: Option<u64>,
-    /// Solver strategy.
+    /// Solver strategy: astar (default) runs a portfolio (exact A* on half
+    /// the budget, then sgt-flood's own lookahead, beam, greedy + optimiser
+    /// and branch and bound on the rest; the shortest line wins); any other
+    /// runs that search alone.
     #[arg(long, value_enum, default_value = "astar")]
     pub strategy: Strategy,
     /// Mismatches in a row tolerated before giving up.
