@@ -228,7 +228,11 @@ impl VirtualDisplay {
     pub fn start_with_window_manager(width: u32, height: u32) -> Result<Self, DisplayError> {
         let mut display = Self::start(width, height)?;
         let mut command = Command::new(WINDOW_MANAGER);
+        // evilwm's default font ("variable") comes with the optional X font
+        // packages and it exits when the font is missing, as on a fresh
+        // machine; "fixed" is built into every X server.
         command
+            .args(["-fn", "fixed"])
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::null());
