@@ -14,8 +14,8 @@
 //!   it is always optimal, so it is the only child generated.
 //! - Only colours present on the border are played (every move gains).
 //! - Open list: buckets by `f`, deepest first ([`BucketQueue`]).
-//! - Upper bound: an incumbent solution (greedy; after 20 000 expansions
-//!   a beam search tries to improve it) prunes every node with
+//! - Upper bound: an incumbent solution (greedy; on hard boards beam
+//!   searches of growing width try to improve it) prunes every node with
 //!   `f >= incumbent`; states with at most one colour left are completed on
 //!   the spot and improve the incumbent.
 //! - Bound proof: the largest `f` popped so far is a lower bound on the
@@ -57,8 +57,9 @@ struct Node<const N: usize> {
     forced: bool,
 }
 
-/// After this many expansions A* runs a beam search for a better incumbent.
-const BEAM_AFTER: u64 = 20_000;
+/// After so many expansions A* runs a beam search of so many states a
+/// depth for a better incumbent.
+const BEAMS: [(u64, usize); 3] = [(20_000, 64), (100_000, 256), (500_000, 1024)];
 
 /// How many moves back [`dominated_deeper`] tries to move a move.
 const COMMUTE_DEPTH: usize = 4;
@@ -161,11 +162,11 @@ pub fn astar<const N: usize>(g: &BitGraph<N>, budget: &Budget, incumbent: Vec<u8
         }
         let (f, b) = (node.f, node.b);
         nodes += 1;
-        if nodes == BEAM_AFTER {
+        if let Some(w) = BEAMS.iter().find(|b| b.0 == nodes && best.len() > lb + 1).map(|b| b.1) {
             // A hard board: a beam search usually gets within a move of the
             // optimum, which lets the bound evaluation stop earlier and keeps
             // hopeless children out of memory.
-            if let Some(m) = greedy::beam(g, 64, budget) {
+            if let Some(m) = greedy::beam(g, w, budget) {
                 if m.len() < best.len() {
                     best = m;
                     open.truncate_f(best.len());
@@ -250,7 +251,7 @@ pub fn astar<const N: usize>(g: &BitGraph<N>, budget: &Budget, incumbent: Vec<u8
         for k in kids.iter() {
             let probe = seen.find(k.hash, |i| arena[i as usize].f == k.f);
             if let Probe::Found(_, j) = probe {
-                if arena[j as usize].g as usize <= ng {
+                    if arena[j as usize].g as usize <= ng {
                     continue;
                 }
             }
