@@ -51,7 +51,7 @@ impl Default for PlayConfig {
             max_retries: 3,
             pause_between_moves: Duration::ZERO,
             confirm_stable: Duration::from_millis(150),
-            find_timeout: Duration::from_millis(3000),
+            find_timeout: Duration::from_millis(5000),
             read_status: true,
         }
     }
