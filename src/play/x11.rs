@@ -193,7 +193,7 @@ impl X11Pointer {
         // `linux_delay` ms (12 by default, 24 ms per click); the game needs none.
         let settings = Settings {
             x11_display: Some(display.clone()),
-            linux_delay: 1,
+            linux_delay: 0,
             ..Settings::default()
         };
         let enigo = Enigo::new(&settings).map_err(|e| {
