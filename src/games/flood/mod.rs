@@ -2,5 +2,6 @@
 //! takes the chosen colour and absorbs neighbouring cells of that colour.
 
 pub mod board;
+pub mod screen;
 
 pub use board::Board;

@@ -1,0 +1,116 @@
+//! Stage 3, reduce each cell to one colour: the per-channel median of a grid
+//! of samples over the inner patch of the cell (half the pitch wide, so
+//! separator lines, anti-aliased borders and markers drawn in the middle
+//! of a cell do not move it), plus how uniform the patch is.
+
+use image::RgbaImage;
+
+use super::colour::{max_channel_diff, rgb_at};
+use super::lattice::Lattice;
+
+/// One cell's colour and how much of its patch agrees with it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct CellSample {
+    /// Median colour of the inner patch.
+    pub colour: [u8; 3],
+    /// Share of patch samples within a small distance of the median (1.0 for
+    /// a flat cell).
+    pub uniformity: f32,
+}
+
+/// Samples per axis of the inner patch (at most).
+const PATCH_SAMPLES: usize = 7;
+/// A patch sample "agrees" with the median if no channel differs by more.
+const AGREE: u8 = 24;
+
+/// Median colour and uniformity of every cell, row-major.
+pub fn sample_cells(image: &RgbaImage, lattice: &Lattice) -> Vec<CellSample> {
+    let (w, h) = image.dimensions();
+    let radius_x = 0.25 * lattice.pitch_x;
+    let radius_y = 0.25 * lattice.pitch_y;
+    let count = |r: f64| ((2.0 * r).round() as usize + 1).clamp(1, PATCH_SAMPLES);
+    let (nx, ny) = (count(radius_x), count(radius_y));
+    let offsets = |n: usize, r: f64| -> Vec<f64> {
+        (0..n)
+            .map(|i| {
+                if n == 1 {
+                    0.0
+                } else {
+                    -r + 2.0 * r * i as f64 / (n - 1) as f64
+                }
+            })
+            .collect()
+    };
+    let (ox, oy) = (offsets(nx, radius_x), offsets(ny, radius_y));
+    let clamp = |v: f64, max: u32| (v.floor().max(0.0) as u32).min(max - 1);
+
+    let mut out = Vec::with_capacity(lattice.rows * lattice.columns);
+    let mut channels = [[0u8; PATCH_SAMPLES * PATCH_SAMPLES]; 3];
+    let mut pixels = [[0u8; 3]; PATCH_SAMPLES * PATCH_SAMPLES];
+    for row in 0..lattice.rows {
+        for col in 0..lattice.columns {
+            let (cx, cy) = lattice.cell_centre(row, col);
+            let mut n = 0;
+            for dy in &oy {
+                for dx in &ox {
+                    let p = rgb_at(image, clamp(cx + dx, w), clamp(cy + dy, h));
+                    pixels[n] = p;
+                    for c in 0..3 {
+                        channels[c][n] = p[c];
+                    }
+                    n += 1;
+                }
+            }
+            let mut colour = [0u8; 3];
+            for c in 0..3 {
+                let s = &mut channels[c][..n];
+                s.sort_unstable();
+                colour[c] = s[n / 2];
+            }
+            let agree = pixels[..n]
+                .iter()
+                .filter(|&&p| max_channel_diff(p, colour) <= AGREE)
+                .count();
+            out.push(CellSample {
+                colour,
+                uniformity: agree as f32 / n as f32,
+            });
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use image::Rgba;
+
+    #[test]
+    fn median_ignores_a_marker_and_reports_uniformity() {
+        let mut img = RgbaImage::from_pixel(40, 20, Rgba([255, 0, 0, 255]));
+        for x in 20..40 {
+            for y in 0..20 {
+                img.put_pixel(x, y, Rgba([0, 0, 255, 255]));
+            }
+        }
+        // A small black dot in the middle of the first cell.
+        for x in 9..12 {
+            for y in 9..12 {
+                img.put_pixel(x, y, Rgba([0, 0, 0, 255]));
+            }
+        }
+        let l = Lattice {
+            origin_x: 0.0,
+            origin_y: 0.0,
+            pitch_x: 20.0,
+            pitch_y: 20.0,
+            columns: 2,
+            rows: 1,
+        };
+        let s = sample_cells(&img, &l);
+        assert_eq!(s[0].colour, [255, 0, 0]);
+        assert_eq!(s[1].colour, [0, 0, 255]);
+        assert!(s[0].uniformity < 1.0 && s[0].uniformity > 0.6, "{:?}", s[0]);
+        assert_eq!(s[1].uniformity, 1.0);
+    }
+}

@@ -1,0 +1,118 @@
+//! Why a screenshot could not be read: one error type for every stage of the
+//! reading pipeline, with messages that say what was not found.
+
+use crate::calibration::format_hex_colour;
+
+/// A reading failure. Every variant says what was looked for and not found;
+/// none of them is a panic, whatever the input.
+#[derive(Debug, thiserror::Error)]
+pub enum ReadError {
+    /// The file could not be opened.
+    #[error("cannot open image {path}: {message}")]
+    Open { path: String, message: String },
+    /// The file is not a decodable image (wrong format, truncated...).
+    #[error("cannot decode image {path}: {message}")]
+    Decode { path: String, message: String },
+    /// The image has no pixels.
+    #[error("no board found: the image is empty ({width}x{height} pixels)")]
+    Empty { width: u32, height: u32 },
+    /// Every pixel has the same colour.
+    #[error("no board found: the image is one colour ({})", format_hex_colour(*.colour))]
+    OneColour { colour: [u8; 3] },
+    /// No rectangular area of saturated pixels.
+    #[error(
+        "no board found: the image has no area of saturated cells (is the game window visible?)"
+    )]
+    NoBoard,
+    /// The board touches an edge of the image.
+    #[error("board is cut off at the {edge} edge of the screenshot (move the game window fully onto the screen)")]
+    CutOff { edge: &'static str },
+    /// The board was found but its cells could not be counted.
+    #[error("no lattice found on the {width}x{height} board area at ({x}, {y}): {reason}")]
+    NoLattice {
+        x: u32,
+        y: u32,
+        width: u32,
+        height: u32,
+        reason: String,
+    },
+    /// Part of the board area is covered by something grey.
+    #[error("the board at ({x}, {y}) is partly covered ({percent}% of its area is grey): is another window on top of it?")]
+    Covered { x: u32, y: u32, percent: u32 },
+    /// The board area shows no edges at all (e.g. a won Flood-It board), so
+    /// its cells cannot be counted without geometry hints.
+    #[error(
+        "the {width}x{height} board at ({x}, {y}) is all one colour ({}), so its cells cannot be counted \
+         (give geometry hints: columns and rows, or cell_size)",
+        format_hex_colour(*.colour)
+    )]
+    UniformBoard {
+        x: u32,
+        y: u32,
+        width: u32,
+        height: u32,
+        colour: [u8; 3],
+    },
+    /// The cells do not fill the board area evenly: the first or last row
+    /// or column is cut.
+    #[error(
+        "the board's cells do not fill its area evenly along {axis} (margins {first:.1} and {last:.1} px \
+         at its two ends, pitch {pitch:.1} px): is part of the board covered by another window or off the screen?"
+    )]
+    Uneven {
+        axis: &'static str,
+        first: f64,
+        last: f64,
+        pitch: f64,
+    },
+    /// A cell is not one flat colour (something covers it).
+    #[error(
+        "cell ({row}, {col}) is not one colour (only {percent}% of its inner patch matches {}): \
+         is the board covered by another window?",
+        format_hex_colour(*.colour)
+    )]
+    NotUniform {
+        row: usize,
+        col: usize,
+        colour: [u8; 3],
+        percent: u32,
+    },
+    /// A cell is grey, so it is not a board colour (without a calibration
+    /// board colours must be saturated).
+    #[error(
+        "cell ({row}, {col}) colour {} is grey, not a board colour: is the board covered by another \
+         window? (boards with grey colours need a calibration palette)",
+        format_hex_colour(*.colour)
+    )]
+    GreyCell {
+        row: usize,
+        col: usize,
+        colour: [u8; 3],
+    },
+    /// A cell's colour is far from every calibration palette colour.
+    #[error(
+        "cell ({row}, {col}) colour {} is far from every palette colour (nearest {}, distance {distance})",
+        format_hex_colour(*.colour),
+        format_hex_colour(*.nearest)
+    )]
+    FarColour {
+        row: usize,
+        col: usize,
+        colour: [u8; 3],
+        nearest: [u8; 3],
+        distance: u32,
+    },
+    /// More distinct colours than a board can have.
+    #[error("found {count} distinct cell colours, more than the {max} a board can have")]
+    TooManyColours { count: usize, max: usize },
+    /// The lattice is larger than a board can be.
+    #[error("found a {columns}x{rows} lattice, larger than the {max}x{max} a board can be")]
+    TooLarge {
+        columns: usize,
+        rows: usize,
+        max: usize,
+    },
+    /// A stage image could not be written (`--dump-stages`).
+    #[error("cannot write stage image {path}: {message}")]
+    Dump { path: String, message: String },
+}
