@@ -53,6 +53,18 @@ pub enum ReadError {
         height: u32,
         colour: [u8; 3],
     },
+    /// The cells do not fill the board area evenly: the first or last row
+    /// or column is cut.
+    #[error(
+        "the board's cells do not fill its area evenly along {axis} (margins {first:.1} and {last:.1} px \
+         at its two ends, pitch {pitch:.1} px): is part of the board covered by another window or off the screen?"
+    )]
+    Uneven {
+        axis: &'static str,
+        first: f64,
+        last: f64,
+        pitch: f64,
+    },
     /// A cell is not one flat colour (something covers it).
     #[error(
         "cell ({row}, {col}) is not one colour (only {percent}% of its inner patch matches {}): \

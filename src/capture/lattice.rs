@@ -396,14 +396,24 @@ pub fn find_lattice(
                     };
                     let (wx, wy): (Vec<Candidate>, Vec<Candidate>) =
                         (window(&vx).collect(), window(&vy).collect());
+                    // An axis with edges on nearly every boundary of its
+                    // best count is known: it may not double up to match
+                    // the other axis (a board cut mid-cell can make the
+                    // other axis fit only half cells).
+                    let (rich_x, rich_y) = (is_rich(&px, &wx), is_rich(&py, &wy));
+                    let (vx_all, vy_all) = (
+                        if rich_x { &wx } else { &vx },
+                        if rich_y { &wy } else { &vy },
+                    );
                     let near = wx.iter().flat_map(|cx| {
                         wy.iter()
                             .filter(|cy| square(cx, cy))
                             .map(move |cy| (*cx, *cy))
                     });
                     let far = || {
-                        vx.iter().take(64).flat_map(|cx| {
-                            vy.iter()
+                        vx_all.iter().take(64).flat_map(|cx| {
+                            vy_all
+                                .iter()
                                 .take(64)
                                 .filter(|cy| square(cx, cy))
                                 .map(move |cy| (*cx, *cy))
@@ -413,7 +423,18 @@ pub fn find_lattice(
                         .or_else(|| far().min_by_key(|(cx, cy)| cx.n + cy.n))
                     {
                         Some((cx, cy)) => (cx.n, cy.n),
-                        None => (best(&vx, "x")?, best(&vy, "y")?),
+                        // Cells that are not square are believed only when
+                        // both axes show them clearly.
+                        None if rich_x && rich_y => (best(&vx, "x")?, best(&vy, "y")?),
+                        None => {
+                            let (c, r) = (best(&vx, "x")?, best(&vy, "y")?);
+                            return Err(no_lattice(format!(
+                                "the cells are not square (pitch {:.1} along x, {:.1} along y): \
+                                 is part of the board covered or off the screen?",
+                                w / c as f64,
+                                h / r as f64
+                            )));
+                        }
                     }
                 }
             }
@@ -424,6 +445,24 @@ pub fn find_lattice(
     }
     let (ax, pitch_x) = fit(&px, columns);
     let (ay, pitch_y) = fit(&py, rows);
+    // A board cut mid-cell (covered, or off the screen) shows a last row or
+    // column narrower than the others: the margins at its two ends differ.
+    for (axis, profile, n, a, pitch) in [
+        ("x", &px, columns, ax, pitch_x),
+        ("y", &py, rows, ay, pitch_y),
+    ] {
+        if boundary_points(profile, n).len() >= 3 {
+            let (first, last) = (-a, a + n as f64 * pitch - profile.len() as f64);
+            if (first - last).abs() > (0.06 * pitch).max(2.5) {
+                return Err(ReadError::Uneven {
+                    axis,
+                    first,
+                    last,
+                    pitch,
+                });
+            }
+        }
+    }
     let lattice = Lattice {
         origin_x: rect.x as f64 + ax,
         origin_y: rect.y as f64 + ay,
@@ -433,6 +472,16 @@ pub fn find_lattice(
         rows,
     };
     Ok((lattice, LatticeTrace { x: px, y: py }))
+}
+
+/// True when the best count of an axis is well supported: at least four
+/// inner boundaries, and edges seen on at least 80% of them.
+fn is_rich(profile: &EdgeProfile, window: &[Candidate]) -> bool {
+    let Some(best) = choose(window.iter().copied(), |c| c.cost, |c| c.n) else {
+        return false;
+    };
+    let seen = boundary_points(profile, best.n).len();
+    best.n >= 5 && seen * 5 >= (best.n - 1) * 4
 }
 
 /// The best count in `valid` whose pitch is within [`SQUARE`] of `pitch`.

@@ -28,6 +28,10 @@ pub struct Args {
 #[derive(Debug, Subcommand)]
 enum Action {
     /// Read every fixture under DIR and print a table; exits non-zero on any wrong cell.
+    ///
+    /// Each screenshot is read without a calibration (colours mapped to the
+    /// game's through the fixture's palette) and, if the fixture has a
+    /// palette, again with that palette as calibration; both must be right.
     Check {
         /// Folder searched recursively for NAME.png + NAME.toml pairs.
         #[arg(default_value = "fixtures")]
@@ -204,13 +208,45 @@ fn check_one(png: &Path, root: &Path) -> anyhow::Result<Outcome> {
             })
             .collect()
     };
-    let right = reading
+    let mut right = reading
         .board
         .cells()
         .iter()
         .zip(expected.cells())
         .filter(|(&got, &want)| map.get(got as usize) == Some(&want))
         .count();
+    // With the fixture's palette as calibration, the reading must be the
+    // expected board exactly (game colour numbers).
+    let mut lattice = lattice;
+    if !palette.is_empty() {
+        let calibration = Calibration {
+            game: "flood".into(),
+            window_title: None,
+            palette: truth.palette.clone(),
+            geometry: Default::default(),
+            timing: Default::default(),
+            keys: Default::default(),
+        };
+        let calibrated = load_image(png).and_then(|img| read_board(&img, Some(&calibration)));
+        match calibrated {
+            Ok(r) if r.board.cells() == expected.cells() => {}
+            Ok(r) => {
+                right = right.min(
+                    r.board
+                        .cells()
+                        .iter()
+                        .zip(expected.cells())
+                        .filter(|(a, b)| a == b)
+                        .count(),
+                );
+                lattice += "; calibrated read differs";
+            }
+            Err(e) => {
+                right = 0;
+                lattice += &format!("; calibrated read: {e}");
+            }
+        }
+    }
     Ok(Outcome {
         name,
         right,

@@ -52,9 +52,10 @@ pub fn read_board_with(
     Ok(FloodReading { board, grid })
 }
 
-/// The cell digit for colour `c` in an sgt game ID ('0'..'9', then 'a'..).
+/// The cell character for colour `c` in an sgt game ID ('0'..'9', then
+/// 'A'.. as sgt-flood writes colours above 9).
 pub fn colour_char(c: u8) -> char {
-    char::from_digit(c as u32, 36).unwrap_or('?')
+    char::from_digit(c as u32, 36).map_or('?', |ch| ch.to_ascii_uppercase())
 }
 
 /// The board in sgt-flood's ID format without the move limit: `WxH:<cells>`.
