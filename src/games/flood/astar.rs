@@ -139,7 +139,7 @@ pub fn astar<const N: usize>(g: &BitGraph<N>, budget: &Budget, incumbent: Vec<u8
     }
     let mut arena: Vec<Node<N>> = Vec::with_capacity(1024);
     arena.push(Node { f: f0, b: b0, parent: 0, colour: 0, g: 0, dead: false, forced: true });
-    let mut seen = IndexTable::with_capacity(1024);
+    let mut seen = IndexTable::with_capacity(8192);
     if let Probe::Vacant(slot) = seen.find(f0.hash64(), |_| false) {
         seen.insert(slot, f0.hash64(), 0);
     }

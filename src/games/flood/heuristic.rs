@@ -49,19 +49,17 @@ pub fn distance_bound<const N: usize>(g: &BitGraph<N>, f: &Bits<N>) -> usize {
 /// With `j = 1` this is [`colours_bound`]; at the farthest layer it is the
 /// distance plus the colours that must still be played there.
 pub fn schedule_bound<const N: usize>(g: &BitGraph<N>, f: &Bits<N>, b: &Bits<N>) -> usize {
-    let mut layer_colours = [0u32; 4096 / 2 + 2];
+    let mut layer_colours = Vec::new();
     let mut visited = f.or(b);
     let mut layer = *b;
-    let mut n = 0;
     while !layer.is_empty() {
-        layer_colours[n] = g.colours_in(&layer);
-        n += 1;
+        layer_colours.push(g.colours_in(&layer));
         layer = g.neighbours_of(&layer).and_not(&visited);
         visited.or_assign(&layer);
     }
     let mut suffix = 0u32;
     let mut best = 0;
-    for j in (0..n).rev() {
+    for j in (0..layer_colours.len()).rev() {
         suffix |= layer_colours[j];
         best = best.max(j + suffix.count_ones() as usize);
     }
@@ -138,12 +136,15 @@ pub fn layered_bound_capped<const N: usize>(
     }
 }
 
-/// The best bound from `f` (the largest of the three; the layered bound
+/// The best bound from `f` (the largest of the four; the layered bound
 /// dominates in practice, the max keeps that a checked fact, not an
 /// assumption).
 pub fn best_bound<const N: usize>(g: &BitGraph<N>, f: &Bits<N>, b: &Bits<N>) -> usize {
     let left = g.colours_left(f);
-    layered_bound(g, f, b, left).max(colours_bound(g, f)).max(distance_bound(g, f))
+    layered_bound(g, f, b, left)
+        .max(colours_bound(g, f))
+        .max(distance_bound(g, f))
+        .max(schedule_bound(g, f, b))
 }
 
 #[cfg(test)]

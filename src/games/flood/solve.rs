@@ -174,7 +174,7 @@ fn run<const N: usize>(graph: &RegionGraph, strategy: Strategy, budget: &Budget)
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::flood::heuristic::{colours_bound, distance_bound, layered_bound};
+    use crate::games::flood::heuristic::{colours_bound, distance_bound, layered_bound, schedule_bound};
 
     /// A small xorshift generator, so the tests need no extra crate.
     struct Rng(u64);
@@ -248,10 +248,16 @@ mod tests {
         }
     }
 
+    /// Number of random boards for the cross-checks (600 by default;
+    /// `GRIDBOT_CROSSCHECK_BOARDS` runs more).
+    fn crosscheck_boards() -> usize {
+        std::env::var("GRIDBOT_CROSSCHECK_BOARDS").ok().and_then(|v| v.parse().ok()).unwrap_or(600)
+    }
+
     #[test]
     fn default_solver_matches_breadth_first_search() {
         let mut rng = Rng(0x1234_5678_9abc_def1);
-        for _ in 0..600 {
+        for _ in 0..crosscheck_boards() {
             let board = random_board(&mut rng);
             let want = bfs_optimum(&board);
             let sol = solve(&board, &SolveOptions::default()).unwrap();
@@ -264,7 +270,7 @@ mod tests {
     #[test]
     fn bounds_are_admissible_and_layered_dominates() {
         let mut rng = Rng(0x0bad_cafe_f00d_0001);
-        for _ in 0..600 {
+        for _ in 0..crosscheck_boards() {
             let mut board = random_board(&mut rng);
             // Any state is the start state of the board after its moves.
             for _ in 0..rng.below(4) {
@@ -277,6 +283,9 @@ mod tests {
             assert!(layered <= want, "layered bound {layered} > optimum {want} on {board:?}");
             assert!(layered >= colours_bound(&g, &f));
             assert!(layered >= distance_bound(&g, &f));
+            let schedule = schedule_bound(&g, &f, &b);
+            assert!(schedule <= want, "schedule bound {schedule} > optimum {want} on {board:?}");
+            assert!(layered >= schedule);
         }
     }
 
