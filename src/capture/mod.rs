@@ -1,7 +1,8 @@
 //! Capture: from the screen (or an image file) to a board.
 //!
 //! [`screen`] grabs pixels from a monitor or window and knows how image
-//! pixels map to screen coordinates. The reading pipeline turns an image into
+//! pixels map to screen coordinates; [`window_grabber`] captures one window
+//! again and again, fast, for the play loop. The reading pipeline turns an image into
 //! a grid of colour indices, one small stage per module:
 //!
 //! 1. [`locate`]: the board is the largest rectangular area of saturated
@@ -23,6 +24,7 @@ pub mod lattice;
 pub mod locate;
 pub mod palette;
 pub mod screen;
+pub mod window_grabber;
 
 use std::path::Path;
 

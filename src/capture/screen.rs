@@ -36,6 +36,12 @@ pub enum CaptureError {
     /// The window is entirely outside the screen.
     #[error("window {0:?} is not on the screen")]
     Offscreen(String),
+    /// The display's pixel format is not 24-bit colour.
+    #[error("X display {display} has depth {depth} at {bits_per_pixel} bits per pixel; only 24-bit colour is supported")]
+    UnsupportedDepth { display: String, depth: u8, bits_per_pixel: u8 },
+    /// A request to the X server failed.
+    #[error("screen capture failed (could not {what}): {reason}")]
+    X11 { what: &'static str, reason: String },
     /// xcap failed.
     #[error("screen capture failed ({what}): {source}")]
     Xcap {

@@ -10,7 +10,7 @@ use anyhow::{bail, Context};
 use gridbot::display::VirtualDisplay;
 use gridbot::games::flood::play::{sgt_flood_binary, SgtParams};
 use gridbot::play::engine::{GameContext, Player};
-use gridbot::play::x11::{X11Pointer, X11Screen};
+use gridbot::play::x11::{open_pointer, open_screen};
 use gridbot::play::{abort, AbortGuard, GameResult};
 
 use super::play::{
@@ -91,8 +91,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         args.screen
     );
 
-    let mut screen = X11Screen::open(Some(&title))?;
-    let mut pointer = X11Pointer::open()?;
+    let mut screen = open_screen(Some(&title))?;
+    let mut pointer = open_pointer()?;
     let guard = AbortGuard::new(abort::interrupt_flag(), screen.screen_size());
     let mut player = Player::new(&game, &mut screen, &mut pointer, guard, config);
     player.note_pointer()?;

@@ -14,7 +14,7 @@ use gridbot::games::flood::Strategy;
 use gridbot::play::engine::{Finished, GameContext, PlayConfig, Player};
 use gridbot::play::report::{self, GameRecord, Summary};
 use gridbot::play::settle::SettleTiming;
-use gridbot::play::x11::{X11Pointer, X11Screen};
+use gridbot::play::x11::{open_pointer, open_screen};
 use gridbot::play::{abort, AbortGuard, GameResult};
 
 /// The built-in sgt-flood calibration, used when no file is given.
@@ -191,7 +191,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     };
     let config = config_from(&calibration, &args.common)?;
     let game = flood_game(calibration, &args.common);
-    let mut screen = X11Screen::open(title.as_deref())?;
+    let mut screen = open_screen(title.as_deref())?;
     let size = screen.screen_size();
 
     if args.dry_run {
@@ -224,7 +224,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
 
-    let mut pointer = X11Pointer::open()?;
+    let mut pointer = open_pointer()?;
     let guard = AbortGuard::new(abort::interrupt_flag(), size);
     let mut player = Player::new(&game, &mut screen, &mut pointer, guard, config);
     player.note_pointer()?;

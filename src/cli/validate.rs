@@ -15,7 +15,7 @@ use gridbot::games::flood::play::{generate, sgt_flood_binary, FloodGame, SgtPara
 use gridbot::play::engine::{GameContext, PlayConfig, Player};
 use gridbot::play::report::GameRecord;
 use gridbot::play::report::{table_header, table_row};
-use gridbot::play::x11::{X11Pointer, X11Screen};
+use gridbot::play::x11::{open_pointer, open_screen};
 use gridbot::play::{abort, AbortGuard, GameResult, StatusResult};
 
 use super::demo::{parse_size, start_display};
@@ -143,7 +143,7 @@ pub fn play_generated(
     records: &mut Vec<GameRecord>,
     problems: &mut Vec<String>,
 ) -> anyhow::Result<()> {
-    let mut pointer = X11Pointer::open()?;
+    let mut pointer = open_pointer()?;
     let size = display.size();
     for number in 1..=run.games {
         let seed = run.seed.map(|s| format!("{s}-{number}"));
@@ -154,7 +154,7 @@ pub fn play_generated(
         display
             .wait_for_window(title, Duration::from_secs(20))
             .context("sgt-flood's window did not appear")?;
-        let mut screen = X11Screen::open(Some(title))?;
+        let mut screen = open_screen(Some(title))?;
         let guard = AbortGuard::new(abort::interrupt_flag(), size);
         let mut player = Player::new(game, &mut screen, &mut pointer, guard, config.clone());
         player.note_pointer()?;
