@@ -64,7 +64,12 @@ pub struct Timing {
 
 impl Default for Timing {
     fn default() -> Self {
-        Timing { poll_interval_ms: 25, settle_timeout_ms: 3000, after_click_ms: 0, solve_budget_ms: 2000 }
+        Timing {
+            poll_interval_ms: 25,
+            settle_timeout_ms: 3000,
+            after_click_ms: 0,
+            solve_budget_ms: 2000,
+        }
     }
 }
 
@@ -82,32 +87,46 @@ pub struct Keys {
 pub enum CalibrationError {
     /// The file could not be read.
     #[error("cannot read calibration file {path}: {source}")]
-    Read { path: PathBuf, source: std::io::Error },
+    Read {
+        path: PathBuf,
+        source: std::io::Error,
+    },
     /// The file is not valid TOML or has wrong fields.
     #[error("calibration file {path} is invalid: {message}")]
     Parse { path: PathBuf, message: String },
     /// A palette entry is not `#rrggbb`.
     #[error("calibration file {path}: palette entry {index} ({value:?}) is not a colour of the form \"#rrggbb\"")]
-    BadColour { path: PathBuf, index: usize, value: String },
+    BadColour {
+        path: PathBuf,
+        index: usize,
+        value: String,
+    },
 }
 
 impl Calibration {
     /// Loads and validates a calibration file.
     pub fn load(path: &Path) -> Result<Self, CalibrationError> {
-        let text = std::fs::read_to_string(path)
-            .map_err(|source| CalibrationError::Read { path: path.to_owned(), source })?;
+        let text = std::fs::read_to_string(path).map_err(|source| CalibrationError::Read {
+            path: path.to_owned(),
+            source,
+        })?;
         Self::parse(&text, path)
     }
 
     /// Parses calibration text; `path` is only used in error messages.
     pub fn parse(text: &str, path: &Path) -> Result<Self, CalibrationError> {
-        let calibration: Calibration = toml::from_str(text)
-            .map_err(|e| CalibrationError::Parse { path: path.to_owned(), message: e.to_string() })?;
-        calibration.palette_rgb().map_err(|(index, value)| CalibrationError::BadColour {
-            path: path.to_owned(),
-            index,
-            value,
-        })?;
+        let calibration: Calibration =
+            toml::from_str(text).map_err(|e| CalibrationError::Parse {
+                path: path.to_owned(),
+                message: e.to_string(),
+            })?;
+        calibration
+            .palette_rgb()
+            .map_err(|(index, value)| CalibrationError::BadColour {
+                path: path.to_owned(),
+                index,
+                value,
+            })?;
         Ok(calibration)
     }
 
@@ -147,12 +166,16 @@ mod tests {
 
     #[test]
     fn parses_full_file_and_defaults() {
-        let text = "game = \"flood\"\nwindow_title = \"Flood\"\npalette = [\"#ff0000\", \"ffff00\"]\n\
+        let text =
+            "game = \"flood\"\nwindow_title = \"Flood\"\npalette = [\"#ff0000\", \"ffff00\"]\n\
                     [timing]\nsettle_timeout_ms = 500\n[keys]\nnew_game = \"n\"\n";
         let c = Calibration::parse(text, Path::new("x.toml")).unwrap();
         assert_eq!(c.palette_rgb().unwrap(), vec![[255, 0, 0], [255, 255, 0]]);
         assert_eq!(c.timing.settle_timeout_ms, 500);
-        assert_eq!(c.timing.poll_interval_ms, Timing::default().poll_interval_ms);
+        assert_eq!(
+            c.timing.poll_interval_ms,
+            Timing::default().poll_interval_ms
+        );
         assert_eq!(c.keys.new_game, Some('n'));
         let again = Calibration::parse(&c.to_toml(), Path::new("y.toml")).unwrap();
         assert_eq!(again, c);
@@ -160,15 +183,22 @@ mod tests {
 
     #[test]
     fn bad_colour_names_entry() {
-        let err = Calibration::parse("game = \"flood\"\npalette = [\"#ff0000\", \"#12\"]", Path::new("p.toml"))
-            .unwrap_err();
+        let err = Calibration::parse(
+            "game = \"flood\"\npalette = [\"#ff0000\", \"#12\"]",
+            Path::new("p.toml"),
+        )
+        .unwrap_err();
         let msg = err.to_string();
-        assert!(msg.contains("p.toml") && msg.contains("entry 1") && msg.contains("#12"), "{msg}");
+        assert!(
+            msg.contains("p.toml") && msg.contains("entry 1") && msg.contains("#12"),
+            "{msg}"
+        );
     }
 
     #[test]
     fn unknown_field_is_an_error() {
-        let err = Calibration::parse("game = \"flood\"\npalete = []", Path::new("q.toml")).unwrap_err();
+        let err =
+            Calibration::parse("game = \"flood\"\npalete = []", Path::new("q.toml")).unwrap_err();
         assert!(err.to_string().contains("palete"), "{err}");
     }
 }

@@ -215,15 +215,31 @@ fn won_board_needs_and_takes_geometry_hints() {
 #[test]
 fn dump_stages_writes_one_image_per_stage() {
     let dir = std::env::temp_dir().join(format!("gridbot-stages-{}", std::process::id()));
-    let out = gridbot(&["read", "fixtures/flood/preset-12x12c4.png", "--dump-stages", dir.to_str().unwrap()]);
+    let out = gridbot(&[
+        "read",
+        "fixtures/flood/preset-12x12c4.png",
+        "--dump-stages",
+        dir.to_str().unwrap(),
+    ]);
     assert!(out.status.success());
-    for name in ["1-mask.png", "2-edges.png", "2-lattice.png", "3-cells.png", "4-palette.png"] {
+    for name in [
+        "1-mask.png",
+        "2-edges.png",
+        "2-lattice.png",
+        "3-cells.png",
+        "4-palette.png",
+    ] {
         let image = image::open(dir.join(name)).unwrap_or_else(|e| panic!("{name}: {e}"));
         assert!(image.width() > 0, "{name}");
     }
     // A failed read still shows the mask.
     std::fs::remove_dir_all(&dir).ok();
-    let out = gridbot(&["read", "fixtures/bad/no-board.png", "--dump-stages", dir.to_str().unwrap()]);
+    let out = gridbot(&[
+        "read",
+        "fixtures/bad/no-board.png",
+        "--dump-stages",
+        dir.to_str().unwrap(),
+    ]);
     assert!(!out.status.success());
     assert!(dir.join("1-mask.png").exists());
     std::fs::remove_dir_all(&dir).ok();

@@ -260,8 +260,17 @@ fn xvfb_dies_when_its_owner_goes_away_without_cleanup() {
         // Gone, or a zombie waiting to be reaped.
         match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
             Err(_) => Some(()),
-            Ok(stat) => stat.rsplit(')').next().unwrap_or("").trim_start().starts_with('Z').then_some(()),
+            Ok(stat) => stat
+                .rsplit(')')
+                .next()
+                .unwrap_or("")
+                .trim_start()
+                .starts_with('Z')
+                .then_some(()),
         }
     };
-    assert!(poll(TIMEOUT, dead).is_some(), "Xvfb {pid} outlived the thread that started it");
+    assert!(
+        poll(TIMEOUT, dead).is_some(),
+        "Xvfb {pid} outlived the thread that started it"
+    );
 }

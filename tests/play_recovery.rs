@@ -62,7 +62,8 @@ fn a_move_played_behind_the_bots_back_is_absorbed() {
     // machine the keys may land after it, and the check after the click
     // catches it instead.
     assert!(
-        end.stderr.contains("the board changed while the bot waited")
+        end.stderr
+            .contains("the board changed while the bot waited")
             || end.stderr.contains("differs from the prediction"),
         "{}",
         end.stderr

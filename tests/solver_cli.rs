@@ -12,7 +12,10 @@ use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
 
 fn gridbot(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_gridbot")).args(args).output().expect("run gridbot")
+    Command::new(env!("CARGO_BIN_EXE_gridbot"))
+        .args(args)
+        .output()
+        .expect("run gridbot")
 }
 
 fn gridbot_stdin(args: &[&str], input: &str) -> Output {
@@ -23,7 +26,12 @@ fn gridbot_stdin(args: &[&str], input: &str) -> Output {
         .stderr(Stdio::piped())
         .spawn()
         .expect("run gridbot");
-    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
     child.wait_with_output().unwrap()
 }
 
@@ -43,13 +51,20 @@ fn temp_file(name: &str, content: &str) -> PathBuf {
 
 /// Parses the `length=… lower_bound=… optimal=…` line.
 fn summary(out: &str) -> (usize, usize, String) {
-    let line = out.lines().find(|l| l.starts_with("length=")).expect("summary line");
+    let line = out
+        .lines()
+        .find(|l| l.starts_with("length="))
+        .expect("summary line");
     let field = |k: &str| {
         line.split_whitespace()
             .find_map(|kv| kv.strip_prefix(&format!("{k}=")).map(str::to_string))
             .unwrap_or_else(|| panic!("no {k} in {line}"))
     };
-    (field("length").parse().unwrap(), field("lower_bound").parse().unwrap(), field("optimal"))
+    (
+        field("length").parse().unwrap(),
+        field("lower_bound").parse().unwrap(),
+        field("optimal"),
+    )
 }
 
 #[test]
@@ -95,7 +110,15 @@ fn start_cell_and_strategies() {
     // From the centre of "121/232/121" one move of 1 then 2... check it wins
     // in the optimum and that every strategy prints a valid summary.
     for strategy in ["astar", "branch-and-bound", "greedy", "optimise", "beam"] {
-        let o = gridbot(&["solve", "flood", "121\n232\n121", "--start", "1,1", "--strategy", strategy]);
+        let o = gridbot(&[
+            "solve",
+            "flood",
+            "121\n232\n121",
+            "--start",
+            "1,1",
+            "--strategy",
+            strategy,
+        ]);
         assert!(o.status.success(), "{strategy}: {}", stderr(&o));
         let (len, lb, _) = summary(&stdout(&o));
         assert!(lb <= 2 && len >= 2, "{strategy}: {}", stdout(&o));
@@ -124,7 +147,10 @@ fn time_limit_returns_an_unproven_answer() {
         })
         .collect();
     let t = std::time::Instant::now();
-    let o = gridbot_stdin(&["solve", "flood", "-", "--time-limit", "200ms"], &rows.join("\n"));
+    let o = gridbot_stdin(
+        &["solve", "flood", "-", "--time-limit", "200ms"],
+        &rows.join("\n"),
+    );
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(t.elapsed().as_secs_f64() < 5.0);
     let (len, lb, opt) = summary(&stdout(&o));
@@ -146,7 +172,10 @@ fn malformed_input_names_line_and_column() {
         let o = gridbot_stdin(&["solve", "flood", "-"], input);
         assert!(!o.status.success(), "{input:?} was accepted");
         let err = stderr(&o);
-        assert!(err.contains(want), "{input:?}: expected {want:?} in {err:?}");
+        assert!(
+            err.contains(want),
+            "{input:?}: expected {want:?} in {err:?}"
+        );
         assert!(!err.contains("panicked"), "{err}");
     }
 }
@@ -174,18 +203,29 @@ fn shared_flood_dir() -> PathBuf {
 fn sample(set: &str, n: usize) {
     let dir = shared_flood_dir();
     let boards = std::fs::read_to_string(dir.join(format!("{set}.txt"))).expect("board file");
-    let optimal = std::fs::read_to_string(dir.join(format!("{set}.optimal"))).expect("optimal file");
+    let optimal =
+        std::fs::read_to_string(dir.join(format!("{set}.optimal"))).expect("optimal file");
     let boards: Vec<&str> = boards.lines().take(n).collect();
     let optimal: Vec<&str> = optimal.lines().take(n).collect();
     assert_eq!(boards.len(), n);
     let bf = temp_file(&format!("{set}.txt"), &(boards.join("\n") + "\n"));
     let of = temp_file(&format!("{set}.optimal"), &(optimal.join("\n") + "\n"));
     let o = gridbot(&[
-        "bench", "flood", bf.to_str().unwrap(), "--optimal", of.to_str().unwrap(), "--threads", "2", "--json",
+        "bench",
+        "flood",
+        bf.to_str().unwrap(),
+        "--optimal",
+        of.to_str().unwrap(),
+        "--threads",
+        "2",
+        "--json",
     ]);
     assert!(o.status.success(), "{set}: {}\n{}", stdout(&o), stderr(&o));
     let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
-    let want: usize = optimal.iter().map(|l| l.trim().parse::<usize>().unwrap()).sum();
+    let want: usize = optimal
+        .iter()
+        .map(|l| l.trim().parse::<usize>().unwrap())
+        .sum();
     assert_eq!(v["boards"], n);
     assert_eq!(v["total_moves"], want);
     assert_eq!(v["proven_optimal"], n);
@@ -213,9 +253,18 @@ fn benchmark_sample_b14c8() {
 fn bench_fails_when_lengths_differ() {
     let dir = shared_flood_dir();
     let boards = std::fs::read_to_string(dir.join("pc19-14x14c6.txt")).unwrap();
-    let bf = temp_file("wrong.txt", &(boards.lines().take(3).collect::<Vec<_>>().join("\n") + "\n"));
+    let bf = temp_file(
+        "wrong.txt",
+        &(boards.lines().take(3).collect::<Vec<_>>().join("\n") + "\n"),
+    );
     let of = temp_file("wrong.optimal", "1\n1\n1\n");
-    let o = gridbot(&["bench", "flood", bf.to_str().unwrap(), "--optimal", of.to_str().unwrap()]);
+    let o = gridbot(&[
+        "bench",
+        "flood",
+        bf.to_str().unwrap(),
+        "--optimal",
+        of.to_str().unwrap(),
+    ]);
     assert!(!o.status.success());
     let out = stdout(&o);
     assert!(out.contains("differ from --optimal: 3"), "{out}");

@@ -38,7 +38,11 @@ pub enum CaptureError {
     Offscreen(String),
     /// The display's pixel format is not 24-bit colour.
     #[error("X display {display} has depth {depth} at {bits_per_pixel} bits per pixel; only 24-bit colour is supported")]
-    UnsupportedDepth { display: String, depth: u8, bits_per_pixel: u8 },
+    UnsupportedDepth {
+        display: String,
+        depth: u8,
+        bits_per_pixel: u8,
+    },
     /// A request to the X server failed.
     #[error("screen capture failed (could not {what}): {reason}")]
     X11 { what: &'static str, reason: String },
@@ -52,7 +56,10 @@ pub enum CaptureError {
 }
 
 fn xcap_err(what: &'static str) -> impl FnOnce(xcap::XCapError) -> CaptureError {
-    move |source| CaptureError::Xcap { what, source: Box::new(source) }
+    move |source| CaptureError::Xcap {
+        what,
+        source: Box::new(source),
+    }
 }
 
 /// Makes xcap capture through X11 even inside a Wayland session, so that

@@ -43,14 +43,29 @@ impl WindowGrabber {
         let setup = conn.setup();
         let root_info = &setup.roots[screen];
         let depth = root_info.root_depth;
-        let bits_per_pixel =
-            setup.pixmap_formats.iter().find(|f| f.depth == depth).map_or(0, |f| f.bits_per_pixel);
+        let bits_per_pixel = setup
+            .pixmap_formats
+            .iter()
+            .find(|f| f.depth == depth)
+            .map_or(0, |f| f.bits_per_pixel);
         if depth != 24 && depth != 32 || bits_per_pixel != 32 {
-            return Err(CaptureError::UnsupportedDepth { display, depth, bits_per_pixel });
+            return Err(CaptureError::UnsupportedDepth {
+                display,
+                depth,
+                bits_per_pixel,
+            });
         }
         let root = root_info.root;
         let size = x11::screen_size(&conn, screen);
-        Ok(WindowGrabber { conn, screen, root, size, title: title.map(str::to_string), window: None, display })
+        Ok(WindowGrabber {
+            conn,
+            screen,
+            root,
+            size,
+            title: title.map(str::to_string),
+            window: None,
+            display,
+        })
     }
 
     /// The screen size in pixels.
@@ -65,8 +80,18 @@ impl WindowGrabber {
             return None;
         }
         let geom = self.conn.get_geometry(window).ok()?.reply().ok()?;
-        let pos = self.conn.translate_coordinates(window, self.root, 0, 0).ok()?.reply().ok()?;
-        Some((pos.dst_x.into(), pos.dst_y.into(), geom.width.into(), geom.height.into()))
+        let pos = self
+            .conn
+            .translate_coordinates(window, self.root, 0, 0)
+            .ok()?
+            .reply()
+            .ok()?;
+        Some((
+            pos.dst_x.into(),
+            pos.dst_y.into(),
+            geom.width.into(),
+            geom.height.into(),
+        ))
     }
 
     /// The rectangle to capture, in root coordinates.
@@ -85,7 +110,11 @@ impl WindowGrabber {
             return Err(CaptureError::NoWindow {
                 title,
                 display: self.display.clone(),
-                open: if open.is_empty() { "none".to_string() } else { open.join(", ") },
+                open: if open.is_empty() {
+                    "none".to_string()
+                } else {
+                    open.join(", ")
+                },
             });
         };
         self.window = Some(info.id);
@@ -101,12 +130,22 @@ impl WindowGrabber {
         let right = (x + w as i32).min(self.size.0 as i32);
         let bottom = (y + h as i32).min(self.size.1 as i32);
         if right <= left || bottom <= top {
-            return Err(CaptureError::Offscreen(self.title.clone().unwrap_or_default()));
+            return Err(CaptureError::Offscreen(
+                self.title.clone().unwrap_or_default(),
+            ));
         }
         let (cw, ch) = ((right - left) as u16, (bottom - top) as u16);
         let reply = self
             .conn
-            .get_image(ImageFormat::Z_PIXMAP, self.root, left as i16, top as i16, cw, ch, !0)
+            .get_image(
+                ImageFormat::Z_PIXMAP,
+                self.root,
+                left as i16,
+                top as i16,
+                cw,
+                ch,
+                !0,
+            )
             .map_err(|e| x11_err("request an image")(e.to_string()))?
             .reply()
             .map_err(|e| x11_err("receive an image")(e.to_string()))?;
@@ -126,6 +165,11 @@ impl WindowGrabber {
         }
         let image = RgbaImage::from_raw(cw.into(), ch.into(), rgba)
             .expect("the buffer was truncated to width * height * 4 bytes");
-        Ok(Screenshot { image, origin_x: left, origin_y: top, scale: 1.0 })
+        Ok(Screenshot {
+            image,
+            origin_x: left,
+            origin_y: top,
+            scale: 1.0,
+        })
     }
 }

@@ -51,7 +51,10 @@ struct BoardResult {
 
 /// CPU time used by the calling thread.
 fn thread_cpu() -> Duration {
-    let mut ts = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
     // SAFETY: clock_gettime writes into the timespec we own.
     unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
     Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32)
@@ -75,13 +78,15 @@ pub fn peak_rss_bytes() -> Option<u64> {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let text = std::fs::read_to_string(&args.file).with_context(|| format!("reading {}", args.file.display()))?;
+    let text = std::fs::read_to_string(&args.file)
+        .with_context(|| format!("reading {}", args.file.display()))?;
     let mut boards = Vec::new();
     for (i, line) in text.lines().enumerate() {
         if line.trim().is_empty() {
             continue;
         }
-        let p = parse_board(line).with_context(|| format!("{}: line {}", args.file.display(), i + 1))?;
+        let p = parse_board(line)
+            .with_context(|| format!("{}: line {}", args.file.display(), i + 1))?;
         boards.push((i + 1, p.board));
         if args.limit.is_some_and(|n| boards.len() >= n) {
             break;
@@ -93,30 +98,47 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let optimal: Option<Vec<usize>> = match &args.optimal {
         None => None,
         Some(p) => {
-            let t = std::fs::read_to_string(p).with_context(|| format!("reading {}", p.display()))?;
+            let t =
+                std::fs::read_to_string(p).with_context(|| format!("reading {}", p.display()))?;
             let v = t
                 .lines()
                 .enumerate()
                 .filter(|(_, l)| !l.trim().is_empty())
                 .map(|(i, l)| {
-                    l.trim().parse::<usize>().with_context(|| format!("{}: line {}: not a number", p.display(), i + 1))
+                    l.trim()
+                        .parse::<usize>()
+                        .with_context(|| format!("{}: line {}: not a number", p.display(), i + 1))
                 })
                 .collect::<anyhow::Result<Vec<_>>>()?;
             if v.len() < boards.len() {
-                bail!("{} has {} lengths for {} boards", p.display(), v.len(), boards.len());
+                bail!(
+                    "{} has {} lengths for {} boards",
+                    p.display(),
+                    v.len(),
+                    boards.len()
+                );
             }
             Some(v)
         }
     };
-    let threads = args.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-    let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build()?;
-    let options =
-        SolveOptions { strategy: args.strategy, time_limit: args.time_limit, memory_limit_bytes: args.memory_limit };
+    let threads = args
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()?;
+    let options = SolveOptions {
+        strategy: args.strategy,
+        time_limit: args.time_limit,
+        memory_limit_bytes: args.memory_limit,
+    };
     let bar = if std::io::stderr().is_terminal() && !args.json {
         let b = indicatif::ProgressBar::new(boards.len() as u64);
         b.set_style(
-            indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} boards, {elapsed} elapsed, eta {eta}")
-                .unwrap(),
+            indicatif::ProgressStyle::with_template(
+                "{bar:40} {pos}/{len} boards, {elapsed} elapsed, eta {eta}",
+            )
+            .unwrap(),
         );
         b
     } else {
@@ -129,10 +151,15 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             .par_iter()
             .map(|(line, board)| {
                 let t0 = thread_cpu();
-                let sol = solve(board, &options).with_context(|| format!("board on line {line}"))?;
+                let sol =
+                    solve(board, &options).with_context(|| format!("board on line {line}"))?;
                 let cpu = thread_cpu().saturating_sub(t0);
                 bar.inc(1);
-                Ok(BoardResult { length: sol.moves.len(), proven: sol.proven_optimal, cpu })
+                Ok(BoardResult {
+                    length: sol.moves.len(),
+                    proven: sol.proven_optimal,
+                    cpu,
+                })
             })
             .collect()
     });
@@ -203,7 +230,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         eprintln!("board on line {line}: length {got}, but --optimal says {want}");
     }
     if !mismatches.is_empty() {
-        eprintln!("gridbot: error: {} boards differ from the --optimal file", mismatches.len());
+        eprintln!(
+            "gridbot: error: {} boards differ from the --optimal file",
+            mismatches.len()
+        );
         return Ok(ExitCode::FAILURE);
     }
     Ok(ExitCode::SUCCESS)

@@ -9,11 +9,11 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use anyhow::{bail, Context};
-use gridbot::games::flood::play::{sgt_flood_binary, SgtParams};
+use gridbot::games::flood::play::SgtParams;
 use gridbot::play::report::{GameRecord, GameResult};
 
 use super::demo::{parse_size, start_display};
-use super::play::{config_from, finish_run, flood_game, load_calibration, LoopArgs};
+use super::play::{finish_run, GameSetup, LoopArgs};
 use super::validate::{play_generated, GeneratedRun};
 
 #[derive(Debug, clap::Args)]
@@ -168,15 +168,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     } else {
         Some(pin_to_one_core()?)
     };
-    let binary = sgt_flood_binary()
-        .context("sgt-flood not found (Debian package sgt-puzzles; ./dev deps installs it)")?;
-    let calibration = load_calibration(args.common.calibration.as_deref())?;
-    let title = calibration
-        .window_title
-        .clone()
-        .unwrap_or_else(|| "Flood".into());
-    let config = config_from(&calibration, &args.common)?;
-    let game = flood_game(calibration, &args.common);
+    let GameSetup {
+        binary,
+        title,
+        config,
+        game,
+    } = GameSetup::prepare(&args.common)?;
     let display = start_display(parse_size(&args.screen)?)?;
     let started = Instant::now();
     let mut records = Vec::new();

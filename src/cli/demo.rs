@@ -8,14 +8,12 @@ use std::time::Duration;
 
 use anyhow::{bail, Context};
 use gridbot::display::VirtualDisplay;
-use gridbot::games::flood::play::{sgt_flood_binary, SgtParams};
+use gridbot::games::flood::play::SgtParams;
 use gridbot::play::engine::{GameContext, Player};
 use gridbot::play::x11::{open_pointer, open_screen};
 use gridbot::play::{abort, AbortGuard, GameResult};
 
-use super::play::{
-    config_from, finish_run, flood_game, game_line, load_calibration, save_screenshots, LoopArgs,
-};
+use super::play::{finish_run, game_line, save_screenshots, GameSetup, LoopArgs};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -63,15 +61,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         bail!("--games must be at least 1");
     }
     let params = SgtParams::parse(&args.params).map_err(anyhow::Error::msg)?;
-    let binary = sgt_flood_binary()
-        .context("sgt-flood not found (Debian package sgt-puzzles; ./dev deps installs it)")?;
-    let calibration = load_calibration(args.common.calibration.as_deref())?;
-    let title = calibration
-        .window_title
-        .clone()
-        .unwrap_or_else(|| "Flood".into());
-    let config = config_from(&calibration, &args.common)?;
-    let game = flood_game(calibration, &args.common);
+    let GameSetup {
+        binary,
+        title,
+        config,
+        game,
+    } = GameSetup::prepare(&args.common)?;
 
     let display = start_display(parse_size(&args.screen)?)?;
     let mut command = std::process::Command::new(&binary);

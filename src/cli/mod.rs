@@ -68,7 +68,11 @@ fn init_logging(verbose: u8, quiet: bool) {
     };
     // enigo warns about harmless keymap details on every start; keep it
     // quiet unless debugging (-vv) or RUST_LOG says otherwise.
-    let filter = if verbose >= 2 { level.to_string() } else { format!("{level},enigo=error") };
+    let filter = if verbose >= 2 {
+        level.to_string()
+    } else {
+        format!("{level},enigo=error")
+    };
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or(filter))
         .format_timestamp_millis()
         .init();

@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use anyhow::{bail, Context};
 use gridbot::calibration::Calibration;
-use gridbot::games::flood::play::FloodGame;
+use gridbot::games::flood::play::{sgt_flood_binary, FloodGame};
 use gridbot::games::flood::Strategy;
 use gridbot::play::engine::{Finished, GameContext, PlayConfig, Player};
 use gridbot::play::report::{self, GameRecord, Summary};
@@ -119,6 +119,37 @@ pub fn flood_game(calibration: Calibration, args: &LoopArgs) -> FloodGame {
     let mut game = FloodGame::new(calibration);
     game.strategy = args.strategy;
     game
+}
+
+/// What a run that starts its own sgt-flood needs before the first game:
+/// the game's binary, its window title, the loop configuration and the game.
+pub struct GameSetup {
+    pub binary: std::path::PathBuf,
+    pub title: String,
+    pub config: PlayConfig,
+    pub game: FloodGame,
+}
+
+impl GameSetup {
+    /// Finds sgt-flood and loads the calibration named on the command line
+    /// (or the built-in one).
+    pub fn prepare(args: &LoopArgs) -> anyhow::Result<Self> {
+        let binary = sgt_flood_binary()
+            .context("sgt-flood not found (Debian package sgt-puzzles; ./dev deps installs it)")?;
+        let calibration = load_calibration(args.calibration.as_deref())?;
+        let title = calibration
+            .window_title
+            .clone()
+            .unwrap_or_else(|| "Flood".into());
+        let config = config_from(&calibration, args)?;
+        let game = flood_game(calibration, args);
+        Ok(GameSetup {
+            binary,
+            title,
+            config,
+            game,
+        })
+    }
 }
 
 /// One line for a finished game.

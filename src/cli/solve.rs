@@ -46,7 +46,9 @@ pub struct Args {
 
 /// Parses `ROW,COL`.
 pub fn parse_start(s: &str) -> Result<(usize, usize), String> {
-    let (r, c) = s.split_once(',').ok_or_else(|| format!("expected ROW,COL, got {s:?}"))?;
+    let (r, c) = s
+        .split_once(',')
+        .ok_or_else(|| format!("expected ROW,COL, got {s:?}"))?;
     let r = r.trim().parse().map_err(|_| format!("bad row {r:?}"))?;
     let c = c.trim().parse().map_err(|_| format!("bad column {c:?}"))?;
     Ok((r, c))
@@ -64,7 +66,10 @@ pub fn parse_duration(s: &str) -> Result<Duration, String> {
     } else {
         (t, 1.0)
     };
-    let v: f64 = num.trim().parse().map_err(|_| format!("bad duration {s:?} (try 1.5, 500ms, 2s, 1m)"))?;
+    let v: f64 = num
+        .trim()
+        .parse()
+        .map_err(|_| format!("bad duration {s:?} (try 1.5, 500ms, 2s, 1m)"))?;
     if !(v >= 0.0 && v.is_finite()) {
         return Err(format!("bad duration {s:?}"));
     }
@@ -75,14 +80,20 @@ pub fn parse_duration(s: &str) -> Result<Duration, String> {
 /// without `iB`/`B`).
 pub fn parse_bytes(s: &str) -> Result<usize, String> {
     let t = s.trim();
-    let t = t.strip_suffix("iB").or_else(|| t.strip_suffix('B')).unwrap_or(t);
+    let t = t
+        .strip_suffix("iB")
+        .or_else(|| t.strip_suffix('B'))
+        .unwrap_or(t);
     let (num, scale) = match t.chars().last() {
         Some('K' | 'k') => (&t[..t.len() - 1], 1u64 << 10),
         Some('M' | 'm') => (&t[..t.len() - 1], 1 << 20),
         Some('G' | 'g') => (&t[..t.len() - 1], 1 << 30),
         _ => (t, 1),
     };
-    let v: f64 = num.trim().parse().map_err(|_| format!("bad size {s:?} (try 512M, 2G)"))?;
+    let v: f64 = num
+        .trim()
+        .parse()
+        .map_err(|_| format!("bad size {s:?} (try 512M, 2G)"))?;
     if !(v > 0.0 && v.is_finite()) {
         return Err(format!("bad size {s:?}"));
     }
@@ -92,7 +103,9 @@ pub fn parse_bytes(s: &str) -> Result<usize, String> {
 fn read_input(arg: &str) -> anyhow::Result<String> {
     if arg == "-" {
         let mut s = String::new();
-        std::io::stdin().read_to_string(&mut s).context("reading standard input")?;
+        std::io::stdin()
+            .read_to_string(&mut s)
+            .context("reading standard input")?;
         return Ok(s);
     }
     let path = std::path::Path::new(arg);
@@ -108,15 +121,28 @@ fn read_input(arg: &str) -> anyhow::Result<String> {
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let Game::Flood = args.game;
     let text = read_input(&args.board)?;
-    let parsed = parse_board(&text).with_context(|| format!("reading the board from {}", source_name(&args.board)))?;
+    let parsed = parse_board(&text)
+        .with_context(|| format!("reading the board from {}", source_name(&args.board)))?;
     let mut board = parsed.board.clone();
     if let Some((r, c)) = args.start {
         board = board.try_with_start(r, c)?;
     }
-    let options = SolveOptions { strategy: args.strategy, time_limit: args.time_limit, memory_limit_bytes: args.memory_limit };
+    let options = SolveOptions {
+        strategy: args.strategy,
+        time_limit: args.time_limit,
+        memory_limit_bytes: args.memory_limit,
+    };
     let sol = solve(&board, &options)?;
-    let symbols: Vec<String> = sol.moves.iter().map(|&c| parsed.symbol(c).to_string()).collect();
-    let optimal = if sol.proven_optimal { "proven" } else { "unproven" };
+    let symbols: Vec<String> = sol
+        .moves
+        .iter()
+        .map(|&c| parsed.symbol(c).to_string())
+        .collect();
+    let optimal = if sol.proven_optimal {
+        "proven"
+    } else {
+        "unproven"
+    };
     let time_ms = sol.elapsed.as_secs_f64() * 1e3;
     if args.json {
         let v = serde_json::json!({
@@ -143,7 +169,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             time_ms
         );
         if let Some(limit) = parsed.move_limit {
-            println!("move_limit={limit} margin={}", limit as i64 - sol.moves.len() as i64);
+            println!(
+                "move_limit={limit} margin={}",
+                limit as i64 - sol.moves.len() as i64
+            );
         }
     }
     Ok(ExitCode::SUCCESS)

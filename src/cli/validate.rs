@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context};
 use gridbot::display::{x11, VirtualDisplay};
-use gridbot::games::flood::play::{generate, sgt_flood_binary, FloodGame, SgtParams};
+use gridbot::games::flood::play::{generate, FloodGame, SgtParams};
 use gridbot::play::engine::{GameContext, PlayConfig, Player};
 use gridbot::play::report::GameRecord;
 use gridbot::play::report::{table_header, table_row};
@@ -19,9 +19,7 @@ use gridbot::play::x11::{open_pointer, open_screen};
 use gridbot::play::{abort, AbortGuard, GameResult, StatusResult};
 
 use super::demo::{parse_size, start_display};
-use super::play::{
-    config_from, finish_run, flood_game, load_calibration, save_screenshots, GameName, LoopArgs,
-};
+use super::play::{finish_run, save_screenshots, GameName, GameSetup, LoopArgs};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -59,15 +57,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             params.leniency, params.leniency
         );
     }
-    let binary = sgt_flood_binary()
-        .context("sgt-flood not found (Debian package sgt-puzzles; ./dev deps installs it)")?;
-    let calibration = load_calibration(args.common.calibration.as_deref())?;
-    let title = calibration
-        .window_title
-        .clone()
-        .unwrap_or_else(|| "Flood".into());
-    let config = config_from(&calibration, &args.common)?;
-    let game = flood_game(calibration, &args.common);
+    let GameSetup {
+        binary,
+        title,
+        config,
+        game,
+    } = GameSetup::prepare(&args.common)?;
 
     let display = start_display(parse_size(&args.screen)?)?;
     println!(

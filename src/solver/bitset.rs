@@ -139,7 +139,11 @@ impl<const N: usize> Bits<N> {
     /// Iterates the elements in increasing order.
     #[inline]
     pub fn iter(&self) -> BitsIter<'_, N> {
-        BitsIter { bits: self, word: 0, cur: if N > 0 { self.0[0] } else { 0 } }
+        BitsIter {
+            bits: self,
+            word: 0,
+            cur: if N > 0 { self.0[0] } else { 0 },
+        }
     }
 }
 

@@ -26,7 +26,11 @@ impl Budget {
     /// A budget starting now.
     pub fn new(time_limit: Option<Duration>, memory_limit_bytes: usize) -> Self {
         let start = Instant::now();
-        Budget { start, deadline: time_limit.map(|d| start + d), memory_limit: memory_limit_bytes }
+        Budget {
+            start,
+            deadline: time_limit.map(|d| start + d),
+            memory_limit: memory_limit_bytes,
+        }
     }
 
     /// Time since the budget started.

@@ -21,7 +21,11 @@ impl<T> Default for BucketQueue<T> {
 impl<T> BucketQueue<T> {
     /// An empty queue.
     pub fn new() -> Self {
-        BucketQueue { buckets: Vec::new(), min_f: usize::MAX, len: 0 }
+        BucketQueue {
+            buckets: Vec::new(),
+            min_f: usize::MAX,
+            len: 0,
+        }
     }
 
     /// Number of entries.

@@ -28,7 +28,11 @@ impl IndexTable {
     /// A table with room for about `n` entries before it grows.
     pub fn with_capacity(n: usize) -> Self {
         let bits = (n.max(8) * 2).next_power_of_two().trailing_zeros();
-        IndexTable { slots: vec![EMPTY; 1 << bits], bits, len: 0 }
+        IndexTable {
+            slots: vec![EMPTY; 1 << bits],
+            bits,
+            len: 0,
+        }
     }
 
     /// Number of entries.
@@ -147,7 +151,9 @@ mod tests {
 
     #[test]
     fn insert_find_replace_grow() {
-        let keys: Vec<u64> = (0..5000u64).map(|k| k.wrapping_mul(0x1234_5678_9abc_def1) ^ (k >> 3)).collect();
+        let keys: Vec<u64> = (0..5000u64)
+            .map(|k| k.wrapping_mul(0x1234_5678_9abc_def1) ^ (k >> 3))
+            .collect();
         let mut t = IndexTable::with_capacity(4);
         for (i, &k) in keys.iter().enumerate() {
             match t.find(k, |j| keys[j as usize] == k) {
@@ -157,14 +163,22 @@ mod tests {
         }
         assert_eq!(t.len(), keys.len());
         for (i, &k) in keys.iter().enumerate() {
-            assert_eq!(t.find(k, |j| keys[j as usize] == k), match t.find(k, |j| j == i as u32) {
-                Probe::Found(s, _) => Probe::Found(s, i as u32),
-                p => p,
-            });
+            assert_eq!(
+                t.find(k, |j| keys[j as usize] == k),
+                match t.find(k, |j| j == i as u32) {
+                    Probe::Found(s, _) => Probe::Found(s, i as u32),
+                    p => p,
+                }
+            );
         }
-        let Probe::Found(slot, _) = t.find(keys[7], |j| j == 7) else { panic!() };
+        let Probe::Found(slot, _) = t.find(keys[7], |j| j == 7) else {
+            panic!()
+        };
         t.replace(slot, 4999);
-        assert!(matches!(t.find(keys[7], |j| j == 4999), Probe::Found(_, 4999)));
+        assert!(matches!(
+            t.find(keys[7], |j| j == 4999),
+            Probe::Found(_, 4999)
+        ));
         assert!(matches!(t.find(12345, |_| false), Probe::Vacant(_)));
     }
 }

@@ -28,7 +28,7 @@
 use super::greedy;
 use super::heuristic::{layered_bound, layered_bound_capped};
 use super::regions::BitGraph;
-use crate::solver::{Bits, Budget, BudgetExceeded, BucketQueue, IndexTable, Probe};
+use crate::solver::{Bits, BucketQueue, Budget, BudgetExceeded, IndexTable, Probe};
 
 /// The result of one search.
 #[derive(Debug, Clone)]
@@ -135,10 +135,23 @@ pub fn astar<const N: usize>(g: &BitGraph<N>, budget: &Budget, incumbent: Vec<u8
     let mut lb = h0;
     let mut nodes = 0u64;
     if lb >= best.len() {
-        return Outcome { moves: best, lower_bound: lb, nodes, stopped: None };
+        return Outcome {
+            moves: best,
+            lower_bound: lb,
+            nodes,
+            stopped: None,
+        };
     }
     let mut arena: Vec<Node<N>> = Vec::with_capacity(1024);
-    arena.push(Node { f: f0, b: b0, parent: 0, colour: 0, g: 0, dead: false, forced: true });
+    arena.push(Node {
+        f: f0,
+        b: b0,
+        parent: 0,
+        colour: 0,
+        g: 0,
+        dead: false,
+        forced: true,
+    });
     let mut seen = IndexTable::with_capacity(8192);
     if let Probe::Vacant(slot) = seen.find(f0.hash64(), |_| false) {
         seen.insert(slot, f0.hash64(), 0);
@@ -162,7 +175,11 @@ pub fn astar<const N: usize>(g: &BitGraph<N>, budget: &Budget, incumbent: Vec<u8
         }
         let (f, b) = (node.f, node.b);
         nodes += 1;
-        if let Some(w) = BEAMS.iter().find(|b| b.0 == nodes && best.len() > lb + 1).map(|b| b.1) {
+        if let Some(w) = BEAMS
+            .iter()
+            .find(|b| b.0 == nodes && best.len() > lb + 1)
+            .map(|b| b.1)
+        {
             // A hard board: a beam search usually gets within a move of the
             // optimum, which lets the bound evaluation stop earlier and keeps
             // hopeless children out of memory.
@@ -228,7 +245,11 @@ pub fn astar<const N: usize>(g: &BitGraph<N>, budget: &Budget, incumbent: Vec<u8
             let nf = f.or(&taken);
             let nb = b.and_not(&taken).or(&reach.and_not(&nf));
             // Only the colour played can become complete.
-            let left = if g.by_colour[c as usize].is_subset(&nf) { left_here & !(1 << c) } else { left_here };
+            let left = if g.by_colour[c as usize].is_subset(&nf) {
+                left_here & !(1 << c)
+            } else {
+                left_here
+            };
             if left.count_ones() <= 1 {
                 let len = ng + left.count_ones() as usize;
                 if len < best.len() {
@@ -244,14 +265,20 @@ pub fn astar<const N: usize>(g: &BitGraph<N>, budget: &Budget, incumbent: Vec<u8
             }
             let hash = nf.hash64();
             seen.prefetch(hash);
-            kids.push(Child { f: nf, b: nb, left, colour: c, hash });
+            kids.push(Child {
+                f: nf,
+                b: nb,
+                left,
+                colour: c,
+                hash,
+            });
         }
 
         // Pass 2: table lookups, bounds, pushes.
         for k in kids.iter() {
             let probe = seen.find(k.hash, |i| arena[i as usize].f == k.f);
             if let Probe::Found(_, j) = probe {
-                    if arena[j as usize].g as usize <= ng {
+                if arena[j as usize].g as usize <= ng {
                     continue;
                 }
             }
@@ -261,7 +288,13 @@ pub fn astar<const N: usize>(g: &BitGraph<N>, budget: &Budget, incumbent: Vec<u8
                 continue;
             }
             if arena.len() == arena.capacity() || seen.bytes_after_growth() > seen.bytes() {
-                let after = arena.capacity() * node_bytes * if arena.len() == arena.capacity() { 2 } else { 1 }
+                let after = arena.capacity()
+                    * node_bytes
+                    * if arena.len() == arena.capacity() {
+                        2
+                    } else {
+                        1
+                    }
                     + seen.bytes_after_growth()
                     + seen.bytes()
                     + open.bytes();
@@ -271,7 +304,15 @@ pub fn astar<const N: usize>(g: &BitGraph<N>, budget: &Budget, incumbent: Vec<u8
                 }
             }
             let new = arena.len() as u32;
-            arena.push(Node { f: k.f, b: k.b, parent: idx, colour: k.colour, g: ng as u8, dead: false, forced });
+            arena.push(Node {
+                f: k.f,
+                b: k.b,
+                parent: idx,
+                colour: k.colour,
+                g: ng as u8,
+                dead: false,
+                forced,
+            });
             match probe {
                 Probe::Found(slot, j) => {
                     arena[j as usize].dead = true;
@@ -312,5 +353,10 @@ pub fn astar<const N: usize>(g: &BitGraph<N>, budget: &Budget, incumbent: Vec<u8
             break;
         }
     }
-    Outcome { lower_bound: lb.min(best.len()), moves: best, nodes, stopped }
+    Outcome {
+        lower_bound: lb.min(best.len()),
+        moves: best,
+        nodes,
+        stopped,
+    }
 }

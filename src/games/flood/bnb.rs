@@ -106,7 +106,11 @@ impl<const N: usize> Dfs<'_, N> {
 }
 
 /// Runs limited discrepancy passes then a full pass, improving `incumbent`.
-pub fn branch_and_bound<const N: usize>(g: &BitGraph<N>, budget: &Budget, incumbent: Vec<u8>) -> Outcome {
+pub fn branch_and_bound<const N: usize>(
+    g: &BitGraph<N>,
+    budget: &Budget,
+    incumbent: Vec<u8>,
+) -> Outcome {
     let (f, b) = g.start_state();
     let mut dfs = Dfs {
         g,
@@ -124,5 +128,10 @@ pub fn branch_and_bound<const N: usize>(g: &BitGraph<N>, budget: &Budget, incumb
             break;
         }
     }
-    Outcome { exhausted: dfs.stopped.is_none(), moves: dfs.best, nodes: dfs.nodes, stopped: dfs.stopped }
+    Outcome {
+        exhausted: dfs.stopped.is_none(),
+        moves: dfs.best,
+        nodes: dfs.nodes,
+        stopped: dfs.stopped,
+    }
 }

@@ -13,11 +13,23 @@ pub enum BoardError {
     #[error("expected {expected} cells, got {got}")]
     CellCount { expected: usize, got: usize },
     /// A cell colour not below the colour count.
-    #[error("cell at row {row}, column {col} has colour {colour}, but the board has {colours} colours")]
-    CellColour { row: usize, col: usize, colour: u8, colours: u8 },
+    #[error(
+        "cell at row {row}, column {col} has colour {colour}, but the board has {colours} colours"
+    )]
+    CellColour {
+        row: usize,
+        col: usize,
+        colour: u8,
+        colours: u8,
+    },
     /// Start cell outside the board.
     #[error("start cell ({row},{col}) is outside the {width}x{height} board")]
-    Start { row: usize, col: usize, width: usize, height: usize },
+    Start {
+        row: usize,
+        col: usize,
+        width: usize,
+        height: usize,
+    },
 }
 
 /// A Flood-It board. Colours are `0..colours`; cells are stored row by row.
@@ -41,15 +53,33 @@ impl Board {
     ///
     /// Panics on inconsistent input; use [`Board::try_new`] for user input.
     pub fn new(width: usize, height: usize, colours: u8, cells: Vec<u8>) -> Self {
-        assert_eq!(cells.len(), width * height, "cell count must be width * height");
-        assert!(cells.iter().all(|&c| c < colours), "cell colour out of range");
-        Board { width, height, colours, cells, start: (0, 0) }
+        assert_eq!(
+            cells.len(),
+            width * height,
+            "cell count must be width * height"
+        );
+        assert!(
+            cells.iter().all(|&c| c < colours),
+            "cell colour out of range"
+        );
+        Board {
+            width,
+            height,
+            colours,
+            cells,
+            start: (0, 0),
+        }
     }
 
     /// Like [`Board::new`] but checks sizes (1 to 64 a side, 1 to 16
     /// colours, one cell per position, colours in range) and reports what
     /// is wrong instead of panicking.
-    pub fn try_new(width: usize, height: usize, colours: u8, cells: Vec<u8>) -> Result<Self, BoardError> {
+    pub fn try_new(
+        width: usize,
+        height: usize,
+        colours: u8,
+        cells: Vec<u8>,
+    ) -> Result<Self, BoardError> {
         if width == 0 || height == 0 || width > Self::MAX_SIDE || height > Self::MAX_SIDE {
             return Err(BoardError::Size { width, height });
         }
@@ -57,18 +87,37 @@ impl Board {
             return Err(BoardError::Colours(colours as usize));
         }
         if cells.len() != width * height {
-            return Err(BoardError::CellCount { expected: width * height, got: cells.len() });
+            return Err(BoardError::CellCount {
+                expected: width * height,
+                got: cells.len(),
+            });
         }
         if let Some(i) = cells.iter().position(|&c| c >= colours) {
-            return Err(BoardError::CellColour { row: i / width, col: i % width, colour: cells[i], colours });
+            return Err(BoardError::CellColour {
+                row: i / width,
+                col: i % width,
+                colour: cells[i],
+                colours,
+            });
         }
-        Ok(Board { width, height, colours, cells, start: (0, 0) })
+        Ok(Board {
+            width,
+            height,
+            colours,
+            cells,
+            start: (0, 0),
+        })
     }
 
     /// Like [`Board::with_start`] but reports a start cell outside the board.
     pub fn try_with_start(self, row: usize, col: usize) -> Result<Self, BoardError> {
         if row >= self.height || col >= self.width {
-            return Err(BoardError::Start { row, col, width: self.width, height: self.height });
+            return Err(BoardError::Start {
+                row,
+                col,
+                width: self.width,
+                height: self.height,
+            });
         }
         Ok(self.with_start(row, col))
     }
@@ -94,23 +143,38 @@ impl Board {
 
     /// The same board flooding from `(row, col)`.
     pub fn with_start(mut self, row: usize, col: usize) -> Self {
-        assert!(row < self.height && col < self.width, "start cell outside the board");
+        assert!(
+            row < self.height && col < self.width,
+            "start cell outside the board"
+        );
         self.start = (row, col);
         self
     }
 
     /// Number of columns.
-    pub fn width(&self) -> usize { self.width }
+    pub fn width(&self) -> usize {
+        self.width
+    }
     /// Number of rows.
-    pub fn height(&self) -> usize { self.height }
+    pub fn height(&self) -> usize {
+        self.height
+    }
     /// Number of colours in the palette (not all need to appear).
-    pub fn colours(&self) -> u8 { self.colours }
+    pub fn colours(&self) -> u8 {
+        self.colours
+    }
     /// Cells row by row.
-    pub fn cells(&self) -> &[u8] { &self.cells }
+    pub fn cells(&self) -> &[u8] {
+        &self.cells
+    }
     /// The start cell as `(row, col)`.
-    pub fn start(&self) -> (usize, usize) { self.start }
+    pub fn start(&self) -> (usize, usize) {
+        self.start
+    }
     /// The colour at `(row, col)`.
-    pub fn get(&self, row: usize, col: usize) -> u8 { self.cells[row * self.width + col] }
+    pub fn get(&self, row: usize, col: usize) -> u8 {
+        self.cells[row * self.width + col]
+    }
 
     /// Plays `colour`: the region connected to the start cell takes it.
     pub fn play(&mut self, colour: u8) {
@@ -130,10 +194,18 @@ impl Board {
                     stack.push(j);
                 }
             };
-            if c > 0 { visit(i - 1, &mut self.cells); }
-            if c + 1 < w { visit(i + 1, &mut self.cells); }
-            if r > 0 { visit(i - w, &mut self.cells); }
-            if r + 1 < h { visit(i + w, &mut self.cells); }
+            if c > 0 {
+                visit(i - 1, &mut self.cells);
+            }
+            if c + 1 < w {
+                visit(i + 1, &mut self.cells);
+            }
+            if r > 0 {
+                visit(i - w, &mut self.cells);
+            }
+            if r + 1 < h {
+                visit(i + w, &mut self.cells);
+            }
         }
     }
 
@@ -149,10 +221,22 @@ mod tests {
 
     #[test]
     fn try_new_rejects_bad_input() {
-        assert!(matches!(Board::try_new(0, 1, 2, vec![]), Err(BoardError::Size { .. })));
-        assert!(matches!(Board::try_new(65, 1, 2, vec![0; 65]), Err(BoardError::Size { .. })));
-        assert!(matches!(Board::try_new(1, 1, 17, vec![0]), Err(BoardError::Colours(17))));
-        assert!(matches!(Board::try_new(2, 1, 2, vec![0]), Err(BoardError::CellCount { .. })));
+        assert!(matches!(
+            Board::try_new(0, 1, 2, vec![]),
+            Err(BoardError::Size { .. })
+        ));
+        assert!(matches!(
+            Board::try_new(65, 1, 2, vec![0; 65]),
+            Err(BoardError::Size { .. })
+        ));
+        assert!(matches!(
+            Board::try_new(1, 1, 17, vec![0]),
+            Err(BoardError::Colours(17))
+        ));
+        assert!(matches!(
+            Board::try_new(2, 1, 2, vec![0]),
+            Err(BoardError::CellCount { .. })
+        ));
         assert!(matches!(
             Board::try_new(2, 1, 2, vec![0, 2]),
             Err(BoardError::CellColour { row: 0, col: 1, .. })

@@ -49,7 +49,12 @@ fn look<const N: usize>(g: &BitGraph<N>, f: &Bits<N>, b: &Bits<N>, depth: usize)
 /// Plays greedily from `(f, b)` to the end: each step takes the move whose
 /// `depth`-move lookahead has the smallest `moves + bound`, ties to the
 /// move that floods the most regions.
-pub fn complete<const N: usize>(g: &BitGraph<N>, mut f: Bits<N>, mut b: Bits<N>, depth: usize) -> Vec<u8> {
+pub fn complete<const N: usize>(
+    g: &BitGraph<N>,
+    mut f: Bits<N>,
+    mut b: Bits<N>,
+    depth: usize,
+) -> Vec<u8> {
     let mut out = Vec::new();
     loop {
         let left = g.colours_left(&f);
@@ -142,7 +147,8 @@ pub fn beam<const N: usize>(g: &BitGraph<N>, width: usize, budget: &Budget) -> O
         return Some(Vec::new());
     }
     // (bound, -flooded, f, b, moves)
-    let mut layer: Vec<(usize, usize, Bits<N>, Bits<N>, Vec<u8>)> = vec![(0, 0, f0, b0, Vec::new())];
+    let mut layer: Vec<(usize, usize, Bits<N>, Bits<N>, Vec<u8>)> =
+        vec![(0, 0, f0, b0, Vec::new())];
     let mut seen: HashSet<Bits<N>> = HashSet::new();
     loop {
         if budget.time_up() {
@@ -157,8 +163,11 @@ pub fn beam<const N: usize>(g: &BitGraph<N>, width: usize, budget: &Budget) -> O
                 let c = cands.trailing_zeros() as u8;
                 cands &= cands - 1;
                 let (nf, nb) = g.play(f, b, c);
-                let left =
-                    if g.by_colour[c as usize].is_subset(&nf) { left_here & !(1 << c) } else { left_here };
+                let left = if g.by_colour[c as usize].is_subset(&nf) {
+                    left_here & !(1 << c)
+                } else {
+                    left_here
+                };
                 if left.count_ones() <= 1 {
                     let mut m = moves.clone();
                     m.push(c);

@@ -68,7 +68,12 @@ pub fn schedule_bound<const N: usize>(g: &BitGraph<N>, f: &Bits<N>, b: &Bits<N>)
 
 /// Puchert's layered bound; `left` is [`BitGraph::colours_left`] of `f`.
 #[inline]
-pub fn layered_bound<const N: usize>(g: &BitGraph<N>, f: &Bits<N>, b: &Bits<N>, left: u32) -> usize {
+pub fn layered_bound<const N: usize>(
+    g: &BitGraph<N>,
+    f: &Bits<N>,
+    b: &Bits<N>,
+    left: u32,
+) -> usize {
     layered_bound_capped(g, f, b, left, usize::MAX)
 }
 

@@ -1,16 +1,16 @@
 //! Flood-It: a grid of k colours; the region connected to the start cell
 //! takes the chosen colour and absorbs neighbouring cells of that colour.
 
-pub mod board;
-pub mod play;
-pub mod parse;
-pub mod regions;
-pub mod heuristic;
-pub mod greedy;
 pub mod astar;
 pub mod bnb;
-pub mod solve;
+pub mod board;
+pub mod greedy;
+pub mod heuristic;
+pub mod parse;
+pub mod play;
+pub mod regions;
 pub mod screen;
+pub mod solve;
 
 pub use board::Board;
 pub use parse::{parse_board, ParseError, ParsedBoard};

@@ -39,20 +39,35 @@ pub enum ParseError {
     #[error("empty input: no board found")]
     Empty,
     /// A character that is not a digit or letter.
-    #[error("line {line}, column {col}: unexpected character {ch:?} (cells must be digits or letters)")]
+    #[error(
+        "line {line}, column {col}: unexpected character {ch:?} (cells must be digits or letters)"
+    )]
     BadChar { line: usize, col: usize, ch: char },
     /// A row whose length differs from the first row.
     #[error("line {line}, column {col}: row has {got} cells but the first row has {expected}")]
-    Ragged { line: usize, col: usize, got: usize, expected: usize },
+    Ragged {
+        line: usize,
+        col: usize,
+        got: usize,
+        expected: usize,
+    },
     /// A one-line board whose length is not a square number.
     #[error("line {line}, column {col}: a one-line board must be square, but {cells} cells is not a square number")]
-    NotSquare { line: usize, col: usize, cells: usize },
+    NotSquare {
+        line: usize,
+        col: usize,
+        cells: usize,
+    },
     /// A 17th distinct symbol.
     #[error("line {line}, column {col}: symbol {ch:?} is a 17th colour; at most 16 are supported")]
     TooManyColours { line: usize, col: usize, ch: char },
     /// A malformed `sgt-flood` game ID.
     #[error("line {line}, column {col}: bad sgt-flood game ID: {msg}")]
-    GameId { line: usize, col: usize, msg: String },
+    GameId {
+        line: usize,
+        col: usize,
+        msg: String,
+    },
     /// Sizes out of range.
     #[error("line {line}: {source}")]
     Board { line: usize, source: BoardError },
@@ -66,8 +81,14 @@ pub fn parse_board(text: &str) -> Result<ParsedBoard, ParseError> {
         .enumerate()
         .map(|(i, l)| (i + 1, l.trim_end()))
         .collect();
-    let first = lines.iter().position(|(_, l)| !l.trim().is_empty()).ok_or(ParseError::Empty)?;
-    let last = lines.iter().rposition(|(_, l)| !l.trim().is_empty()).unwrap();
+    let first = lines
+        .iter()
+        .position(|(_, l)| !l.trim().is_empty())
+        .ok_or(ParseError::Empty)?;
+    let last = lines
+        .iter()
+        .rposition(|(_, l)| !l.trim().is_empty())
+        .unwrap();
     let lines = &lines[first..=last];
     let (lno, l0) = lines[0];
     if lines.len() == 1 && is_game_id(l0.trim()) {
@@ -83,7 +104,11 @@ pub fn parse_board(text: &str) -> Result<ParsedBoard, ParseError> {
                 continue;
             }
             if !ch.is_ascii_alphanumeric() {
-                return Err(ParseError::BadChar { line, col: i + 1, ch });
+                return Err(ParseError::BadChar {
+                    line,
+                    col: i + 1,
+                    ch,
+                });
             }
             row.push((line, i + 1, ch));
         }
@@ -93,7 +118,11 @@ pub fn parse_board(text: &str) -> Result<ParsedBoard, ParseError> {
         let n = rows[0].len();
         let side = (n as f64).sqrt().round() as usize;
         if side * side != n {
-            return Err(ParseError::NotSquare { line: lno, col: 1, cells: n });
+            return Err(ParseError::NotSquare {
+                line: lno,
+                col: 1,
+                cells: n,
+            });
         }
         let row = rows.pop().unwrap();
         rows = row.chunks(side).map(|c| c.to_vec()).collect();
@@ -102,8 +131,17 @@ pub fn parse_board(text: &str) -> Result<ParsedBoard, ParseError> {
     for (r, row) in rows.iter().enumerate() {
         if row.len() != width {
             let (line, _) = lines[r];
-            let col = if row.len() > width { row[width].1 } else { row.last().map_or(1, |c| c.1 + 1) };
-            return Err(ParseError::Ragged { line, col, got: row.len(), expected: width });
+            let col = if row.len() > width {
+                row[width].1
+            } else {
+                row.last().map_or(1, |c| c.1 + 1)
+            };
+            return Err(ParseError::Ragged {
+                line,
+                col,
+                got: row.len(),
+                expected: width,
+            });
         }
     }
     let height = rows.len();
@@ -124,12 +162,20 @@ pub fn parse_board(text: &str) -> Result<ParsedBoard, ParseError> {
         .collect();
     let board = Board::try_new(width, height, symbols.len() as u8, cells)
         .map_err(|source| ParseError::Board { line: lno, source })?;
-    Ok(ParsedBoard { board, symbols, move_limit: None })
+    Ok(ParsedBoard {
+        board,
+        symbols,
+        move_limit: None,
+    })
 }
 
 fn is_game_id(s: &str) -> bool {
-    let Some((size, _)) = s.split_once(':') else { return false };
-    let Some((w, h)) = size.split_once('x') else { return false };
+    let Some((size, _)) = s.split_once(':') else {
+        return false;
+    };
+    let Some((w, h)) = size.split_once('x') else {
+        return false;
+    };
     !w.is_empty() && !h.is_empty() && w.chars().chain(h.chars()).all(|c| c.is_ascii_digit())
 }
 
@@ -139,17 +185,27 @@ fn id_colour(ch: char) -> Option<u8> {
 }
 
 fn parse_game_id(s: &str, line: usize, indent: usize) -> Result<ParsedBoard, ParseError> {
-    let err = |col: usize, msg: String| ParseError::GameId { line, col: indent + col, msg };
+    let err = |col: usize, msg: String| ParseError::GameId {
+        line,
+        col: indent + col,
+        msg,
+    };
     let (size, rest) = s.split_once(':').unwrap();
     let (w, h) = size.split_once('x').unwrap();
-    let width: usize = w.parse().map_err(|_| err(1, format!("width {w:?} is not a number")))?;
-    let height: usize = h.parse().map_err(|_| err(w.len() + 2, format!("height {h:?} is not a number")))?;
+    let width: usize = w
+        .parse()
+        .map_err(|_| err(1, format!("width {w:?} is not a number")))?;
+    let height: usize = h
+        .parse()
+        .map_err(|_| err(w.len() + 2, format!("height {h:?} is not a number")))?;
     let cells_start = size.len() + 2;
     let (cells_str, limit) = match rest.split_once(',') {
         Some((c, l)) => {
             let lcol = cells_start + c.chars().count() + 1;
-            let limit: usize =
-                l.trim().parse().map_err(|_| err(lcol, format!("move limit {l:?} is not a number")))?;
+            let limit: usize = l
+                .trim()
+                .parse()
+                .map_err(|_| err(lcol, format!("move limit {l:?} is not a number")))?;
             (c, Some(limit))
         }
         None => (rest, None),
@@ -159,24 +215,41 @@ fn parse_game_id(s: &str, line: usize, indent: usize) -> Result<ParsedBoard, Par
         match id_colour(ch) {
             Some(c) => cells.push(c),
             None => {
-                return Err(ParseError::BadChar { line, col: indent + cells_start + i, ch });
+                return Err(ParseError::BadChar {
+                    line,
+                    col: indent + cells_start + i,
+                    ch,
+                });
             }
         }
     }
     if cells.len() != width * height {
         return Err(err(
             cells_start,
-            format!("{width}x{height} needs {} cells, found {}", width * height, cells.len()),
+            format!(
+                "{width}x{height} needs {} cells, found {}",
+                width * height,
+                cells.len()
+            ),
         ));
     }
     let colours = cells.iter().copied().max().unwrap_or(0) + 1;
     if colours > Board::MAX_COLOURS {
-        return Err(err(cells_start, format!("{colours} colours; at most 16 are supported")));
+        return Err(err(
+            cells_start,
+            format!("{colours} colours; at most 16 are supported"),
+        ));
     }
-    let symbols = (0..colours).map(|c| char::from_digit(c as u32, 16).unwrap()).collect();
-    let board =
-        Board::try_new(width, height, colours, cells).map_err(|source| ParseError::Board { line, source })?;
-    Ok(ParsedBoard { board, symbols, move_limit: limit })
+    let symbols = (0..colours)
+        .map(|c| char::from_digit(c as u32, 16).unwrap())
+        .collect();
+    let board = Board::try_new(width, height, colours, cells)
+        .map_err(|source| ParseError::Board { line, source })?;
+    Ok(ParsedBoard {
+        board,
+        symbols,
+        move_limit: limit,
+    })
 }
 
 #[cfg(test)]
@@ -200,7 +273,11 @@ mod tests {
         assert_eq!(p.board.colours(), 4);
         assert_eq!(
             parse_board("12345"),
-            Err(ParseError::NotSquare { line: 1, col: 1, cells: 5 })
+            Err(ParseError::NotSquare {
+                line: 1,
+                col: 1,
+                cells: 5
+            })
         );
     }
 
@@ -211,8 +288,14 @@ mod tests {
         assert_eq!(p.board.cells(), &[0, 1, 2, 2, 1, 0]);
         assert_eq!(p.move_limit, Some(5));
         assert_eq!(p.symbol(2), '2');
-        assert!(matches!(parse_board("3x2:01221,5"), Err(ParseError::GameId { .. })));
-        assert!(matches!(parse_board("3x2:01z210"), Err(ParseError::BadChar { col: 7, .. })));
+        assert!(matches!(
+            parse_board("3x2:01221,5"),
+            Err(ParseError::GameId { .. })
+        ));
+        assert!(matches!(
+            parse_board("3x2:01z210"),
+            Err(ParseError::BadChar { col: 7, .. })
+        ));
     }
 
     #[test]
@@ -220,23 +303,49 @@ mod tests {
         assert_eq!(parse_board("  \n"), Err(ParseError::Empty));
         assert_eq!(
             parse_board("12\n1?"),
-            Err(ParseError::BadChar { line: 2, col: 2, ch: '?' })
+            Err(ParseError::BadChar {
+                line: 2,
+                col: 2,
+                ch: '?'
+            })
         );
         assert_eq!(
             parse_board("123\n12\n"),
-            Err(ParseError::Ragged { line: 2, col: 3, got: 2, expected: 3 })
+            Err(ParseError::Ragged {
+                line: 2,
+                col: 3,
+                got: 2,
+                expected: 3
+            })
         );
         assert_eq!(
             parse_board("12\n123\n"),
-            Err(ParseError::Ragged { line: 2, col: 3, got: 3, expected: 2 })
+            Err(ParseError::Ragged {
+                line: 2,
+                col: 3,
+                got: 3,
+                expected: 2
+            })
         );
-        let many: String = "0123456789abcdefg".chars().collect::<Vec<_>>().chunks(1).map(|c| c[0]).collect();
+        let many: String = "0123456789abcdefg"
+            .chars()
+            .collect::<Vec<_>>()
+            .chunks(1)
+            .map(|c| c[0])
+            .collect();
         let text = format!("{many}\n{many}\n");
         assert_eq!(
             parse_board(&text),
-            Err(ParseError::TooManyColours { line: 1, col: 17, ch: 'g' })
+            Err(ParseError::TooManyColours {
+                line: 1,
+                col: 17,
+                ch: 'g'
+            })
         );
         let wide = "1".repeat(65);
-        assert!(matches!(parse_board(&format!("{wide}\n{wide}")), Err(ParseError::Board { .. })));
+        assert!(matches!(
+            parse_board(&format!("{wide}\n{wide}")),
+            Err(ParseError::Board { .. })
+        ));
     }
 }

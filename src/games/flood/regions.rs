@@ -82,7 +82,13 @@ impl RegionGraph {
         }
         let (sr, sc) = board.start();
         let start = region_of[sr * w + sc] as usize;
-        RegionGraph { region_of, colour, neighbours, start, colours: board.colours() }
+        RegionGraph {
+            region_of,
+            colour,
+            neighbours,
+            start,
+            colours: board.colours(),
+        }
     }
 
     /// Number of regions.
@@ -181,7 +187,9 @@ impl<const N: usize> BitGraph<N> {
     pub fn play(&self, f: &Bits<N>, b: &Bits<N>, c: u8) -> (Bits<N>, Bits<N>) {
         let taken = b.and(&self.by_colour[c as usize]);
         let nf = f.or(&taken);
-        let nb = b.and_not(&taken).or(&self.neighbours_of(&taken).and_not(&nf));
+        let nb = b
+            .and_not(&taken)
+            .or(&self.neighbours_of(&taken).and_not(&nf));
         (nf, nb)
     }
 

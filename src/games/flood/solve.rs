@@ -51,7 +51,11 @@ pub struct SolveOptions {
 
 impl Default for SolveOptions {
     fn default() -> Self {
-        SolveOptions { strategy: Strategy::Astar, time_limit: None, memory_limit_bytes: 2 << 30 }
+        SolveOptions {
+            strategy: Strategy::Astar,
+            time_limit: None,
+            memory_limit_bytes: 2 << 30,
+        }
     }
 }
 
@@ -127,7 +131,10 @@ pub fn solve(board: &Board, options: &SolveOptions) -> Result<Solution, SolveErr
     };
     sol.elapsed = budget.elapsed();
     if !board.wins_with(&sol.moves) {
-        return Err(SolveError::NotAWin { strategy: options.strategy, moves: sol.moves });
+        return Err(SolveError::NotAWin {
+            strategy: options.strategy,
+            moves: sol.moves,
+        });
     }
     Ok(sol)
 }
@@ -136,7 +143,13 @@ fn run<const N: usize>(graph: &RegionGraph, strategy: Strategy, budget: &Budget)
     let g = BitGraph::<N>::new(graph);
     let (f, b) = g.start_state();
     let root_bound = heuristic::best_bound(&g, &f, &b);
-    let depth = if strategy == Strategy::Astar { 1 } else if graph.len() <= 512 { 2 } else { 1 };
+    let depth = if strategy == Strategy::Astar {
+        1
+    } else if graph.len() <= 512 {
+        2
+    } else {
+        1
+    };
     let incumbent = greedy::greedy(&g, depth);
     let (moves, lower_bound, nodes, stopped) = match strategy {
         Strategy::Astar => {
@@ -145,7 +158,11 @@ fn run<const N: usize>(graph: &RegionGraph, strategy: Strategy, budget: &Budget)
         }
         Strategy::BranchAndBound => {
             let o = bnb::branch_and_bound(&g, budget, incumbent);
-            let lb = if o.exhausted { o.moves.len() } else { root_bound };
+            let lb = if o.exhausted {
+                o.moves.len()
+            } else {
+                root_bound
+            };
             (o.moves, lb, o.nodes, o.stopped)
         }
         Strategy::Greedy => (incumbent, root_bound, 0, None),
@@ -174,7 +191,9 @@ fn run<const N: usize>(graph: &RegionGraph, strategy: Strategy, budget: &Budget)
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::flood::heuristic::{colours_bound, distance_bound, layered_bound, schedule_bound};
+    use crate::games::flood::heuristic::{
+        colours_bound, distance_bound, layered_bound, schedule_bound,
+    };
 
     /// A small xorshift generator, so the tests need no extra crate.
     struct Rng(u64);
@@ -210,10 +229,18 @@ mod tests {
             while let Some(i) = stack.pop() {
                 let (r, c) = (i / w, i % w);
                 let mut nb = Vec::with_capacity(4);
-                if c > 0 { nb.push(i - 1); }
-                if c + 1 < w { nb.push(i + 1); }
-                if r > 0 { nb.push(i - w); }
-                if r + 1 < h { nb.push(i + w); }
+                if c > 0 {
+                    nb.push(i - 1);
+                }
+                if c + 1 < w {
+                    nb.push(i + 1);
+                }
+                if r > 0 {
+                    nb.push(i - w);
+                }
+                if r + 1 < h {
+                    nb.push(i + w);
+                }
                 for j in nb {
                     if m >> j & 1 == 0 && cells[j] == colour {
                         m |= 1 << j;
@@ -251,7 +278,10 @@ mod tests {
     /// Number of random boards for the cross-checks (600 by default;
     /// `GRIDBOT_CROSSCHECK_BOARDS` runs more).
     fn crosscheck_boards() -> usize {
-        std::env::var("GRIDBOT_CROSSCHECK_BOARDS").ok().and_then(|v| v.parse().ok()).unwrap_or(600)
+        std::env::var("GRIDBOT_CROSSCHECK_BOARDS")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(600)
     }
 
     #[test]
@@ -280,11 +310,17 @@ mod tests {
             let g = BitGraph::<1>::new(&RegionGraph::new(&board));
             let (f, b) = g.start_state();
             let layered = layered_bound(&g, &f, &b, g.colours_left(&f));
-            assert!(layered <= want, "layered bound {layered} > optimum {want} on {board:?}");
+            assert!(
+                layered <= want,
+                "layered bound {layered} > optimum {want} on {board:?}"
+            );
             assert!(layered >= colours_bound(&g, &f));
             assert!(layered >= distance_bound(&g, &f));
             let schedule = schedule_bound(&g, &f, &b);
-            assert!(schedule <= want, "schedule bound {schedule} > optimum {want} on {board:?}");
+            assert!(
+                schedule <= want,
+                "schedule bound {schedule} > optimum {want} on {board:?}"
+            );
             assert!(layered >= schedule);
         }
     }
@@ -295,12 +331,29 @@ mod tests {
         for _ in 0..200 {
             let board = random_board(&mut rng);
             let want = bfs_optimum(&board);
-            for strategy in [Strategy::Astar, Strategy::BranchAndBound, Strategy::Greedy, Strategy::Optimise, Strategy::Beam] {
-                let sol = solve(&board, &SolveOptions { strategy, ..Default::default() }).unwrap();
+            for strategy in [
+                Strategy::Astar,
+                Strategy::BranchAndBound,
+                Strategy::Greedy,
+                Strategy::Optimise,
+                Strategy::Beam,
+            ] {
+                let sol = solve(
+                    &board,
+                    &SolveOptions {
+                        strategy,
+                        ..Default::default()
+                    },
+                )
+                .unwrap();
                 assert!(board.wins_with(&sol.moves));
                 assert!(sol.moves.len() >= want && sol.lower_bound <= want);
                 if sol.proven_optimal {
-                    assert_eq!(sol.moves.len(), want, "{strategy:?} claims optimal on {board:?}");
+                    assert_eq!(
+                        sol.moves.len(),
+                        want,
+                        "{strategy:?} claims optimal on {board:?}"
+                    );
                 }
                 if matches!(strategy, Strategy::Astar | Strategy::BranchAndBound) {
                     assert_eq!(sol.moves.len(), want, "{strategy:?} on {board:?}");
@@ -314,18 +367,33 @@ mod tests {
         let mut rng = Rng(42);
         let cells = (0..64 * 64).map(|_| rng.below(16) as u8).collect();
         let board = Board::new(64, 64, 16, cells).with_start(32, 32);
-        for strategy in [Strategy::Astar, Strategy::BranchAndBound, Strategy::Optimise] {
-            let opts = SolveOptions { strategy, time_limit: Some(Duration::from_millis(300)), ..Default::default() };
+        for strategy in [
+            Strategy::Astar,
+            Strategy::BranchAndBound,
+            Strategy::Optimise,
+        ] {
+            let opts = SolveOptions {
+                strategy,
+                time_limit: Some(Duration::from_millis(300)),
+                ..Default::default()
+            };
             let t = std::time::Instant::now();
             let sol = solve(&board, &opts).unwrap();
-            assert!(t.elapsed() < Duration::from_secs(5), "{strategy:?} took {:?}", t.elapsed());
+            assert!(
+                t.elapsed() < Duration::from_secs(5),
+                "{strategy:?} took {:?}",
+                t.elapsed()
+            );
             assert!(!sol.proven_optimal && sol.lower_bound < sol.moves.len());
             assert!(board.wins_with(&sol.moves));
         }
         // A tiny memory limit stops A* too.
         let cells = (0..14 * 14).map(|_| rng.below(8) as u8).collect();
         let board = Board::new(14, 14, 8, cells);
-        let opts = SolveOptions { memory_limit_bytes: 64 << 10, ..Default::default() };
+        let opts = SolveOptions {
+            memory_limit_bytes: 64 << 10,
+            ..Default::default()
+        };
         let sol = solve(&board, &opts).unwrap();
         assert_eq!(sol.stopped, Some(StopReason::MemoryLimit));
         assert!(board.wins_with(&sol.moves));
