@@ -9,11 +9,9 @@ use std::time::Duration;
 use anyhow::{bail, Context};
 use gridbot::display::VirtualDisplay;
 use gridbot::games::flood::play::SgtParams;
-use gridbot::play::engine::{GameContext, Player};
-use gridbot::play::x11::{open_pointer, open_screen};
-use gridbot::play::{abort, AbortGuard, GameResult};
+use gridbot::play::x11::open_screen;
 
-use super::play::{finish_run, game_line, save_screenshots, GameSetup, LoopArgs};
+use super::play::{play_series, GameSetup, LoopArgs};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -87,31 +85,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     );
 
     let mut screen = open_screen(Some(&title))?;
-    let mut pointer = open_pointer()?;
-    let guard = AbortGuard::new(abort::interrupt_flag(), screen.screen_size());
-    let mut player = Player::new(&game, &mut screen, &mut pointer, guard, config);
-    player.note_pointer()?;
-    let mut records = Vec::new();
-    let outcome = (|| -> anyhow::Result<()> {
-        for number in 1..=args.games {
-            if number > 1 {
-                player.new_game()?;
-            }
-            let finished = player.play_game(number, &GameContext::default())?;
-            println!("{}", game_line(&finished.record));
-            if let Some(dir) = &args.screenshots {
-                save_screenshots(dir, &finished)?;
-            }
-            records.push(finished.record);
-        }
-        Ok(())
-    })();
-    finish_run(&records, args.common.report.as_deref())?;
-    outcome?;
-    let all_won = records.iter().all(|r| r.result == GameResult::Won);
-    Ok(if all_won {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::FAILURE
-    })
+    let size = screen.screen_size();
+    play_series(
+        &game,
+        &mut screen,
+        size,
+        config,
+        args.games,
+        args.screenshots.as_deref(),
+        args.common.report.as_deref(),
+    )
 }

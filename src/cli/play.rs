@@ -9,6 +9,7 @@ use std::time::Duration;
 
 use anyhow::{bail, Context};
 use gridbot::calibration::Calibration;
+use gridbot::capture::window_grabber::WindowGrabber;
 use gridbot::games::flood::play::{sgt_flood_binary, FloodGame};
 use gridbot::games::flood::Strategy;
 use gridbot::play::engine::{Finished, GameContext, PlayConfig, Player};
@@ -255,18 +256,45 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
 
+    play_series(
+        &game,
+        &mut screen,
+        size,
+        config,
+        args.games,
+        None,
+        args.common.report.as_deref(),
+    )
+}
+
+/// Plays `games` games in a row on `screen` (a new game after each win),
+/// prints a line per game, saves before/after screenshots into
+/// `screenshots` when given, writes the report, and stops after a loss.
+/// Succeeds when every game was won.
+pub fn play_series(
+    game: &FloodGame,
+    screen: &mut WindowGrabber,
+    screen_size: (u32, u32),
+    config: PlayConfig,
+    games: usize,
+    screenshots: Option<&Path>,
+    report: Option<&Path>,
+) -> anyhow::Result<ExitCode> {
     let mut pointer = open_pointer()?;
-    let guard = AbortGuard::new(abort::interrupt_flag(), size);
-    let mut player = Player::new(&game, &mut screen, &mut pointer, guard, config);
+    let guard = AbortGuard::new(abort::interrupt_flag(), screen_size);
+    let mut player = Player::new(game, screen, &mut pointer, guard, config);
     player.note_pointer()?;
     let mut records = Vec::new();
     let outcome = (|| -> anyhow::Result<()> {
-        for number in 1..=args.games {
+        for number in 1..=games {
             if number > 1 {
                 player.new_game()?;
             }
             let finished = player.play_game(number, &GameContext::default())?;
             println!("{}", game_line(&finished.record));
+            if let Some(dir) = screenshots {
+                save_screenshots(dir, &finished)?;
+            }
             let lost = finished.record.result == GameResult::Lost;
             records.push(finished.record);
             if lost {
@@ -275,10 +303,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
         Ok(())
     })();
-    finish_run(&records, args.common.report.as_deref())?;
+    finish_run(&records, report)?;
     outcome?;
-    let all_won =
-        records.len() == args.games && records.iter().all(|r| r.result == GameResult::Won);
+    let all_won = records.len() == games && records.iter().all(|r| r.result == GameResult::Won);
     Ok(if all_won {
         ExitCode::SUCCESS
     } else {
