@@ -94,7 +94,7 @@ pub fn layered_bound_capped<const N: usize>(
         let mut completed = 0u32;
         let mut rest = left;
         while rest != 0 {
-            let c = rest.trailing_zeros() as usize;
+            let c = rest.trailing_zeros() as usize & 15;
             rest &= rest - 1;
             if g.by_colour[c].is_subset(&visited) {
                 completed |= 1 << c;
@@ -114,7 +114,7 @@ pub fn layered_bound_capped<const N: usize>(
             let mut kept = cur;
             let mut cs = completed;
             while cs != 0 {
-                let c = cs.trailing_zeros() as usize;
+                let c = cs.trailing_zeros() as usize & 15;
                 cs &= cs - 1;
                 let x = cur.and(&g.by_colour[c]);
                 kept = kept.and_not(&x);
