@@ -72,8 +72,8 @@ pub fn layered_bound<const N: usize>(g: &BitGraph<N>, f: &Bits<N>, b: &Bits<N>, 
     layered_bound_capped(g, f, b, left, usize::MAX)
 }
 
-/// [`layered_bound`], but the walk stops as soon as the count reaches
-/// `cap` (the caller only needs to know that the bound is at least `cap`);
+/// [`layered_bound`], but the walk stops as soon as the bound is known to
+/// reach `cap` (the caller only needs to know that it is at least `cap`);
 /// the result is then some value `>= cap` and `<=` the full bound.
 #[inline]
 pub fn layered_bound_capped<const N: usize>(
@@ -83,7 +83,7 @@ pub fn layered_bound_capped<const N: usize>(
     mut left: u32,
     cap: usize,
 ) -> usize {
-    if left & left.wrapping_sub(1) == 0 {
+    if left & left.wrapping_sub(1) == 0 || left.count_ones() as usize >= cap {
         return left.count_ones() as usize;
     }
     let mut visited = *f;
@@ -106,9 +106,6 @@ pub fn layered_bound_capped<const N: usize>(
             if left & left.wrapping_sub(1) == 0 {
                 return d + left.count_ones() as usize;
             }
-            if d >= cap {
-                return d;
-            }
             // Expand only the current regions of the completed colours.
             let mut next = Bits::<N>::new();
             let mut kept = cur;
@@ -124,8 +121,12 @@ pub fn layered_bound_capped<const N: usize>(
         } else {
             // Colour-blind move: take the whole current layer.
             d += 1;
-            if d >= cap {
-                return d;
+            // Every colour still left costs one more move, so the bound is
+            // at least `d + |left|` (the bound is exactly the number of
+            // colours left at the start plus the colour-blind moves).
+            let at_least = d + left.count_ones() as usize;
+            if at_least >= cap {
+                return at_least;
             }
             cur = g.neighbours_of(&cur).and_not(&visited);
             debug_assert!(!cur.is_empty(), "region graph is connected");

@@ -174,7 +174,9 @@ fn run<const N: usize>(graph: &RegionGraph, strategy: Strategy, budget: &Budget)
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::flood::heuristic::{colours_bound, distance_bound, layered_bound, schedule_bound};
+    use crate::games::flood::heuristic::{
+        colours_bound, distance_bound, layered_bound, layered_bound_capped, schedule_bound,
+    };
 
     /// A small xorshift generator, so the tests need no extra crate.
     struct Rng(u64);
@@ -283,6 +285,10 @@ mod tests {
             assert!(layered <= want, "layered bound {layered} > optimum {want} on {board:?}");
             assert!(layered >= colours_bound(&g, &f));
             assert!(layered >= distance_bound(&g, &f));
+            for cap in 0..=layered + 1 {
+                let capped = layered_bound_capped(&g, &f, &b, g.colours_left(&f), cap);
+                assert!(capped <= layered && capped >= cap.min(layered), "cap {cap}: {capped} vs {layered}");
+            }
             let schedule = schedule_bound(&g, &f, &b);
             assert!(schedule <= want, "schedule bound {schedule} > optimum {want} on {board:?}");
             assert!(layered >= schedule);
