@@ -47,14 +47,26 @@ struct Node<const N: usize> {
     f: Bits<N>,
     b: Bits<N>,
     parent: u32,
+    /// Depth (moves from the start; boards can need more than 255).
+    g: u16,
     colour: u8,
-    /// Depth (moves from the start).
-    g: u8,
-    /// A shorter path to the same state was found later; skip this node.
-    dead: bool,
-    /// The move was forced by colour elimination (its siblings were not
-    /// generated, so the commutation pruning must not rely on them).
-    forced: bool,
+    /// [`DEAD`] and [`FORCED`].
+    flags: u8,
+}
+
+/// A shorter path to the same state was found later; skip this node.
+const DEAD: u8 = 1;
+/// The move into this node was forced by colour elimination (its siblings
+/// were not generated, so the commutation pruning must not rely on them).
+const FORCED: u8 = 2;
+
+impl<const N: usize> Node<N> {
+    fn dead(&self) -> bool {
+        self.flags & DEAD != 0
+    }
+    fn forced(&self) -> bool {
+        self.flags & FORCED != 0
+    }
 }
 
 /// After so many expansions A* runs a beam search of so many states a
@@ -83,7 +95,7 @@ fn dominated_deeper<const N: usize>(
     path[0] = idx;
     for d in 1..=COMMUTE_DEPTH {
         let child = &arena[path[d - 1] as usize];
-        if path[d - 1] == 0 || child.forced {
+        if path[d - 1] == 0 || child.forced() {
             return false;
         }
         path[d] = child.parent;
@@ -149,8 +161,7 @@ pub fn astar<const N: usize>(g: &BitGraph<N>, budget: &Budget, incumbent: Vec<u8
         parent: 0,
         colour: 0,
         g: 0,
-        dead: false,
-        forced: true,
+        flags: FORCED,
     });
     let mut seen = IndexTable::with_capacity(8192);
     if let Probe::Vacant(slot) = seen.find(f0.hash64(), |_| false) {
@@ -170,7 +181,7 @@ pub fn astar<const N: usize>(g: &BitGraph<N>, budget: &Budget, incumbent: Vec<u8
         }
         lb = lb.max(fv);
         let node = &arena[idx as usize];
-        if node.dead {
+        if node.dead() {
             continue; // a shorter path to this state was found later
         }
         let (f, b) = (node.f, node.b);
@@ -219,7 +230,7 @@ pub fn astar<const N: usize>(g: &BitGraph<N>, budget: &Budget, incumbent: Vec<u8
         let ng = gv + 1;
         // The previous move `a`, the border before it, and whether its
         // siblings were generated (for the commutation pruning).
-        let (prev_colour, prev_forced) = (node.colour, node.forced);
+        let (prev_colour, prev_forced) = (node.colour, node.forced());
         let prev_b = arena[node.parent as usize].b;
 
         // Pass 1: generate the children, prefetch their table slots.
@@ -309,13 +320,12 @@ pub fn astar<const N: usize>(g: &BitGraph<N>, budget: &Budget, incumbent: Vec<u8
                 b: k.b,
                 parent: idx,
                 colour: k.colour,
-                g: ng as u8,
-                dead: false,
-                forced,
+                g: ng as u16,
+                flags: if forced { FORCED } else { 0 },
             });
             match probe {
                 Probe::Found(slot, j) => {
-                    arena[j as usize].dead = true;
+                    arena[j as usize].flags |= DEAD;
                     seen.replace(slot, new);
                 }
                 Probe::Vacant(slot) => seen.insert(slot, k.hash, new),
@@ -342,7 +352,7 @@ pub fn astar<const N: usize>(g: &BitGraph<N>, budget: &Budget, incumbent: Vec<u8
         // Complete the most promising open node greedily; keep it if shorter.
         while let Some((_, _, idx)) = open.pop() {
             let n = &arena[idx as usize];
-            if n.dead {
+            if n.dead() {
                 continue;
             }
             let mut p = path(&arena, idx);
@@ -358,5 +368,16 @@ pub fn astar<const N: usize>(g: &BitGraph<N>, budget: &Budget, incumbent: Vec<u8
         moves: best,
         nodes,
         stopped,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nodes_stay_small() {
+        // Two 3-word bitsets and 8 bytes of bookkeeping (a 14x14 board).
+        assert_eq!(std::mem::size_of::<Node<3>>(), 56);
     }
 }

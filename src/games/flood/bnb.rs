@@ -15,7 +15,7 @@ use std::collections::HashMap;
 use rustc_hash::FxBuildHasher;
 
 use super::greedy::candidate_moves;
-use super::heuristic::layered_bound;
+use super::heuristic::layered_bound_capped;
 use super::regions::BitGraph;
 use crate::solver::{Bits, Budget, BudgetExceeded};
 
@@ -67,7 +67,8 @@ impl<const N: usize> Dfs<'_, N> {
             }
             return;
         }
-        if depth + layered_bound(self.g, &f, &b, left) >= self.best.len() {
+        let cap = self.best.len().saturating_sub(depth);
+        if layered_bound_capped(self.g, &f, &b, left, cap) >= cap {
             return;
         }
         match self.tt.get_mut(&f) {
@@ -83,7 +84,8 @@ impl<const N: usize> Dfs<'_, N> {
             let c = moves.trailing_zeros() as u8;
             moves &= moves - 1;
             let (nf, nb) = self.g.play(&f, &b, c);
-            let h = layered_bound(self.g, &nf, &nb, self.g.colours_left(&nf));
+            let cap = self.best.len().saturating_sub(depth + 1);
+            let h = layered_bound_capped(self.g, &nf, &nb, self.g.colours_left(&nf), cap);
             kids.push((h, usize::MAX - nf.count(), c, nf, nb));
         }
         kids.sort_unstable_by_key(|k| (k.0, k.1));

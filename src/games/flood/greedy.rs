@@ -156,7 +156,10 @@ pub fn beam<const N: usize>(g: &BitGraph<N>, width: usize, budget: &Budget) -> O
         }
         let mut next = Vec::with_capacity(layer.len() * 4);
         seen.clear();
-        for (_, _, f, b, moves) in &layer {
+        for (i, (_, _, f, b, moves)) in layer.iter().enumerate() {
+            if i % 16 == 15 && budget.time_up() {
+                return None;
+            }
             let left_here = g.colours_left(f);
             let mut cands = candidate_moves(g, f, b);
             while cands != 0 {

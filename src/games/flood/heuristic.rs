@@ -77,8 +77,8 @@ pub fn layered_bound<const N: usize>(
     layered_bound_capped(g, f, b, left, usize::MAX)
 }
 
-/// [`layered_bound`], but the walk stops as soon as the count reaches
-/// `cap` (the caller only needs to know that the bound is at least `cap`);
+/// [`layered_bound`], but the walk stops as soon as the bound is known to
+/// reach `cap` (the caller only needs to know that it is at least `cap`);
 /// the result is then some value `>= cap` and `<=` the full bound.
 #[inline]
 pub fn layered_bound_capped<const N: usize>(
@@ -88,7 +88,7 @@ pub fn layered_bound_capped<const N: usize>(
     mut left: u32,
     cap: usize,
 ) -> usize {
-    if left & left.wrapping_sub(1) == 0 {
+    if left & left.wrapping_sub(1) == 0 || left.count_ones() as usize >= cap {
         return left.count_ones() as usize;
     }
     let mut visited = *f;
@@ -99,7 +99,7 @@ pub fn layered_bound_capped<const N: usize>(
         let mut completed = 0u32;
         let mut rest = left;
         while rest != 0 {
-            let c = rest.trailing_zeros() as usize;
+            let c = rest.trailing_zeros() as usize & 15;
             rest &= rest - 1;
             if g.by_colour[c].is_subset(&visited) {
                 completed |= 1 << c;
@@ -111,15 +111,12 @@ pub fn layered_bound_capped<const N: usize>(
             if left & left.wrapping_sub(1) == 0 {
                 return d + left.count_ones() as usize;
             }
-            if d >= cap {
-                return d;
-            }
             // Expand only the current regions of the completed colours.
             let mut next = Bits::<N>::new();
             let mut kept = cur;
             let mut cs = completed;
             while cs != 0 {
-                let c = cs.trailing_zeros() as usize;
+                let c = cs.trailing_zeros() as usize & 15;
                 cs &= cs - 1;
                 let x = cur.and(&g.by_colour[c]);
                 kept = kept.and_not(&x);
@@ -129,8 +126,12 @@ pub fn layered_bound_capped<const N: usize>(
         } else {
             // Colour-blind move: take the whole current layer.
             d += 1;
-            if d >= cap {
-                return d;
+            // Every colour still left costs one more move, so the bound is
+            // at least `d + |left|` (the bound is exactly the number of
+            // colours left at the start plus the colour-blind moves).
+            let at_least = d + left.count_ones() as usize;
+            if at_least >= cap {
+                return at_least;
             }
             cur = g.neighbours_of(&cur).and_not(&visited);
             debug_assert!(!cur.is_empty(), "region graph is connected");

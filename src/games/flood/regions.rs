@@ -107,8 +107,9 @@ impl RegionGraph {
 pub struct BitGraph<const N: usize> {
     /// Neighbour set of each region.
     pub nbr: Vec<Bits<N>>,
-    /// Regions of each colour (`colours` entries).
-    pub by_colour: Vec<Bits<N>>,
+    /// Regions of each colour (entries past `colours` are empty; a fixed
+    /// array so the bounds' inner loops index it without checks).
+    pub by_colour: [Bits<N>; 16],
     /// Colour of each region.
     pub colour: Vec<u8>,
     /// All regions.
@@ -134,7 +135,7 @@ impl<const N: usize> BitGraph<N> {
                 b
             })
             .collect();
-        let mut by_colour = vec![Bits::new(); g.colours as usize];
+        let mut by_colour = [Bits::new(); 16];
         for (r, &c) in g.colour.iter().enumerate() {
             by_colour[c as usize].insert(r);
         }
@@ -197,7 +198,7 @@ impl<const N: usize> BitGraph<N> {
     #[inline]
     pub fn colours_left(&self, f: &Bits<N>) -> u32 {
         let mut m = 0u32;
-        for (c, bc) in self.by_colour.iter().enumerate() {
+        for (c, bc) in self.by_colour[..self.colours].iter().enumerate() {
             if !bc.is_subset(f) {
                 m |= 1 << c;
             }
@@ -209,7 +210,7 @@ impl<const N: usize> BitGraph<N> {
     #[inline]
     pub fn colours_in(&self, set: &Bits<N>) -> u32 {
         let mut m = 0u32;
-        for (c, bc) in self.by_colour.iter().enumerate() {
+        for (c, bc) in self.by_colour[..self.colours].iter().enumerate() {
             if bc.intersects(set) {
                 m |= 1 << c;
             }

@@ -192,7 +192,7 @@ fn run<const N: usize>(graph: &RegionGraph, strategy: Strategy, budget: &Budget)
 mod tests {
     use super::*;
     use crate::games::flood::heuristic::{
-        colours_bound, distance_bound, layered_bound, schedule_bound,
+        colours_bound, distance_bound, layered_bound, layered_bound_capped, schedule_bound,
     };
 
     /// A small xorshift generator, so the tests need no extra crate.
@@ -316,6 +316,13 @@ mod tests {
             );
             assert!(layered >= colours_bound(&g, &f));
             assert!(layered >= distance_bound(&g, &f));
+            for cap in 0..=layered + 1 {
+                let capped = layered_bound_capped(&g, &f, &b, g.colours_left(&f), cap);
+                assert!(
+                    capped <= layered && capped >= cap.min(layered),
+                    "cap {cap}: {capped} vs {layered}"
+                );
+            }
             let schedule = schedule_bound(&g, &f, &b);
             assert!(
                 schedule <= want,
