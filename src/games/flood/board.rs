@@ -141,6 +141,13 @@ impl Board {
         b.is_won()
     }
 
+    /// The same board with a palette of at least `colours` colours (a game
+    /// may have colours that no cell shows any more).
+    pub fn with_palette_size(mut self, colours: u8) -> Self {
+        self.colours = self.colours.max(colours);
+        self
+    }
+
     /// The same board flooding from `(row, col)`.
     pub fn with_start(mut self, row: usize, col: usize) -> Self {
         assert!(

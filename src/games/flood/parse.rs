@@ -93,7 +93,7 @@ pub fn parse_board(text: &str) -> Result<ParsedBoard, ParseError> {
     let (lno, l0) = lines[0];
     if lines.len() == 1 && is_game_id(l0.trim()) {
         let indent = l0.len() - l0.trim_start().len();
-        return parse_game_id(l0.trim(), lno, indent);
+        return parse_game_id_at(l0.trim(), lno, indent);
     }
     // Collect cells as (line, col, char) per row.
     let mut rows: Vec<Vec<(usize, usize, char)>> = Vec::new();
@@ -184,7 +184,23 @@ fn id_colour(ch: char) -> Option<u8> {
     ch.to_digit(16).map(|d| d as u8)
 }
 
-fn parse_game_id(s: &str, line: usize, indent: usize) -> Result<ParsedBoard, ParseError> {
+/// Parses an `sgt-flood` game ID and nothing else: `WxH:<cells>[,<limit>]`
+/// (surrounding whitespace is ignored).
+pub fn parse_game_id(text: &str) -> Result<ParsedBoard, ParseError> {
+    let trimmed = text.trim();
+    if !is_game_id(trimmed) {
+        return Err(ParseError::GameId {
+            line: 1,
+            col: 1,
+            msg: format!("{trimmed:?} is not of the form WxH:<cells>[,<limit>]"),
+        });
+    }
+    let indent = text.len() - text.trim_start().len();
+    parse_game_id_at(trimmed, 1, indent)
+}
+
+/// Parses a game ID found on line `line`, `indent` characters in.
+fn parse_game_id_at(s: &str, line: usize, indent: usize) -> Result<ParsedBoard, ParseError> {
     let err = |col: usize, msg: String| ParseError::GameId {
         line,
         col: indent + col,

@@ -13,6 +13,7 @@ use crate::capture::Lattice;
 use crate::play::ocr;
 use crate::play::{Plan, PlayableGame, ReadFailure, Rect, StatusReading, StatusResult};
 
+use super::parse::parse_game_id;
 use super::screen::read_board;
 use super::{solve, Board, SolveOptions, Strategy};
 
@@ -679,28 +680,25 @@ impl SgtGame {
 /// Parses what `sgt-flood --generate` prints: `WxH:<cells>,<limit>`.
 pub fn parse_generated(params: &SgtParams, line: &str) -> Result<SgtGame, String> {
     let line = line.trim();
-    let (_, rest) = line
-        .split_once(':')
-        .ok_or_else(|| format!("unexpected game ID {line:?}"))?;
-    let (cells, limit) = rest
-        .split_once(',')
+    let parsed = parse_game_id(line).map_err(|e| format!("cannot parse game ID {line:?}: {e}"))?;
+    let limit = parsed
+        .move_limit
         .ok_or_else(|| format!("game ID {line:?} has no move limit"))?;
-    let limit: usize = limit
-        .trim()
-        .parse()
-        .map_err(|_| format!("game ID {line:?} has a bad move limit"))?;
-    let board = super::screen::from_sgt(line, Some(params.colours))
-        .ok_or_else(|| format!("cannot parse game ID {line:?}"))?;
+    let board = parsed.board;
     if board.width() != params.width || board.height() != params.height {
         return Err(format!(
             "game ID {line:?} is not {}x{}",
             params.width, params.height
         ));
     }
+    let cells = line
+        .split_once(':')
+        .and_then(|(_, rest)| rest.split(',').next())
+        .unwrap_or("");
     Ok(SgtGame {
         params: params.clone(),
         id: format!("{}:{cells},{limit}", params.text()),
-        board,
+        board: board.with_palette_size(params.colours),
         limit,
     })
 }

@@ -4,6 +4,7 @@
 
 use image::RgbaImage;
 
+use super::parse::{parse_game_id, ParseError};
 use super::Board;
 use crate::calibration::Calibration;
 use crate::capture::{read_grid_with, GridReading, ReadError, ReadOptions};
@@ -66,22 +67,11 @@ pub fn to_sgt(board: &Board) -> String {
 
 /// Parses `WxH:<cells>[,limit]` (an sgt-flood game ID or [`to_sgt`]
 /// output) into a board with `colours` colours (at least one more than the
-/// largest digit). Returns `None` if malformed.
-pub fn from_sgt(id: &str, colours: Option<u8>) -> Option<Board> {
-    let (size, rest) = id.trim().split_once(':')?;
-    let (w, h) = size.split_once('x')?;
-    let (w, h): (usize, usize) = (w.parse().ok()?, h.parse().ok()?);
-    let cells_text = rest.split(',').next()?;
-    let cells: Vec<u8> = cells_text
-        .chars()
-        .map(|ch| ch.to_digit(36).map(|d| d as u8))
-        .collect::<Option<_>>()?;
-    if cells.len() != w * h || w == 0 || h == 0 {
-        return None;
-    }
-    let max = cells.iter().copied().max()? + 1;
-    let colours = colours.unwrap_or(max).max(max);
-    Some(Board::new(w, h, colours, cells))
+/// largest digit).
+pub fn from_sgt(id: &str, colours: Option<u8>) -> Result<Board, ParseError> {
+    Ok(parse_game_id(id)?
+        .board
+        .with_palette_size(colours.unwrap_or(0)))
 }
 
 #[cfg(test)]
@@ -91,9 +81,10 @@ mod tests {
     #[test]
     fn sgt_round_trip() {
         let b = from_sgt("3x2:012210,5", None).unwrap();
+        assert_eq!(from_sgt("3x2:012210", Some(6)).unwrap().colours(), 6);
         assert_eq!((b.width(), b.height(), b.colours()), (3, 2, 3));
         assert_eq!(to_sgt(&b), "3x2:012210");
-        assert!(from_sgt("3x2:0122", None).is_none());
-        assert!(from_sgt("junk", None).is_none());
+        assert!(from_sgt("3x2:0122", None).is_err());
+        assert!(from_sgt("junk", None).is_err());
     }
 }
