@@ -185,35 +185,45 @@ impl Board {
 
     /// Plays `colour`: the region connected to the start cell takes it.
     pub fn play(&mut self, colour: u8) {
-        let (w, h) = (self.width, self.height);
-        let s = self.start.0 * w + self.start.1;
-        let old = self.cells[s];
-        if old == colour {
-            return;
+        let region = self.flooded_region();
+        for (cell, flooded) in self.cells.iter_mut().zip(region) {
+            if flooded {
+                *cell = colour;
+            }
         }
-        let mut stack = vec![s];
-        self.cells[s] = colour;
+    }
+
+    /// The cells of the region connected to the start cell (its colour, by
+    /// sides), as a row-major mask: what the next move recolours.
+    pub fn flooded_region(&self) -> Vec<bool> {
+        let (w, h) = (self.width, self.height);
+        let start = self.start.0 * w + self.start.1;
+        let colour = self.cells[start];
+        let mut mask = vec![false; w * h];
+        let mut stack = vec![start];
+        mask[start] = true;
         while let Some(i) = stack.pop() {
             let (r, c) = (i / w, i % w);
-            let mut visit = |j: usize, cells: &mut Vec<u8>| {
-                if cells[j] == old {
-                    cells[j] = colour;
+            let mut visit = |j: usize| {
+                if !mask[j] && self.cells[j] == colour {
+                    mask[j] = true;
                     stack.push(j);
                 }
             };
             if c > 0 {
-                visit(i - 1, &mut self.cells);
+                visit(i - 1);
             }
             if c + 1 < w {
-                visit(i + 1, &mut self.cells);
+                visit(i + 1);
             }
             if r > 0 {
-                visit(i - w, &mut self.cells);
+                visit(i - w);
             }
             if r + 1 < h {
-                visit(i + w, &mut self.cells);
+                visit(i + w);
             }
         }
+        mask
     }
 
     /// True when every cell has one colour.

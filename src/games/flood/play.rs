@@ -273,45 +273,13 @@ pub fn colour_name(c: u8) -> String {
         .map_or_else(|| format!("colour {c}"), |s| s.to_string())
 }
 
-/// The cells of the region flooded from the start cell, as a mask.
-pub fn flooded_region(board: &Board) -> Vec<bool> {
-    let (w, h) = (board.width(), board.height());
-    let (sr, sc) = board.start();
-    let colour = board.get(sr, sc);
-    let mut mask = vec![false; w * h];
-    let mut stack = vec![sr * w + sc];
-    mask[sr * w + sc] = true;
-    while let Some(i) = stack.pop() {
-        let (r, c) = (i / w, i % w);
-        let mut push = |j: usize| {
-            if !mask[j] && board.cells()[j] == colour {
-                mask[j] = true;
-                stack.push(j);
-            }
-        };
-        if c > 0 {
-            push(i - 1);
-        }
-        if c + 1 < w {
-            push(i + 1);
-        }
-        if r > 0 {
-            push(i - w);
-        }
-        if r + 1 < h {
-            push(i + w);
-        }
-    }
-    mask
-}
-
 /// The cell to click to play `colour`: a cell of that colour outside the
 /// flooded region, preferably one adjacent to it (the one the move absorbs),
 /// nearest the start cell. `None` when the colour is not on the board
 /// outside the region.
 pub fn click_cell(board: &Board, colour: u8) -> Option<(usize, usize)> {
     let (w, h) = (board.width(), board.height());
-    let region = flooded_region(board);
+    let region = board.flooded_region();
     let (sr, sc) = board.start();
     let mut best: Option<(bool, usize, (usize, usize))> = None;
     for r in 0..h {
