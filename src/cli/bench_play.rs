@@ -168,23 +168,15 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     } else {
         Some(pin_to_one_core()?)
     };
-    let GameSetup {
-        binary,
-        title,
-        config,
-        game,
-    } = GameSetup::prepare(&args.common)?;
+    let setup = GameSetup::prepare(&args.common)?;
     let display = start_display(parse_size(&args.screen)?)?;
     let started = Instant::now();
     let mut records = Vec::new();
     let mut problems = Vec::new();
     let outcome = play_generated(
         &display,
-        &binary,
         &params,
-        &game,
-        &config,
-        &title,
+        &setup,
         &GeneratedRun {
             games: args.games,
             seed: Some(&args.seed),

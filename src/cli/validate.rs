@@ -11,8 +11,8 @@ use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context};
 use gridbot::display::{x11, VirtualDisplay};
-use gridbot::games::flood::play::{generate, FloodGame, SgtParams};
-use gridbot::play::engine::{GameContext, PlayConfig, Player};
+use gridbot::games::flood::play::{generate, SgtParams};
+use gridbot::play::engine::{GameContext, Player};
 use gridbot::play::report::GameRecord;
 use gridbot::play::report::{table_header, table_row};
 use gridbot::play::x11::{open_pointer, open_screen};
@@ -57,12 +57,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             params.leniency, params.leniency
         );
     }
-    let GameSetup {
-        binary,
-        title,
-        config,
-        game,
-    } = GameSetup::prepare(&args.common)?;
+    let setup = GameSetup::prepare(&args.common)?;
 
     let display = start_display(parse_size(&args.screen)?)?;
     println!(
@@ -77,11 +72,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut problems = Vec::new();
     let outcome = play_generated(
         &display,
-        &binary,
         &params,
-        &game,
-        &config,
-        &title,
+        &setup,
         &GeneratedRun {
             games: args.games,
             seed: args.seed.as_deref(),
@@ -125,19 +117,21 @@ pub struct GeneratedRun<'a> {
 /// sgt-flood opened by its ID on `display`; appends a record per game and a
 /// line per problem (board not the ID's, not won, over the limit, status
 /// not COMPLETED!).
-#[allow(clippy::too_many_arguments)]
 pub fn play_generated(
     display: &VirtualDisplay,
-    binary: &Path,
     params: &SgtParams,
-    game: &FloodGame,
-    config: &PlayConfig,
-    title: &str,
+    setup: &GameSetup,
     run: &GeneratedRun,
     on_record: &mut dyn FnMut(&GameRecord),
     records: &mut Vec<GameRecord>,
     problems: &mut Vec<String>,
 ) -> anyhow::Result<()> {
+    let GameSetup {
+        binary,
+        title,
+        config,
+        game,
+    } = setup;
     let mut pointer = open_pointer()?;
     let size = display.size();
     for number in 1..=run.games {
