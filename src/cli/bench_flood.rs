@@ -11,10 +11,10 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context};
-use gridbot::games::flood::{parse_board, solve, SolveOptions, Strategy};
+use gridbot::games::flood::{parse_board, solve};
 use rayon::prelude::*;
 
-use super::solve::{parse_bytes, parse_duration};
+use super::solve::SearchArgs;
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -26,15 +26,9 @@ pub struct Args {
     /// Worker threads (default: one per core).
     #[arg(long)]
     threads: Option<usize>,
-    /// Search strategy.
-    #[arg(long, value_enum, default_value_t = Strategy::Astar)]
-    strategy: Strategy,
-    /// Time limit per board (e.g. `10s`).
-    #[arg(long, value_parser = parse_duration)]
-    time_limit: Option<Duration>,
-    /// Memory limit per search (e.g. `1G`).
-    #[arg(long, value_parser = parse_bytes, default_value = "2G")]
-    memory_limit: usize,
+    /// Search options, applied to each board's search.
+    #[command(flatten)]
+    search: SearchArgs,
     /// Only the first N boards.
     #[arg(long)]
     limit: Option<usize>,
@@ -127,11 +121,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()?;
-    let options = SolveOptions {
-        strategy: args.strategy,
-        time_limit: args.time_limit,
-        memory_limit_bytes: args.memory_limit,
-    };
+    let options = args.search.options();
     let bar = if std::io::stderr().is_terminal() && !args.json {
         let b = indicatif::ProgressBar::new(boards.len() as u64);
         b.set_style(
@@ -192,7 +182,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             "proven_optimal": proven,
             "differ_from_optimal": optimal.as_ref().map(|_| mismatches.len()),
             "threads": threads,
-            "strategy": args.strategy,
+            "strategy": args.search.strategy,
             "cpu_s": cpu_total.as_secs_f64(),
             "search_cpu_s": search_cpu.as_secs_f64(),
             "wall_s": wall.as_secs_f64(),

@@ -29,19 +29,37 @@ pub struct Args {
     /// Start cell as ROW,COL (0-based; default 0,0, the top-left cell).
     #[arg(long, value_parser = parse_start)]
     start: Option<(usize, usize)>,
-    /// Search strategy.
-    #[arg(long, value_enum, default_value_t = Strategy::Astar)]
-    strategy: Strategy,
-    /// Stop searching after this long (e.g. `1.5`, `500ms`, `2s`, `1m`) and
-    /// print the best solution found.
-    #[arg(long, value_parser = parse_duration)]
-    time_limit: Option<Duration>,
-    /// Stop searching when its tables hold this much memory (e.g. `512M`, `2G`).
-    #[arg(long, value_parser = parse_bytes, default_value = "2G")]
-    memory_limit: usize,
+    #[command(flatten)]
+    search: SearchArgs,
     /// Print JSON instead of text.
     #[arg(long)]
     json: bool,
+}
+
+/// The search options `solve` and `bench flood` share.
+#[derive(Debug, clap::Args)]
+pub struct SearchArgs {
+    /// Search strategy.
+    #[arg(long, value_enum, default_value_t = Strategy::Astar)]
+    pub strategy: Strategy,
+    /// Stop a search after this long (e.g. `1.5`, `500ms`, `2s`, `1m`) and
+    /// use the best solution found.
+    #[arg(long, value_parser = parse_duration)]
+    pub time_limit: Option<Duration>,
+    /// Stop a search when its tables hold this much memory (e.g. `512M`, `2G`).
+    #[arg(long, value_parser = parse_bytes, default_value = "2G")]
+    pub memory_limit: usize,
+}
+
+impl SearchArgs {
+    /// The solver's options.
+    pub fn options(&self) -> SolveOptions {
+        SolveOptions {
+            strategy: self.strategy,
+            time_limit: self.time_limit,
+            memory_limit_bytes: self.memory_limit,
+        }
+    }
 }
 
 /// Parses `ROW,COL`.
@@ -127,12 +145,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if let Some((r, c)) = args.start {
         board = board.try_with_start(r, c)?;
     }
-    let options = SolveOptions {
-        strategy: args.strategy,
-        time_limit: args.time_limit,
-        memory_limit_bytes: args.memory_limit,
-    };
-    let sol = solve(&board, &options)?;
+    let sol = solve(&board, &args.search.options())?;
     let symbols: Vec<String> = sol
         .moves
         .iter()
@@ -153,7 +166,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             "optimal": optimal,
             "nodes": sol.nodes,
             "time_ms": (time_ms * 1000.0).round() / 1000.0,
-            "strategy": args.strategy,
+            "strategy": args.search.strategy,
             "stopped": sol.stopped,
             "move_limit": parsed.move_limit,
         });
