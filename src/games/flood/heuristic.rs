@@ -96,14 +96,19 @@ pub fn layered_bound_capped<const N: usize>(
     let mut d = 0;
     loop {
         visited.or_assign(&cur);
+        // Colours left with no region outside `visited`; branch-free, as
+        // the outcome of each test is unpredictable.
         let mut completed = 0u32;
         let mut rest = left;
         while rest != 0 {
             let c = rest.trailing_zeros() as usize & 15;
             rest &= rest - 1;
-            if g.by_colour[c].is_subset(&visited) {
-                completed |= 1 << c;
+            let bc = &g.by_colour[c];
+            let mut outside = 0u64;
+            for k in 0..N {
+                outside |= bc.0[k] & !visited.0[k];
             }
+            completed |= ((outside == 0) as u32) << c;
         }
         if completed != 0 {
             left ^= completed;
@@ -111,18 +116,18 @@ pub fn layered_bound_capped<const N: usize>(
             if left & left.wrapping_sub(1) == 0 {
                 return d + left.count_ones() as usize;
             }
-            // Expand only the current regions of the completed colours.
-            let mut next = Bits::<N>::new();
-            let mut kept = cur;
+            // Expand only the current regions of the completed colours
+            // (all of them in one neighbour union).
+            let mut of_completed = Bits::<N>::new();
             let mut cs = completed;
             while cs != 0 {
                 let c = cs.trailing_zeros() as usize & 15;
                 cs &= cs - 1;
-                let x = cur.and(&g.by_colour[c]);
-                kept = kept.and_not(&x);
-                g.or_neighbours(&x, &mut next);
+                of_completed.or_assign(&g.by_colour[c]);
             }
-            cur = kept.or(&next.and_not(&visited));
+            let x = cur.and(&of_completed);
+            let next = g.neighbours_of(&x);
+            cur = cur.and_not(&x).or(&next.and_not(&visited));
         } else {
             // Colour-blind move: take the whole current layer.
             d += 1;

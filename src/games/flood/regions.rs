@@ -105,7 +105,9 @@ impl RegionGraph {
 /// The region graph as bitsets of `N` words, for the searches.
 #[derive(Debug, Clone)]
 pub struct BitGraph<const N: usize> {
-    /// Neighbour set of each region.
+    /// Neighbour set of each region, padded with empty sets to `64 * N`
+    /// entries so that any bit of a `Bits<N>` indexes it without a bounds
+    /// check (see [`BitGraph::or_neighbours`]).
     pub nbr: Vec<Bits<N>>,
     /// Regions of each colour (entries past `colours` are empty; a fixed
     /// array so the bounds' inner loops index it without checks).
@@ -124,7 +126,7 @@ impl<const N: usize> BitGraph<N> {
     /// Converts `g`; panics if it has more than `64 * N` regions.
     pub fn new(g: &RegionGraph) -> Self {
         assert!(g.len() <= Bits::<N>::CAPACITY);
-        let nbr = g
+        let mut nbr: Vec<Bits<N>> = g
             .neighbours
             .iter()
             .map(|ns| {
@@ -135,6 +137,7 @@ impl<const N: usize> BitGraph<N> {
                 b
             })
             .collect();
+        nbr.resize(Bits::<N>::CAPACITY, Bits::new());
         let mut by_colour = [Bits::new(); 16];
         for (r, &c) in g.colour.iter().enumerate() {
             by_colour[c as usize].insert(r);
@@ -161,11 +164,14 @@ impl<const N: usize> BitGraph<N> {
     /// bounds, written word by word).
     #[inline]
     pub fn or_neighbours(&self, set: &Bits<N>, acc: &mut Bits<N>) {
-        let nbr = &self.nbr[..];
+        // One checked slice of exactly `64 * N` entries; `wi < N` and the
+        // bit index is masked to `< 64`, so the compiler drops the checks
+        // in the loop.
+        let nbr = &self.nbr[..Bits::<N>::CAPACITY];
         for (wi, &word) in set.0.iter().enumerate() {
             let mut w = word;
             while w != 0 {
-                let i = wi * 64 + w.trailing_zeros() as usize;
+                let i = wi * 64 + (w.trailing_zeros() as usize & 63);
                 w &= w - 1;
                 let n = &nbr[i];
                 for k in 0..N {
