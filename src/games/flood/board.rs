@@ -193,34 +193,34 @@ impl Board {
         }
     }
 
+    /// The cells next to `cell` (row-major index) by a side: two to four.
+    pub fn neighbours(&self, cell: usize) -> impl Iterator<Item = usize> {
+        let w = self.width;
+        let (r, c) = (cell / w, cell % w);
+        [
+            (c > 0).then(|| cell - 1),
+            (c + 1 < w).then(|| cell + 1),
+            (r > 0).then(|| cell - w),
+            (r + 1 < self.height).then(|| cell + w),
+        ]
+        .into_iter()
+        .flatten()
+    }
+
     /// The cells of the region connected to the start cell (its colour, by
     /// sides), as a row-major mask: what the next move recolours.
     pub fn flooded_region(&self) -> Vec<bool> {
-        let (w, h) = (self.width, self.height);
-        let start = self.start.0 * w + self.start.1;
+        let start = self.start.0 * self.width + self.start.1;
         let colour = self.cells[start];
-        let mut mask = vec![false; w * h];
+        let mut mask = vec![false; self.cells.len()];
         let mut stack = vec![start];
         mask[start] = true;
         while let Some(i) = stack.pop() {
-            let (r, c) = (i / w, i % w);
-            let mut visit = |j: usize| {
+            for j in self.neighbours(i) {
                 if !mask[j] && self.cells[j] == colour {
                     mask[j] = true;
                     stack.push(j);
                 }
-            };
-            if c > 0 {
-                visit(i - 1);
-            }
-            if c + 1 < w {
-                visit(i + 1);
-            }
-            if r > 0 {
-                visit(i - w);
-            }
-            if r + 1 < h {
-                visit(i + w);
             }
         }
         mask

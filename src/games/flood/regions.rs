@@ -37,24 +37,11 @@ impl RegionGraph {
             region_of[s] = id;
             stack.push(s);
             while let Some(i) = stack.pop() {
-                let (r, c) = (i / w, i % w);
-                let mut visit = |j: usize| {
+                for j in board.neighbours(i) {
                     if region_of[j] == u16::MAX && cells[j] == cells[s] {
                         region_of[j] = id;
                         stack.push(j);
                     }
-                };
-                if c > 0 {
-                    visit(i - 1);
-                }
-                if c + 1 < w {
-                    visit(i + 1);
-                }
-                if r > 0 {
-                    visit(i - w);
-                }
-                if r + 1 < h {
-                    visit(i + w);
                 }
             }
         }
