@@ -243,26 +243,24 @@ fn blobs(mask: &SaturationMask) -> Vec<Blob> {
 /// Fraction of saturated pixels in image column `x` over rows `y0..y1`
 /// (about 64 rows sampled).
 fn column_fraction(image: &RgbaImage, x: u32, y0: u32, y1: u32) -> f64 {
-    let stride = ((y1 - y0) / 64).max(1);
-    let (mut hits, mut total) = (0u32, 0u32);
-    let mut y = y0;
-    while y < y1 {
-        hits += is_saturated(rgb_at(image, x, y)) as u32;
-        total += 1;
-        y += stride;
-    }
-    hits as f64 / total.max(1) as f64
+    saturated_fraction(y0, y1, |y| rgb_at(image, x, y))
 }
 
 /// Fraction of saturated pixels in image row `y` over columns `x0..x1`.
 fn row_fraction(image: &RgbaImage, y: u32, x0: u32, x1: u32) -> f64 {
-    let stride = ((x1 - x0) / 64).max(1);
+    saturated_fraction(x0, x1, |x| rgb_at(image, x, y))
+}
+
+/// Fraction of saturated pixels among about 64 positions sampled evenly in
+/// `from..to`, with `pixel(i)` the colour at position `i`.
+fn saturated_fraction(from: u32, to: u32, pixel: impl Fn(u32) -> [u8; 3]) -> f64 {
+    let stride = ((to - from) / 64).max(1);
     let (mut hits, mut total) = (0u32, 0u32);
-    let mut x = x0;
-    while x < x1 {
-        hits += is_saturated(rgb_at(image, x, y)) as u32;
+    let mut i = from;
+    while i < to {
+        hits += is_saturated(pixel(i)) as u32;
         total += 1;
-        x += stride;
+        i += stride;
     }
     hits as f64 / total.max(1) as f64
 }
