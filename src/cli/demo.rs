@@ -85,11 +85,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     );
 
     let mut screen = open_screen(Some(&title))?;
-    let size = screen.screen_size();
     play_series(
         &game,
         &mut screen,
-        size,
         config,
         args.games,
         args.screenshots.as_deref(),

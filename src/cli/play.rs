@@ -259,7 +259,6 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     play_series(
         &game,
         &mut screen,
-        size,
         config,
         args.games,
         None,
@@ -274,14 +273,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 pub fn play_series(
     game: &FloodGame,
     screen: &mut WindowGrabber,
-    screen_size: (u32, u32),
     config: PlayConfig,
     games: usize,
     screenshots: Option<&Path>,
     report: Option<&Path>,
 ) -> anyhow::Result<ExitCode> {
     let mut pointer = open_pointer()?;
-    let guard = AbortGuard::new(abort::interrupt_flag(), screen_size);
+    let guard = AbortGuard::new(abort::interrupt_flag(), screen.screen_size());
     let mut player = Player::new(game, screen, &mut pointer, guard, config);
     player.note_pointer()?;
     let mut records = Vec::new();
