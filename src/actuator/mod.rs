@@ -11,6 +11,10 @@
 //! # Ok::<(), gridbot::actuator::ActuatorError>(())
 //! ```
 
+pub mod gesture;
+
+pub use gesture::{Gesture, KeyName};
+
 use std::thread;
 use std::time::Duration;
 
@@ -201,22 +205,7 @@ impl Mouse {
     /// Presses the left button at `from`, moves in small steps to `to` and
     /// releases it there.
     pub fn drag(&mut self, from: (i32, i32), to: (i32, i32)) -> Result<(), ActuatorError> {
-        self.check(to.0, to.1)?;
-        self.move_to(from.0, from.1)?;
-        self.pause();
-        self.press(Button::Left)?;
-        let steps = ((to.0 - from.0).abs().max((to.1 - from.1).abs()) / 8).clamp(1, 50);
-        for i in 1..=steps {
-            let x = from.0 + (to.0 - from.0) * i / steps;
-            let y = from.1 + (to.1 - from.1) * i / steps;
-            self.pause();
-            if let Err(err) = self.move_to(x, y) {
-                self.release_all();
-                return Err(err);
-            }
-        }
-        self.pause();
-        self.release(Button::Left)
+        self.perform(&Gesture::Drag(vec![from, to]))
     }
 
     /// The pointer's current screen position.
@@ -230,6 +219,74 @@ impl Mouse {
     pub fn key(&mut self, key: char) -> Result<(), ActuatorError> {
         self.enigo
             .key(Key::Unicode(key), Direction::Click)
+            .map_err(input_err("tap a key"))
+    }
+
+    /// Plays a gesture at screen points: a click, a drag along its path
+    /// (small steps between the points), or a key tap.
+    pub fn perform(&mut self, gesture: &Gesture<(i32, i32)>) -> Result<(), ActuatorError> {
+        match gesture {
+            Gesture::Click((x, y)) => self.click(*x, *y),
+            Gesture::Drag(path) => {
+                let mut points = path.iter();
+                let Some(&first) = points.next() else {
+                    return Ok(());
+                };
+                let mut from = first;
+                let mut any = false;
+                for &to in points {
+                    if any {
+                        // Continue the drag without releasing.
+                        self.drag_step(from, to)?;
+                    } else {
+                        self.check(to.0, to.1)?;
+                        self.move_to(from.0, from.1)?;
+                        self.pause();
+                        self.press(Button::Left)?;
+                        self.drag_step(from, to)?;
+                        any = true;
+                    }
+                    from = to;
+                }
+                if !any {
+                    return self.click(first.0, first.1);
+                }
+                self.pause();
+                self.release(Button::Left)
+            }
+            Gesture::Key(key) => self.key_name(*key),
+        }
+    }
+
+    /// Moves from `from` to `to` in small steps with the button held;
+    /// releases everything when a step fails.
+    fn drag_step(&mut self, from: (i32, i32), to: (i32, i32)) -> Result<(), ActuatorError> {
+        let steps = ((to.0 - from.0).abs().max((to.1 - from.1).abs()) / 8).clamp(1, 50);
+        for i in 1..=steps {
+            let x = from.0 + (to.0 - from.0) * i / steps;
+            let y = from.1 + (to.1 - from.1) * i / steps;
+            self.pause();
+            if let Err(err) = self.move_to(x, y) {
+                self.release_all();
+                return Err(err);
+            }
+        }
+        Ok(())
+    }
+
+    /// Taps a named key.
+    pub fn key_name(&mut self, key: KeyName) -> Result<(), ActuatorError> {
+        let k = match key {
+            KeyName::Char(c) => Key::Unicode(c),
+            KeyName::Up => Key::UpArrow,
+            KeyName::Down => Key::DownArrow,
+            KeyName::Left => Key::LeftArrow,
+            KeyName::Right => Key::RightArrow,
+            KeyName::Enter => Key::Return,
+            KeyName::Space => Key::Space,
+        };
+        self.enigo
+            .key(k, Direction::Click)
             .map_err(input_err("tap a key"))
     }
 

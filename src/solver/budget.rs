@@ -1,7 +1,8 @@
-//! Search budgets: a wall-clock deadline and a memory ceiling. Searches call
-//! [`Budget::check`] every few thousand nodes with the number of bytes
-//! their tables hold; when the budget is spent they stop and return the
-//! best result found so far instead of failing.
+//! Search budgets: a wall-clock deadline, a memory ceiling and a node
+//! count. Searches call [`Budget::check`] (or [`Budget::check_nodes`]) every
+//! few hundred nodes with the number of bytes their tables hold; when the
+//! budget is spent they stop and return the best result found so far
+//! instead of failing.
 
 use std::time::{Duration, Instant};
 
@@ -12,6 +13,18 @@ pub enum BudgetExceeded {
     Time,
     /// The memory held by the search reached the limit.
     Memory,
+    /// The search expanded as many nodes as it was allowed.
+    Nodes,
+}
+
+impl std::fmt::Display for BudgetExceeded {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            BudgetExceeded::Time => "time limit",
+            BudgetExceeded::Memory => "memory limit",
+            BudgetExceeded::Nodes => "node limit",
+        })
+    }
 }
 
 /// A time and memory budget for one search.
@@ -20,17 +33,36 @@ pub struct Budget {
     start: Instant,
     deadline: Option<Instant>,
     memory_limit: usize,
+    node_limit: u64,
 }
 
 impl Budget {
-    /// A budget starting now.
+    /// A budget starting now. A time limit too large to add to the clock
+    /// counts as none.
     pub fn new(time_limit: Option<Duration>, memory_limit_bytes: usize) -> Self {
         let start = Instant::now();
         Budget {
             start,
-            deadline: time_limit.map(|d| start + d),
+            deadline: time_limit.and_then(|d| start.checked_add(d)),
             memory_limit: memory_limit_bytes,
+            node_limit: u64::MAX,
         }
+    }
+
+    /// No limit at all.
+    pub fn unlimited() -> Self {
+        Budget::new(None, usize::MAX)
+    }
+
+    /// The same budget, also ending after `nodes` expansions.
+    pub fn with_node_limit(mut self, nodes: u64) -> Self {
+        self.node_limit = nodes;
+        self
+    }
+
+    /// The node ceiling (`u64::MAX` when there is none).
+    pub fn node_limit(&self) -> u64 {
+        self.node_limit
     }
 
     /// Time since the budget started.
@@ -56,6 +88,15 @@ impl Budget {
         Ok(())
     }
 
+    /// Like [`Budget::check`], and also `Err` once `nodes` reached the node
+    /// limit.
+    pub fn check_nodes(&self, nodes: u64, bytes_held: usize) -> Result<(), BudgetExceeded> {
+        if nodes >= self.node_limit {
+            return Err(BudgetExceeded::Nodes);
+        }
+        self.check(bytes_held)
+    }
+
     /// True when the deadline has passed.
     pub fn time_up(&self) -> bool {
         self.deadline.is_some_and(|d| Instant::now() >= d)
@@ -74,5 +115,11 @@ mod tests {
         let b = Budget::new(Some(Duration::ZERO), 100);
         assert_eq!(b.check(0), Err(BudgetExceeded::Time));
         assert!(b.time_up());
+        let b = Budget::unlimited().with_node_limit(10);
+        assert_eq!(b.check_nodes(9, 0), Ok(()));
+        assert_eq!(b.check_nodes(10, 0), Err(BudgetExceeded::Nodes));
+        // A limit past the end of the clock is no limit, not a panic.
+        let b = Budget::new(Some(Duration::MAX), 100);
+        assert_eq!(b.check(0), Ok(()));
     }
 }

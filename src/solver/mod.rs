@@ -8,10 +8,14 @@
 
 pub mod bitset;
 pub mod budget;
+pub mod outcome;
+pub mod problem;
 pub mod queue;
 pub mod table;
 
 pub use bitset::Bits;
 pub use budget::{Budget, BudgetExceeded};
+pub use outcome::Outcome;
+pub use problem::{replay, wins, Keyed, Problem};
 pub use queue::BucketQueue;
 pub use table::{IndexTable, Probe};

@@ -84,6 +84,8 @@ pub enum StopReason {
     TimeLimit,
     /// `memory_limit_bytes` reached.
     MemoryLimit,
+    /// The node limit was reached.
+    NodeLimit,
 }
 
 impl From<BudgetExceeded> for StopReason {
@@ -91,6 +93,7 @@ impl From<BudgetExceeded> for StopReason {
         match e {
             BudgetExceeded::Time => StopReason::TimeLimit,
             BudgetExceeded::Memory => StopReason::MemoryLimit,
+            BudgetExceeded::Nodes => StopReason::NodeLimit,
         }
     }
 }

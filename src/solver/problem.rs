@@ -1,0 +1,78 @@
+//! The shape of a search problem, shared by every engine in [`crate::solver`].
+//!
+//! A game's solver implements [`Problem`] for a small context struct that
+//! holds the static facts of one board (its size, its walls, its tables);
+//! the engines are generic over it and monomorphised, so nothing dynamic
+//! sits in their inner loops. Every move costs one.
+//!
+//! - [`Problem`]: states, moves, the state after a move, the goal test and
+//!   an admissible lower bound (0 when none is known).
+//! - [`Keyed`]: an exact key for duplicate detection. Engines that prune by
+//!   "seen before" compare keys with `Eq`, never hashes alone, so a hash
+//!   collision can never prune a real solution.
+
+use std::fmt;
+use std::hash::Hash;
+
+/// A single-agent search problem with unit-cost moves.
+pub trait Problem {
+    /// A position. Engines clone it freely: keep it small (a packed word or
+    /// a few bitsets) and put the static facts in `self`.
+    type State: Clone;
+    /// One move.
+    type Move: Copy + PartialEq + fmt::Debug;
+
+    /// Appends the legal moves of `state` to `out` (which engines clear
+    /// first), best first where the problem knows a good order.
+    fn moves(&self, state: &Self::State, out: &mut Vec<Self::Move>);
+
+    /// The state after playing `mv` on `state` (a legal move).
+    fn apply(&self, state: &Self::State, mv: Self::Move) -> Self::State;
+
+    /// True when `state` is solved.
+    fn is_goal(&self, state: &Self::State) -> bool;
+
+    /// A lower bound on the moves from `state` to the nearest goal. It must
+    /// be admissible (never above the true distance) for the exact engines
+    /// to prove anything; 0 is always admissible.
+    fn lower_bound(&self, _state: &Self::State) -> u32 {
+        0
+    }
+
+    /// True when `mv` right after `prev` can never be part of a shortest
+    /// solution (it undoes `prev`, or the pair commutes and this order is
+    /// the one dropped). IDA* and depth-first engines skip such moves.
+    fn prune_after(&self, _prev: Self::Move, _mv: Self::Move) -> bool {
+        false
+    }
+}
+
+/// A problem whose states have an exact key for duplicate detection.
+pub trait Keyed: Problem {
+    /// Equal keys mean equal positions (for this problem's purposes).
+    type Key: Hash + Eq + Clone;
+
+    /// The key of `state`.
+    fn key(&self, state: &Self::State) -> Self::Key;
+}
+
+/// Replays `moves` from `start`; `Some(end state)` when every move was
+/// legal, `None` at the first illegal one.
+pub fn replay<P: Problem>(problem: &P, start: &P::State, moves: &[P::Move]) -> Option<P::State> {
+    let mut state = start.clone();
+    let mut legal = Vec::new();
+    for &mv in moves {
+        legal.clear();
+        problem.moves(&state, &mut legal);
+        if !legal.contains(&mv) {
+            return None;
+        }
+        state = problem.apply(&state, mv);
+    }
+    Some(state)
+}
+
+/// True when `moves` are legal from `start` and end in a goal.
+pub fn wins<P: Problem>(problem: &P, start: &P::State, moves: &[P::Move]) -> bool {
+    replay(problem, start, moves).is_some_and(|s| problem.is_goal(&s))
+}
