@@ -19,5 +19,6 @@ pub mod capture;
 pub mod cli;
 pub mod display;
 pub mod games;
+pub mod hosts;
 pub mod play;
 pub mod solver;

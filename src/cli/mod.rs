@@ -4,17 +4,14 @@
 //! with an `Args` struct and a `run` function; this file only wires them,
 //! sets up logging and turns errors into a message and an exit code.
 //!
-//! The play loop's commands (`play`, `demo`, `validate`, `bench play`) are
-//! here too: any game with a reader and a host can use them.
+//! [`play`] holds what the play loop's commands (`play`, `demo`,
+//! `validate`, `bench play`) of every game share.
 
 pub mod args;
-pub mod bench_play;
 pub mod click;
-pub mod demo;
 pub mod games;
 pub mod play;
 pub mod screenshot;
-pub mod validate;
 
 use std::process::ExitCode;
 
@@ -46,6 +43,9 @@ enum Fixed {
     /// List the games and what each supports.
     Games(games::Args),
 }
+
+/// The game `gridbot demo` plays when no game is named.
+const DEFAULT_GAME: &str = "flood";
 
 /// The verbs that sit directly under `gridbot` (the `bench` verb holds
 /// `bench read` and `bench play` as well as the games).
@@ -79,8 +79,15 @@ fn verb_command(verb: Verb) -> Option<Command> {
         .subcommand_value_name("GAME")
         .subcommand_help_heading("Games");
     cmd = match verb {
-        // `gridbot demo` alone plays Flood-It.
-        Verb::Demo => cmd.subcommand_required(false),
+        // `gridbot demo [OPTIONS]` alone plays Flood-It with its options.
+        Verb::Demo => {
+            let default = registry::find(DEFAULT_GAME)
+                .and_then(|g| g.command(Verb::Demo))
+                .expect("the default game has a demo");
+            cmd.args(default.get_arguments().cloned())
+                .args_conflicts_with_subcommands(true)
+                .subcommand_required(false)
+        }
         Verb::Bench => {
             for sub in [Verb::BenchRead, Verb::BenchPlay] {
                 if let Some(c) = verb_command(sub) {
@@ -142,13 +149,10 @@ fn run_verb(verb: Verb, matches: &ArgMatches) -> anyhow::Result<ExitCode> {
             game.run(verb, sub)
         }
         None => {
-            // Only `demo` may come without a game: it plays Flood-It.
-            let game = registry::find("flood").expect("flood is registered");
-            let cmd = game
-                .command(verb)
-                .ok_or_else(|| anyhow::anyhow!("`{}` needs a game", verb.label()))?;
-            let defaults = cmd.try_get_matches_from([game.name()])?;
-            game.run(verb, &defaults)
+            // Only `demo` may come without a game: it plays the default
+            // game, whose options it took.
+            let game = registry::find(DEFAULT_GAME).expect("the default game is registered");
+            game.run(verb, matches)
         }
     }
 }

@@ -1,20 +1,22 @@
 //! Flood-It's command line: `gridbot VERB flood ...` for every verb it
 //! supports. Each verb's arguments and code live in a file of their own
-//! here; the play loop's commands (`play`, `demo`, `validate`,
-//! `bench play`) are the game-independent ones in [`crate::cli`].
+//! here, built on the game-independent pieces of [`crate::cli::play`].
 
 pub mod bench;
+pub mod bench_play;
 pub mod bench_read;
 pub mod calibrate;
+pub mod demo;
 pub mod fixtures;
+pub mod play;
 pub mod read;
 pub mod solve;
+pub mod validate;
 
 use std::process::ExitCode;
 
 use clap::{ArgMatches, Command};
 
-use crate::cli::{bench_play, demo, play, validate};
 use crate::games::registry::{command_for, parse, GameCli, Verb};
 
 /// Flood-It in the registry.

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
-use crate::display::{x11, VirtualDisplay};
+use crate::display::VirtualDisplay;
 use crate::games::flood::play::{generate, SgtParams};
 use crate::play::engine::{GameContext, Player};
 use crate::play::report::GameRecord;
@@ -18,9 +18,10 @@ use crate::play::x11::{open_pointer, open_screen};
 use crate::play::{abort, AbortGuard, GameResult, StatusResult};
 use anyhow::{bail, Context};
 
-use super::demo::{parse_size, start_display};
-use super::play::{finish_run, save_screenshots, GameSetup, LoopArgs};
+use super::play::{FloodArgs, GameSetup};
+use crate::cli::play::{finish_run, parse_size, save_screenshots, start_display, wait_until_gone};
 
+/// `gridbot validate flood`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// Games to generate and play.
@@ -39,9 +40,10 @@ pub struct Args {
     #[arg(long, default_value = "1600x1200", value_name = "WxH")]
     screen: String,
     #[command(flatten)]
-    common: LoopArgs,
+    flood: FloodArgs,
 }
 
+/// Generates, plays and checks the games.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if args.games == 0 {
         bail!("--games must be at least 1");
@@ -53,7 +55,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             params.leniency, params.leniency
         );
     }
-    let setup = GameSetup::prepare(&args.common)?;
+    let setup = GameSetup::prepare(&args.flood)?;
 
     let display = start_display(parse_size(&args.screen)?)?;
     println!(
@@ -82,7 +84,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         &mut records,
         &mut problems,
     );
-    finish_run(&records, args.common.report.as_deref())?;
+    finish_run(&records, args.flood.common.report.as_deref())?;
     println!(
         "run time: {:.1} s for {} games",
         run_started.elapsed().as_secs_f64(),
@@ -127,6 +129,7 @@ pub fn play_generated(
         title,
         config,
         game,
+        host,
     } = setup;
     let mut pointer = open_pointer()?;
     let size = display.size();
@@ -141,7 +144,7 @@ pub fn play_generated(
             .context("sgt-flood's window did not appear")?;
         let mut screen = open_screen(Some(title))?;
         let guard = AbortGuard::new(abort::interrupt_flag(), size);
-        let mut player = Player::new(game, &mut screen, &mut pointer, guard, config.clone());
+        let mut player = Player::new(game, host, &mut screen, &mut pointer, guard, config.clone());
         player.note_pointer()?;
         let context = GameContext {
             id: Some(generated.id.clone()),
@@ -183,19 +186,6 @@ pub fn play_generated(
         drop(screen);
         drop(sgt);
         wait_until_gone(display, title)?;
-    }
-    Ok(())
-}
-
-/// Waits until no window titled `title` is left (the previous game's).
-fn wait_until_gone(display: &VirtualDisplay, title: &str) -> anyhow::Result<()> {
-    let (conn, screen) = x11::connect(Some(display.name()))?;
-    let deadline = Instant::now() + Duration::from_secs(10);
-    while x11::find_window(&conn, screen, title)?.is_some() {
-        if Instant::now() > deadline {
-            bail!("the previous sgt-flood window did not close");
-        }
-        std::thread::sleep(Duration::from_millis(20));
     }
     Ok(())
 }
