@@ -88,17 +88,27 @@ pub enum CalibrationError {
     /// The file could not be read.
     #[error("cannot read calibration file {path}: {source}")]
     Read {
+        /// The file concerned.
         path: PathBuf,
+        /// The underlying error.
         source: std::io::Error,
     },
     /// The file is not valid TOML or has wrong fields.
     #[error("calibration file {path} is invalid: {message}")]
-    Parse { path: PathBuf, message: String },
+    Parse {
+        /// The file concerned.
+        path: PathBuf,
+        /// What went wrong.
+        message: String,
+    },
     /// A palette entry is not `#rrggbb`.
     #[error("calibration file {path}: palette entry {index} ({value:?}) is not a colour of the form \"#rrggbb\"")]
     BadColour {
+        /// The file concerned.
         path: PathBuf,
+        /// Position in the list (0-based).
         index: usize,
+        /// The value as written.
         value: String,
     },
 }

@@ -13,6 +13,8 @@
 //! virtual X displays for tests and the demo; [`calibration`] loads the
 //! per-game TOML files in `calibration/`.
 
+#![deny(missing_docs)]
+
 pub mod actuator;
 pub mod calibration;
 pub mod capture;

@@ -30,19 +30,34 @@ pub enum ActuatorError {
     Display(#[from] DisplayError),
     /// enigo could not open its input connection.
     #[error("cannot open synthetic input on X display {display}: {reason} (the X server needs the XTEST extension)")]
-    Connect { display: String, reason: String },
+    Connect {
+        /// The X display, e.g. `:99`.
+        display: String,
+        /// What went wrong.
+        reason: String,
+    },
     /// A point outside the screen.
     #[error("point ({x}, {y}) is outside the {width}x{height} screen of X display {display}")]
     OutOfScreen {
+        /// Left edge (or x) in pixels.
         x: i32,
+        /// Top edge (or y) in pixels.
         y: i32,
+        /// Width.
         width: u32,
+        /// Height.
         height: u32,
+        /// The X display, e.g. `:99`.
         display: String,
     },
     /// enigo failed to send an event.
     #[error("synthetic input failed while trying to {what}: {reason}")]
-    Input { what: &'static str, reason: String },
+    Input {
+        /// What was being done.
+        what: &'static str,
+        /// What went wrong.
+        reason: String,
+    },
 }
 
 /// How fast synthetic input goes.

@@ -9,16 +9,34 @@ use crate::calibration::format_hex_colour;
 pub enum ReadError {
     /// The file could not be opened.
     #[error("cannot open image {path}: {message}")]
-    Open { path: String, message: String },
+    Open {
+        /// The file concerned.
+        path: String,
+        /// What went wrong.
+        message: String,
+    },
     /// The file is not a decodable image (wrong format, truncated...).
     #[error("cannot decode image {path}: {message}")]
-    Decode { path: String, message: String },
+    Decode {
+        /// The file concerned.
+        path: String,
+        /// What went wrong.
+        message: String,
+    },
     /// The image has no pixels.
     #[error("no board found: the image is empty ({width}x{height} pixels)")]
-    Empty { width: u32, height: u32 },
+    Empty {
+        /// Width.
+        width: u32,
+        /// Height.
+        height: u32,
+    },
     /// Every pixel has the same colour.
     #[error("no board found: the image is one colour ({})", format_hex_colour(*.colour))]
-    OneColour { colour: [u8; 3] },
+    OneColour {
+        /// The colour (RGB).
+        colour: [u8; 3],
+    },
     /// No rectangular area of saturated pixels.
     #[error(
         "no board found: the image has no area of saturated cells (is the game window visible?)"
@@ -26,19 +44,34 @@ pub enum ReadError {
     NoBoard,
     /// The board touches an edge of the image.
     #[error("board is cut off at the {edge} edge of the screenshot (move the game window fully onto the screen)")]
-    CutOff { edge: &'static str },
+    CutOff {
+        /// Which edge.
+        edge: &'static str,
+    },
     /// The board was found but its cells could not be counted.
     #[error("no lattice found on the {width}x{height} board area at ({x}, {y}): {reason}")]
     NoLattice {
+        /// Left edge (or x) in pixels.
         x: u32,
+        /// Top edge (or y) in pixels.
         y: u32,
+        /// Width.
         width: u32,
+        /// Height.
         height: u32,
+        /// What went wrong.
         reason: String,
     },
     /// Part of the board area is covered by something grey.
     #[error("the board at ({x}, {y}) is partly covered ({percent}% of its area is grey): is another window on top of it?")]
-    Covered { x: u32, y: u32, percent: u32 },
+    Covered {
+        /// Left edge (or x) in pixels.
+        x: u32,
+        /// Top edge (or y) in pixels.
+        y: u32,
+        /// Share in percent.
+        percent: u32,
+    },
     /// The board area shows no edges at all (e.g. a won Flood-It board), so
     /// its cells cannot be counted without geometry hints.
     #[error(
@@ -47,10 +80,15 @@ pub enum ReadError {
         format_hex_colour(*.colour)
     )]
     UniformBoard {
+        /// Left edge (or x) in pixels.
         x: u32,
+        /// Top edge (or y) in pixels.
         y: u32,
+        /// Width.
         width: u32,
+        /// Height.
         height: u32,
+        /// The colour (RGB).
         colour: [u8; 3],
     },
     /// The cells do not fill the board area evenly: the first or last row
@@ -60,9 +98,13 @@ pub enum ReadError {
          at its two ends, pitch {pitch:.1} px): is part of the board covered by another window or off the screen?"
     )]
     Uneven {
+        /// `x` or `y`.
         axis: &'static str,
+        /// First position found, in pixels.
         first: f64,
+        /// Last position found (or seen).
         last: f64,
+        /// Distance between neighbours, in pixels.
         pitch: f64,
     },
     /// A cell is not one flat colour (something covers it).
@@ -72,9 +114,13 @@ pub enum ReadError {
         format_hex_colour(*.colour)
     )]
     NotUniform {
+        /// Row (0-based).
         row: usize,
+        /// Column (0-based).
         col: usize,
+        /// The colour (RGB).
         colour: [u8; 3],
+        /// Share in percent.
         percent: u32,
     },
     /// A cell is grey, so it is not a board colour (without a calibration
@@ -85,8 +131,11 @@ pub enum ReadError {
         format_hex_colour(*.colour)
     )]
     GreyCell {
+        /// Row (0-based).
         row: usize,
+        /// Column (0-based).
         col: usize,
+        /// The colour (RGB).
         colour: [u8; 3],
     },
     /// A cell's colour is far from every calibration palette colour.
@@ -96,23 +145,41 @@ pub enum ReadError {
         format_hex_colour(*.nearest)
     )]
     FarColour {
+        /// Row (0-based).
         row: usize,
+        /// Column (0-based).
         col: usize,
+        /// The colour (RGB).
         colour: [u8; 3],
+        /// The nearest palette colour (RGB).
         nearest: [u8; 3],
+        /// Its distance from the colour.
         distance: u32,
     },
     /// More distinct colours than a board can have.
     #[error("found {count} distinct cell colours, more than the {max} a board can have")]
-    TooManyColours { count: usize, max: usize },
+    TooManyColours {
+        /// How many there are.
+        count: usize,
+        /// The most supported.
+        max: usize,
+    },
     /// The lattice is larger than a board can be.
     #[error("found a {columns}x{rows} lattice, larger than the {max}x{max} a board can be")]
     TooLarge {
+        /// Columns.
         columns: usize,
+        /// Rows.
         rows: usize,
+        /// The most supported.
         max: usize,
     },
     /// A stage image could not be written (`--dump-stages`).
     #[error("cannot write stage image {path}: {message}")]
-    Dump { path: String, message: String },
+    Dump {
+        /// The file concerned.
+        path: String,
+        /// What went wrong.
+        message: String,
+    },
 }

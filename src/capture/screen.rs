@@ -29,8 +29,11 @@ pub enum CaptureError {
         "no window whose title contains {title:?} on X display {display}; open windows: {open}"
     )]
     NoWindow {
+        /// The window title looked for.
         title: String,
+        /// The X display, e.g. `:99`.
         display: String,
+        /// The windows that are open.
         open: String,
     },
     /// The window is entirely outside the screen.
@@ -39,18 +42,28 @@ pub enum CaptureError {
     /// The display's pixel format is not 24-bit colour.
     #[error("X display {display} has depth {depth} at {bits_per_pixel} bits per pixel; only 24-bit colour is supported")]
     UnsupportedDepth {
+        /// The X display, e.g. `:99`.
         display: String,
+        /// Its colour depth in bits.
         depth: u8,
+        /// Bits per pixel of its images.
         bits_per_pixel: u8,
     },
     /// A request to the X server failed.
     #[error("screen capture failed (could not {what}): {reason}")]
-    X11 { what: &'static str, reason: String },
+    X11 {
+        /// What was being done.
+        what: &'static str,
+        /// What went wrong.
+        reason: String,
+    },
     /// xcap failed.
     #[error("screen capture failed ({what}): {source}")]
     Xcap {
+        /// What was being done.
         what: &'static str,
         #[source]
+        /// The underlying error.
         source: Box<xcap::XCapError>,
     },
 }

@@ -6,6 +6,7 @@ use std::process::ExitCode;
 use crate::actuator::Mouse;
 
 #[derive(Debug, clap::Args)]
+/// The command's arguments.
 pub struct Args {
     /// Screen x (pixels from the left edge of the X screen).
     x: i32,
@@ -13,6 +14,7 @@ pub struct Args {
     y: i32,
 }
 
+/// Runs the command.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut mouse = Mouse::new()?;
     mouse.click(args.x, args.y)?;

@@ -8,6 +8,7 @@ use crate::capture::screen::{capture_screen, capture_window};
 use anyhow::Context;
 
 #[derive(Debug, clap::Args)]
+/// The command's arguments.
 pub struct Args {
     /// PNG file to write.
     #[arg(short, long, value_name = "FILE.png")]
@@ -17,6 +18,7 @@ pub struct Args {
     window: Option<String>,
 }
 
+/// Runs the command.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let shot = match &args.window {
         Some(title) => capture_window(title)?,

@@ -58,7 +58,12 @@ pub enum DisplayError {
     #[error(
         "cannot connect to X display {display}: {reason}; is an X server running there? (start one with `Xvfb {display} &`)"
     )]
-    Connect { display: String, reason: String },
+    Connect {
+        /// The X display, e.g. `:99`.
+        display: String,
+        /// What went wrong.
+        reason: String,
+    },
     /// The Xvfb binary is not installed.
     #[error("Xvfb not found: install it with `apt-get install xvfb`")]
     XvfbNotFound,
@@ -68,8 +73,10 @@ pub enum DisplayError {
     /// A program given to [`VirtualDisplay::spawn`] could not be started.
     #[error("cannot start `{program}`: {source}")]
     Spawn {
+        /// The program.
         program: String,
         #[source]
+        /// The underlying error.
         source: std::io::Error,
     },
     /// Xvfb exited or failed before it accepted connections.
@@ -77,13 +84,22 @@ pub enum DisplayError {
     XvfbFailed(String),
     /// Something did not become ready in time.
     #[error("timed out after {timeout:?} waiting for {what}")]
-    Timeout { what: String, timeout: Duration },
+    Timeout {
+        /// What was being done.
+        what: String,
+        /// How long it waited.
+        timeout: Duration,
+    },
     /// No window with the title appeared in time.
     #[error("no window whose title contains {title:?} appeared on {display} within {timeout:?}; open windows: {open}")]
     WindowNotFound {
+        /// The window title looked for.
         title: String,
+        /// The X display, e.g. `:99`.
         display: String,
+        /// How long it waited.
         timeout: Duration,
+        /// The windows that are open.
         open: String,
     },
     /// An X protocol error.

@@ -19,7 +19,9 @@ pub enum AbortReason {
     Corner(&'static str),
     /// The pointer is not where the bot left it.
     PointerMoved {
+        /// What was expected.
         expected: (i32, i32),
+        /// Where it is now.
         actual: (i32, i32),
     },
 }

@@ -67,10 +67,20 @@ pub enum PlayError {
     Aborted(AbortReason),
     /// No board could be read.
     #[error("no {game} board found on the screen: is the game window visible? ({reason})")]
-    NoBoard { game: String, reason: String },
+    NoBoard {
+        /// The game.
+        game: String,
+        /// What went wrong.
+        reason: String,
+    },
     /// Too many mismatches in a row.
     #[error("gave up after {retries} retries: {last}")]
-    GaveUp { retries: usize, last: String },
+    GaveUp {
+        /// Retries made.
+        retries: usize,
+        /// Last position found (or seen).
+        last: String,
+    },
     /// The solver failed.
     #[error("the solver failed: {0}")]
     Solve(String),

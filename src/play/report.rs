@@ -385,7 +385,9 @@ pub enum ReportError {
     /// The file could not be written.
     #[error("cannot write report file {path}: {source}")]
     Write {
+        /// The file concerned.
         path: String,
+        /// The underlying error.
         source: std::io::Error,
     },
 }

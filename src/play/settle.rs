@@ -52,7 +52,12 @@ pub enum Settled {
     /// The area changed from `before` and then held still.
     Changed(Screenshot),
     /// The timeout passed; the last capture (the area may or may not differ).
-    TimedOut { last: Screenshot, changed: bool },
+    TimedOut {
+        /// Last position found (or seen).
+        last: Screenshot,
+        /// Whether the picture changed at all.
+        changed: bool,
+    },
     /// The stop flag was raised while waiting.
     Interrupted,
 }

@@ -87,7 +87,7 @@ impl<M> Outcome<M> {
     }
 
     /// Length of the solution found, if any.
-    pub fn len(&self) -> Option<usize> {
+    pub fn solution_len(&self) -> Option<usize> {
         self.moves.as_ref().map(Vec::len)
     }
 

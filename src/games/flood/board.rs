@@ -5,29 +5,47 @@
 pub enum BoardError {
     /// Width or height outside 1..=64.
     #[error("board is {width}x{height}; width and height must be 1 to 64")]
-    Size { width: usize, height: usize },
+    Size {
+        /// Width.
+        width: usize,
+        /// Height.
+        height: usize,
+    },
     /// Colour count outside 1..=16.
     #[error("{0} colours; 1 to 16 are supported")]
     Colours(usize),
     /// Cell vector of the wrong length.
     #[error("expected {expected} cells, got {got}")]
-    CellCount { expected: usize, got: usize },
+    CellCount {
+        /// What was expected.
+        expected: usize,
+        /// What was found.
+        got: usize,
+    },
     /// A cell colour not below the colour count.
     #[error(
         "cell at row {row}, column {col} has colour {colour}, but the board has {colours} colours"
     )]
     CellColour {
+        /// Row (0-based).
         row: usize,
+        /// Column (0-based).
         col: usize,
+        /// The colour (RGB).
         colour: u8,
+        /// How many colours the board has.
         colours: u8,
     },
     /// Start cell outside the board.
     #[error("start cell ({row},{col}) is outside the {width}x{height} board")]
     Start {
+        /// Row (0-based).
         row: usize,
+        /// Column (0-based).
         col: usize,
+        /// Width.
         width: usize,
+        /// Height.
         height: usize,
     },
 }

@@ -42,35 +42,64 @@ pub enum ParseError {
     #[error(
         "line {line}, column {col}: unexpected character {ch:?} (cells must be digits or letters)"
     )]
-    BadChar { line: usize, col: usize, ch: char },
+    BadChar {
+        /// Line (1-based).
+        line: usize,
+        /// Column (0-based).
+        col: usize,
+        /// The character.
+        ch: char,
+    },
     /// A row whose length differs from the first row.
     #[error("line {line}, column {col}: row has {got} cells but the first row has {expected}")]
     Ragged {
+        /// Line (1-based).
         line: usize,
+        /// Column (0-based).
         col: usize,
+        /// What was found.
         got: usize,
+        /// What was expected.
         expected: usize,
     },
     /// A one-line board whose length is not a square number.
     #[error("line {line}, column {col}: a one-line board must be square, but {cells} cells is not a square number")]
     NotSquare {
+        /// Line (1-based).
         line: usize,
+        /// Column (0-based).
         col: usize,
+        /// How many cells the line has.
         cells: usize,
     },
     /// A 17th distinct symbol.
     #[error("line {line}, column {col}: symbol {ch:?} is a 17th colour; at most 16 are supported")]
-    TooManyColours { line: usize, col: usize, ch: char },
+    TooManyColours {
+        /// Line (1-based).
+        line: usize,
+        /// Column (0-based).
+        col: usize,
+        /// The character.
+        ch: char,
+    },
     /// A malformed `sgt-flood` game ID.
     #[error("line {line}, column {col}: bad sgt-flood game ID: {msg}")]
     GameId {
+        /// Line (1-based).
         line: usize,
+        /// Column (0-based).
         col: usize,
+        /// What went wrong.
         msg: String,
     },
     /// Sizes out of range.
     #[error("line {line}: {source}")]
-    Board { line: usize, source: BoardError },
+    Board {
+        /// Line (1-based).
+        line: usize,
+        /// The underlying error.
+        source: BoardError,
+    },
 }
 
 /// Parses a board in any of the three forms (see the module docs).

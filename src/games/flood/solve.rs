@@ -107,7 +107,12 @@ pub enum SolveError {
     TooManyRegions(usize),
     /// A strategy returned moves that do not win (a bug; never printed).
     #[error("internal error: the {strategy:?} strategy returned a sequence that does not win: {moves:?}")]
-    NotAWin { strategy: Strategy, moves: Vec<u8> },
+    NotAWin {
+        /// The strategy.
+        strategy: Strategy,
+        /// The moves it returned.
+        moves: Vec<u8>,
+    },
 }
 
 /// Solves `board` with `options`; the moves are replayed on the board and

@@ -17,6 +17,7 @@ use rayon::prelude::*;
 use super::solve::SearchArgs;
 
 #[derive(Debug, clap::Args)]
+/// The command's arguments.
 pub struct Args {
     /// Boards, one per line (square, one character per cell).
     file: PathBuf,
@@ -71,6 +72,7 @@ pub fn peak_rss_bytes() -> Option<u64> {
     Some(kb * 1024)
 }
 
+/// Runs the command.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let text = std::fs::read_to_string(&args.file)
         .with_context(|| format!("reading {}", args.file.display()))?;

@@ -12,6 +12,7 @@ use crate::games::flood::screen::read_board;
 use anyhow::{bail, Context};
 
 #[derive(Debug, clap::Args)]
+/// The command's arguments.
 pub struct Args {
     /// Folder (searched recursively) or a single PNG.
     dir: PathBuf,
@@ -49,6 +50,7 @@ fn ms(d: Duration) -> f64 {
     d.as_secs_f64() * 1000.0
 }
 
+/// Runs the command.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let calibration = args
         .calibration

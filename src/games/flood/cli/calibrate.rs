@@ -11,6 +11,7 @@ use crate::capture::{load_image, read_grid};
 use anyhow::Context;
 
 #[derive(Debug, clap::Args)]
+/// The command's arguments.
 pub struct Args {
     /// Screenshot showing the game's board.
     image: PathBuf,
@@ -28,6 +29,7 @@ pub struct Args {
     force: bool,
 }
 
+/// Runs the command.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if args.output.exists() && !args.force {
         anyhow::bail!(

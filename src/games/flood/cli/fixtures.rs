@@ -20,6 +20,7 @@ use anyhow::{bail, Context};
 use clap::Subcommand;
 
 #[derive(Debug, clap::Args)]
+/// The command's arguments.
 pub struct Args {
     #[command(subcommand)]
     action: Action,
@@ -344,6 +345,7 @@ fn record(
     Ok(ExitCode::SUCCESS)
 }
 
+/// Runs the command.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     match args.action {
         Action::Check { dir } => check(&dir),

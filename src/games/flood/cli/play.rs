@@ -29,6 +29,7 @@ pub struct FloodArgs {
     #[arg(long, value_enum, default_value = "astar")]
     pub strategy: Strategy,
     #[command(flatten)]
+    /// The options every play command shares.
     pub common: LoopArgs,
 }
 

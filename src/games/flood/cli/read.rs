@@ -23,6 +23,7 @@ pub enum Format {
 }
 
 #[derive(Debug, clap::Args)]
+/// The command's arguments.
 pub struct Args {
     /// Screenshot to read (PNG).
     image: PathBuf,
@@ -74,6 +75,7 @@ pub fn to_json(r: &FloodReading) -> serde_json::Value {
     })
 }
 
+/// Runs the command.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let calibration = args
         .calibration
