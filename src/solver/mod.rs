@@ -6,12 +6,15 @@
 //! The game modules (see [`crate::games`]) build their exact and anytime
 //! searches (A*, branch and bound, greedy) out of these pieces.
 
+pub mod bfs;
 pub mod bitset;
 pub mod budget;
 pub mod outcome;
 pub mod problem;
 pub mod queue;
 pub mod table;
+#[cfg(test)]
+pub mod testing;
 
 pub use bitset::Bits;
 pub use budget::{Budget, BudgetExceeded};
