@@ -9,6 +9,7 @@
 pub mod bfs;
 pub mod bitset;
 pub mod budget;
+pub mod idastar;
 pub mod outcome;
 pub mod problem;
 pub mod queue;
