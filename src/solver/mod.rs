@@ -13,6 +13,7 @@ pub mod idastar;
 pub mod outcome;
 pub mod problem;
 pub mod queue;
+pub mod rank;
 pub mod table;
 #[cfg(test)]
 pub mod testing;
