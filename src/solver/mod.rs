@@ -14,6 +14,7 @@ pub mod outcome;
 pub mod problem;
 pub mod queue;
 pub mod rank;
+pub mod retrograde;
 pub mod table;
 #[cfg(test)]
 pub mod testing;
