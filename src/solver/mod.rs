@@ -10,6 +10,7 @@ pub mod bfs;
 pub mod bitset;
 pub mod budget;
 pub mod idastar;
+pub mod iddfs;
 pub mod outcome;
 pub mod problem;
 pub mod queue;
