@@ -9,6 +9,7 @@
 pub mod bfs;
 pub mod bitset;
 pub mod budget;
+pub mod dfbnb;
 pub mod idastar;
 pub mod iddfs;
 pub mod outcome;
