@@ -10,6 +10,7 @@ pub mod bfs;
 pub mod bitset;
 pub mod budget;
 pub mod dfbnb;
+pub mod greedy;
 pub mod idastar;
 pub mod iddfs;
 pub mod outcome;
