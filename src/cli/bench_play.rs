@@ -181,6 +181,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             games: args.games,
             seed: Some(&args.seed),
             screenshots: None,
+            record: args.common.record.as_deref(),
         },
         &mut |r| {
             println!(

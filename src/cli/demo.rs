@@ -92,5 +92,6 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         args.games,
         args.screenshots.as_deref(),
         args.common.report.as_deref(),
+        args.common.record.as_deref(),
     )
 }

@@ -13,6 +13,7 @@ use gridbot::capture::window_grabber::WindowGrabber;
 use gridbot::games::flood::play::{sgt_flood_binary, FloodGame};
 use gridbot::games::flood::Strategy;
 use gridbot::play::engine::{Finished, GameContext, PlayConfig, Player};
+use gridbot::play::record;
 use gridbot::play::report::{self, GameRecord, Summary};
 use gridbot::play::settle::SettleTiming;
 use gridbot::play::x11::{open_pointer, open_screen};
@@ -59,6 +60,11 @@ pub struct LoopArgs {
     /// Write a report of every game: FILE.json or FILE.csv.
     #[arg(long, value_name = "FILE")]
     pub report: Option<PathBuf>,
+    /// Write an animated GIF of each game: the board as found, then one
+    /// frame per move (the last is the final board). With several games,
+    /// one file each, the game number before the extension (run-1.gif, ...).
+    #[arg(long, value_name = "FILE.gif")]
+    pub record: Option<PathBuf>,
 }
 
 #[derive(Debug, clap::Args)]
@@ -100,6 +106,9 @@ pub fn config_from(calibration: &Calibration, args: &LoopArgs) -> anyhow::Result
     if let Some(path) = &args.report {
         report::check_report_path(path)?;
     }
+    if let Some(path) = &args.record {
+        record::check_record_path(path)?;
+    }
     let t = &calibration.timing;
     Ok(PlayConfig {
         settle: SettleTiming {
@@ -111,6 +120,7 @@ pub fn config_from(calibration: &Calibration, args: &LoopArgs) -> anyhow::Result
         max_retries: args.max_retries,
         pause_between_moves: Duration::from_millis(args.pause_between_moves),
         read_status: !args.no_status,
+        keep_frames: args.record.is_some(),
         ..PlayConfig::default()
     })
 }
@@ -193,6 +203,24 @@ pub fn save_screenshots<S>(dir: &Path, finished: &Finished<S>) -> anyhow::Result
     Ok(())
 }
 
+/// Writes a finished game's animation when `--record` was given.
+pub fn save_recording<S>(
+    path: Option<&Path>,
+    games: usize,
+    finished: &Finished<S>,
+) -> anyhow::Result<()> {
+    if let Some(path) = path {
+        let file = record::record_game(path, finished.record.game, games, &finished.frames)?;
+        eprintln!(
+            "game {}: {} frames written to {}",
+            finished.record.game,
+            finished.frames.len(),
+            file.display()
+        );
+    }
+    Ok(())
+}
+
 /// Writes the report file if asked and prints the summary.
 pub fn finish_run(records: &[GameRecord], report_path: Option<&Path>) -> anyhow::Result<()> {
     if let Some(path) = report_path {
@@ -263,6 +291,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         args.games,
         None,
         args.common.report.as_deref(),
+        args.common.record.as_deref(),
     )
 }
 
@@ -277,6 +306,7 @@ pub fn play_series(
     games: usize,
     screenshots: Option<&Path>,
     report: Option<&Path>,
+    record_to: Option<&Path>,
 ) -> anyhow::Result<ExitCode> {
     let mut pointer = open_pointer()?;
     let guard = AbortGuard::new(abort::interrupt_flag(), screen.screen_size());
@@ -293,6 +323,7 @@ pub fn play_series(
             if let Some(dir) = screenshots {
                 save_screenshots(dir, &finished)?;
             }
+            save_recording(record_to, games, &finished)?;
             let lost = finished.record.result == GameResult::Lost;
             records.push(finished.record);
             if lost {

@@ -17,6 +17,7 @@ pub mod abort;
 pub mod engine;
 pub mod io;
 pub mod ocr;
+pub mod record;
 pub mod report;
 pub mod settle;
 pub mod x11;
