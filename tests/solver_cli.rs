@@ -324,7 +324,7 @@ fn bench_multi_line_boards_from_the_centre() {
 
 #[test]
 fn bench_errors_name_the_line_of_a_multi_line_set() {
-    let bf = temp_file("bad-set.txt", "123\n231\n312\n\n123\n2x1\n312\n");
+    let bf = temp_file("bad-set.txt", "123\n231\n312\n\n123\n2?1\n312\n");
     let o = gridbot(&["bench", "flood", bf.to_str().unwrap()]);
     assert!(!o.status.success());
     let err = stderr(&o);
