@@ -80,6 +80,44 @@ pub fn sample_cells(image: &RgbaImage, lattice: &Lattice) -> Vec<CellSample> {
     out
 }
 
+/// Where [`whole_cells`] probes a cell: this fraction of the pitch from its
+/// centre, so about an eighth of a pitch inside its boundary (clear of
+/// separator lines and anti-aliasing).
+const RING: f64 = 0.37;
+
+/// For each cell, whether its colour fills it out to near its boundary on
+/// the lattice: eight probes (corners and edge middles) on a ring close to
+/// the cell's edges all agree with the cell's median colour. A board colour
+/// fills whole cells; a window lying over the board whose edge crosses a
+/// cell does not.
+pub fn whole_cells(image: &RgbaImage, lattice: &Lattice, samples: &[CellSample]) -> Vec<bool> {
+    let (w, h) = image.dimensions();
+    let clamp = |v: f64, max: u32| (v.floor().max(0.0) as u32).min(max - 1);
+    let (rx, ry) = (RING * lattice.pitch_x, RING * lattice.pitch_y);
+    let probes = [
+        (-rx, -ry),
+        (0.0, -ry),
+        (rx, -ry),
+        (-rx, 0.0),
+        (rx, 0.0),
+        (-rx, ry),
+        (0.0, ry),
+        (rx, ry),
+    ];
+    let mut out = Vec::with_capacity(samples.len());
+    for row in 0..lattice.rows {
+        for col in 0..lattice.columns {
+            let (cx, cy) = lattice.cell_centre(row, col);
+            let colour = samples[row * lattice.columns + col].colour;
+            out.push(probes.iter().all(|&(dx, dy)| {
+                let p = rgb_at(image, clamp(cx + dx, w), clamp(cy + dy, h));
+                max_channel_diff(p, colour) <= AGREE
+            }));
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -112,5 +150,28 @@ mod tests {
         assert_eq!(s[1].colour, [0, 0, 255]);
         assert!(s[0].uniformity < 1.0 && s[0].uniformity > 0.6, "{:?}", s[0]);
         assert_eq!(s[1].uniformity, 1.0);
+    }
+
+    #[test]
+    fn whole_cells_are_filled_to_their_edges() {
+        // Two cells of 20 px: the first all grey, the second grey with a
+        // different grey over its right third (a window edge crossing it).
+        let mut img = RgbaImage::from_pixel(40, 20, Rgba([150, 150, 150, 255]));
+        for x in 34..40 {
+            for y in 0..20 {
+                img.put_pixel(x, y, Rgba([220, 220, 220, 255]));
+            }
+        }
+        let l = Lattice {
+            origin_x: 0.0,
+            origin_y: 0.0,
+            pitch_x: 20.0,
+            pitch_y: 20.0,
+            columns: 2,
+            rows: 1,
+        };
+        let s = sample_cells(&img, &l);
+        assert_eq!(s[1].colour, [150, 150, 150]);
+        assert_eq!(whole_cells(&img, &l, &s), vec![true, false]);
     }
 }

@@ -341,6 +341,185 @@ pub fn locate_board(image: &RgbaImage) -> Result<(BoardRect, SaturationMask), Re
     ))
 }
 
+/// Channels at most this bright make a pixel "dark" (a frame or separator
+/// line drawn in black or near-black).
+const DARK: u8 = 72;
+
+#[inline]
+fn is_dark(p: [u8; 3]) -> bool {
+    p[0] <= DARK && p[1] <= DARK && p[2] <= DARK
+}
+
+/// Length of the run of dark pixels starting at `(x, y)` and going by
+/// `(dx, dy)`, at most `max`.
+fn dark_run(image: &RgbaImage, x: u32, y: u32, dx: i32, dy: i32, max: u32) -> u32 {
+    let (w, h) = image.dimensions();
+    let (mut x, mut y, mut n) = (x as i64, y as i64, 0);
+    while n < max && x >= 0 && y >= 0 && x < w as i64 && y < h as i64 {
+        if !is_dark(rgb_at(image, x as u32, y as u32)) {
+            break;
+        }
+        n += 1;
+        x += dx as i64;
+        y += dy as i64;
+    }
+    n
+}
+
+/// Locates a board drawn inside a thin dark frame, whatever its cell
+/// colours (sgt-flood draws one around its board, in its separator colour):
+/// the largest rectangle whose four sides are dark lines at most a few
+/// pixels thick, that does not touch the image border, and whose inside
+/// along the frame is not dark. Returns the inside of the frame. Slower than
+/// [`locate_board`] (it walks every pixel once), so the reader only uses it
+/// when the saturated cells do not give a board: a palette with grey or
+/// pale colours.
+pub fn locate_framed_board(image: &RgbaImage) -> Option<BoardRect> {
+    let (w, h) = image.dimensions();
+    if w < MIN_SIDE + 4 || h < MIN_SIDE + 4 {
+        return None;
+    }
+    let raw = image.as_raw();
+    let row_bytes = w as usize * 4;
+    let dark_at = |x: u32, y: u32| {
+        let i = y as usize * row_bytes + x as usize * 4;
+        raw[i] <= DARK && raw[i + 1] <= DARK && raw[i + 2] <= DARK
+    };
+    let mut best: Option<(u64, BoardRect)> = None;
+    for y in 1..h - 1 {
+        let mut x = 1;
+        while x < w - 1 {
+            if !dark_at(x, y) {
+                x += 1;
+                continue;
+            }
+            let x0 = x;
+            while x < w - 1 && dark_at(x, y) {
+                x += 1;
+            }
+            let x1 = x - 1;
+            if x1 - x0 + 1 < MIN_SIDE + 4 || dark_at((x0 + x1) / 2, y - 1) {
+                continue; // too short, or not the top row of a line
+            }
+            if let Some(rect) = frame_at(image, x0, x1, y) {
+                let area = rect.width as u64 * rect.height as u64;
+                if best.is_none_or(|(a, _)| area > a) {
+                    best = Some((area, rect));
+                }
+            }
+        }
+    }
+    best.map(|(_, r)| r)
+}
+
+/// The inside of a dark frame whose top line starts at row `y` and spans
+/// `x0..=x1`, if the other three sides are there.
+fn frame_at(image: &RgbaImage, x0: u32, x1: u32, y: u32) -> Option<BoardRect> {
+    let (w, h) = image.dimensions();
+    let max = h - y;
+    let left = dark_run(image, x0, y, 0, 1, max);
+    let right = dark_run(image, x1, y, 0, 1, max);
+    if left < MIN_SIDE + 4 || left.abs_diff(right) > 2 {
+        return None;
+    }
+    let y1 = y + left.min(right) - 1;
+    if y1 + 1 >= h || x1 + 1 >= w {
+        return None;
+    }
+    // The bottom line spans the width (allow a pixel or two of rounding at
+    // its ends).
+    let span = x1 - x0 + 1;
+    if dark_run(image, x0, y1, 1, 0, span) + 2 < span {
+        return None;
+    }
+    // Thickness of each side: the thinnest of seven places along it (a
+    // separator line meeting the frame makes it look thicker at one place);
+    // thin compared with the board.
+    let limit = (span.min(left) / 8).max(2);
+    let height = y1 - y + 1;
+    let thinnest = |f: &dyn Fn(u32) -> u32| (1..8).map(f).min().unwrap_or(0);
+    let top = thinnest(&|i| dark_run(image, x0 + span * i / 8, y, 0, 1, limit + 1));
+    let bottom = thinnest(&|i| dark_run(image, x0 + span * i / 8, y1, 0, -1, limit + 1));
+    let lt = thinnest(&|i| dark_run(image, x0, y + height * i / 8, 1, 0, limit + 1));
+    let rt = thinnest(&|i| dark_run(image, x1, y + height * i / 8, -1, 0, limit + 1));
+    if [top, bottom, lt, rt].iter().any(|&t| t > limit) {
+        return None;
+    }
+    let rect = BoardRect {
+        x: x0 + lt,
+        y: y + top,
+        width: (x1 + 1 - rt).checked_sub(x0 + lt)?,
+        height: (y1 + 1 - bottom).checked_sub(y + top)?,
+    };
+    if rect.width < MIN_SIDE || rect.height < MIN_SIDE {
+        return None;
+    }
+    // Just inside the frame lie cells, not more dark: at least half of the
+    // probes along each inner side are light.
+    let inner = |pts: &mut dyn Iterator<Item = (u32, u32)>| {
+        let (mut light, mut n) = (0, 0);
+        for (px, py) in pts {
+            n += 1;
+            light += !is_dark(rgb_at(image, px, py)) as u32;
+        }
+        light * 2 >= n
+    };
+    let (rx1, ry1) = (rect.x + rect.width - 1, rect.y + rect.height - 1);
+    let along = |a: u32, b: u32| (0..16).map(move |i| a + (b - a) * i / 15);
+    if !inner(&mut along(rect.x, rx1).map(|x| (x, rect.y)))
+        || !inner(&mut along(rect.x, rx1).map(|x| (x, ry1)))
+        || !inner(&mut along(rect.y, ry1).map(|y| (rect.x, y)))
+        || !inner(&mut along(rect.y, ry1).map(|y| (rx1, y)))
+    {
+        return None;
+    }
+    Some(rect)
+}
+
+/// Whether a dark frame line runs just outside `rect` on some of its sides
+/// but not on all four: the saturated cells reach the frame on one side
+/// and stop short of it on another (grey cells along that edge).
+pub fn partly_framed(image: &RgbaImage, rect: &BoardRect) -> bool {
+    let (w, h) = image.dimensions();
+    let (x0, y0) = (rect.x as i64, rect.y as i64);
+    let (x1, y1) = (x0 + rect.width as i64 - 1, y0 + rect.height as i64 - 1);
+    let dark = |x: i64, y: i64| {
+        x >= 0
+            && y >= 0
+            && x < w as i64
+            && y < h as i64
+            && is_dark(rgb_at(image, x as u32, y as u32))
+    };
+    // Eight probes along a side; the line is there when six find a dark
+    // pixel one to three pixels outside.
+    let side = |probe: &dyn Fn(i64, i64) -> bool, along: (i64, i64)| {
+        (0..8)
+            .filter(|&i| {
+                let t = along.0 + (along.1 - along.0) * (2 * i + 1) / 16;
+                (1..=3).any(|d| probe(t, d))
+            })
+            .count()
+            >= 6
+    };
+    let sides = [
+        side(&|x, d| dark(x, y0 - d), (x0, x1)),
+        side(&|x, d| dark(x, y1 + d), (x0, x1)),
+        side(&|y, d| dark(x0 - d, y), (y0, y1)),
+        side(&|y, d| dark(x1 + d, y), (y0, y1)),
+    ];
+    sides.iter().any(|&s| s) && !sides.iter().all(|&s| s)
+}
+
+impl BoardRect {
+    /// Whether `other` lies inside this rectangle.
+    pub fn contains(&self, other: &BoardRect) -> bool {
+        other.x >= self.x
+            && other.y >= self.y
+            && other.x + other.width <= self.x + self.width
+            && other.y + other.height <= self.y + self.height
+    }
+}
+
 /// Share of the board area that is solid grey: sample points on a 40x40
 /// grid that are unsaturated together with their four neighbours a little
 /// way off (thin separator lines do not count, windows on top of the board
@@ -427,5 +606,42 @@ mod tests {
             locate_board(&RgbaImage::new(0, 0)),
             Err(ReadError::Empty { .. })
         ));
+    }
+
+    /// A board of grey and pale cells in a 2-pixel black frame on a grey
+    /// window, with a black background around the window (as under Xvfb).
+    #[test]
+    fn finds_a_framed_board_of_unsaturated_cells() {
+        let mut img = RgbaImage::from_pixel(300, 200, Rgba([0, 0, 0, 255]));
+        fill(&mut img, 0, 0, 200, 150, [0xd5, 0xd5, 0xd5]);
+        fill(&mut img, 20, 30, 104, 84, [0, 0, 0]);
+        let colours = [[0x92, 0x97, 0x7d], [0xd0, 0xd0, 0xd0], [0xf0, 0xe6, 0xd2]];
+        for r in 0..4 {
+            for c in 0..5 {
+                fill(
+                    &mut img,
+                    22 + c * 20,
+                    32 + r * 20,
+                    20,
+                    20,
+                    colours[(r + 2 * c) as usize % 3],
+                );
+            }
+        }
+        assert!(locate_board(&img).is_err());
+        let rect = locate_framed_board(&img).unwrap();
+        assert_eq!(
+            rect,
+            BoardRect {
+                x: 22,
+                y: 32,
+                width: 100,
+                height: 80
+            }
+        );
+        // No frame, no board: a plain window on the black background.
+        let mut img = RgbaImage::from_pixel(300, 200, Rgba([0, 0, 0, 255]));
+        fill(&mut img, 0, 0, 200, 150, [0xd5, 0xd5, 0xd5]);
+        assert_eq!(locate_framed_board(&img), None);
     }
 }

@@ -88,6 +88,13 @@ pub fn read_grid(
 }
 
 /// [`read_grid`] with options (stage dumps).
+///
+/// The board is found by its saturated cells. When that finds no
+/// board or a board with grey cells, the reader
+/// looks for a board inside a thin dark frame instead
+/// ([`locate::locate_framed_board`]) and reads it allowing unsaturated
+/// colours, but only colours that fill whole cells on the lattice
+/// ([`cells::whole_cells`]); if that fails too, the first error stands.
 pub fn read_grid_with(
     image: &RgbaImage,
     calibration: Option<&Calibration>,
@@ -103,21 +110,78 @@ pub fn read_grid_with(
             dump::mask(dir, &mask, None)?;
         }
     }
-    let (rect, mask) = located?;
-    if let Some(dir) = options.dump_dir {
-        dump::mask(dir, &mask, Some(&rect))?;
+    let mut found = None;
+    let first = located.and_then(|(rect, mask)| {
+        if let Some(dir) = options.dump_dir {
+            dump::mask(dir, &mask, Some(&rect))?;
+        }
+        log::debug!(
+            "located board {rect:?} in {:.2} ms",
+            t0.elapsed().as_secs_f64() * 1e3
+        );
+        found = Some(rect);
+        read_rect(image, rect, calibration, options, false)
+    });
+    match first {
+        // A board in a dark frame that the saturated cells do not reach on
+        // every side: grey cells along an edge were left out. Read the whole
+        // framed board instead.
+        Ok(_) if found.is_some_and(|r| locate::partly_framed(image, &r)) => {
+            let rect = found.unwrap();
+            match locate::locate_framed_board(image) {
+                Some(framed) if framed != rect && framed.contains(&rect) => {
+                    log::debug!("the saturated cells {rect:?} lie inside a frame {framed:?}");
+                    read_rect(image, framed, calibration, options, true)
+                }
+                _ => first,
+            }
+        }
+        Err(
+            ref err @ (ReadError::NoBoard
+            | ReadError::Covered { .. }
+            | ReadError::GreyCell { .. }
+            | ReadError::NoLattice { .. }
+            | ReadError::Uneven { .. }
+            | ReadError::UniformBoard { .. }),
+        ) => {
+            let t = std::time::Instant::now();
+            let Some(rect) = locate::locate_framed_board(image) else {
+                return first;
+            };
+            log::debug!(
+                "{err}; found a framed board {rect:?} in {:.2} ms",
+                t.elapsed().as_secs_f64() * 1e3
+            );
+            match read_rect(image, rect, calibration, options, true) {
+                Ok(reading) => Ok(reading),
+                Err(second) => {
+                    log::debug!("reading the framed board failed too: {second}");
+                    first
+                }
+            }
+        }
+        _ => first,
     }
-    log::debug!(
-        "located board {rect:?} in {:.2} ms",
-        t0.elapsed().as_secs_f64() * 1e3
-    );
+}
+
+/// Reads the board in `rect`: lattice, cells, palette. With
+/// `allow_whole_greys`, unsaturated cells that fill their whole cell are
+/// board colours.
+fn read_rect(
+    image: &RgbaImage,
+    rect: BoardRect,
+    calibration: Option<&Calibration>,
+    options: &ReadOptions,
+    allow_whole_greys: bool,
+) -> Result<GridReading, ReadError> {
+    let t0 = std::time::Instant::now();
     let (lattice, trace) =
         match lattice::find_lattice(image, &rect, calibration.map(|c| &c.geometry)) {
             Ok(found) => found,
             Err(err) => {
                 // Irregular edges are most often a window on top of the board.
                 let grey = locate::solid_grey_share(image, &rect);
-                if grey > 0.05 {
+                if grey > 0.05 && !allow_whole_greys {
                     return Err(ReadError::Covered {
                         x: rect.x,
                         y: rect.y,
@@ -146,16 +210,20 @@ pub fn read_grid_with(
     let palette = calibration
         .map(|c| c.palette_rgb().unwrap_or_default())
         .unwrap_or_default();
-    let quantised = if palette.is_empty() {
-        palette::cluster(&samples, lattice.columns)?
-    } else {
+    let whole = allow_whole_greys.then(|| cells::whole_cells(image, &lattice, &samples));
+    if let Some(whole) = &whole {
+        palette::check_whole_greys(&samples, lattice.columns, whole)?;
+    }
+    let quantised = if !palette.is_empty() {
         palette::quantise_to_palette(&samples, lattice.columns, &palette)?
+    } else {
+        palette::cluster_with(&samples, lattice.columns, whole.as_deref())?
     };
     if let Some(dir) = options.dump_dir {
         dump::quantised(dir, &lattice, &quantised.cells, &quantised.palette)?;
     }
     log::debug!(
-        "read {}x{} grid at {rect:?}: locate + lattice {:.2} ms, cells + palette {:.2} ms",
+        "read {}x{} grid at {rect:?}: lattice {:.2} ms, cells + palette {:.2} ms",
         lattice.columns,
         lattice.rows,
         (t1 - t0).as_secs_f64() * 1e3,

@@ -108,11 +108,22 @@ pub fn quantise_to_palette(
 /// every cell to it. Grey cells are an error: without a calibration, board
 /// colours must be saturated.
 pub fn cluster(samples: &[CellSample], columns: usize) -> Result<Quantised, ReadError> {
+    cluster_with(samples, columns, None)
+}
+
+/// [`cluster`], but a grey (unsaturated) cell is a board colour when
+/// `whole` says it fills its whole cell on the lattice (see
+/// [`super::cells::whole_cells`]); a grey cell that does not is an error.
+pub fn cluster_with(
+    samples: &[CellSample],
+    columns: usize,
+    whole: Option<&[bool]>,
+) -> Result<Quantised, ReadError> {
     check_uniform(samples, columns)?;
     // Seeds in order of first appearance.
     let mut seeds: Vec<[u8; 3]> = Vec::new();
     for (i, s) in samples.iter().enumerate() {
-        if !is_saturated(s.colour) {
+        if !is_saturated(s.colour) && !whole.is_some_and(|w| w[i]) {
             return Err(ReadError::GreyCell {
                 row: i / columns,
                 col: i % columns,
@@ -169,6 +180,26 @@ pub fn cluster(samples: &[CellSample], columns: usize) -> Result<Quantised, Read
         palette,
         confidence: conf,
     })
+}
+
+/// Checks that every grey (unsaturated) cell fills its whole cell
+/// (`whole[i]`, see [`super::cells::whole_cells`]): the first one that does
+/// not is a [`ReadError::GreyCell`] (something grey lies over the board).
+pub fn check_whole_greys(
+    samples: &[CellSample],
+    columns: usize,
+    whole: &[bool],
+) -> Result<(), ReadError> {
+    for (i, (s, &w)) in samples.iter().zip(whole).enumerate() {
+        if !w && !is_saturated(s.colour) {
+            return Err(ReadError::GreyCell {
+                row: i / columns,
+                col: i % columns,
+                colour: s.colour,
+            });
+        }
+    }
+    Ok(())
 }
 
 /// Number of distinct colour clusters (for the error message only).
@@ -239,5 +270,23 @@ mod tests {
         )
         .unwrap();
         assert_eq!(q.cells, vec![1, 0]);
+    }
+
+    #[test]
+    fn grey_cells_that_fill_their_cells_are_colours() {
+        let cells = [
+            s([255, 0, 0]),
+            s([146, 151, 125]),
+            s([146, 151, 125]),
+            s([255, 0, 0]),
+        ];
+        assert!(cluster(&cells, 2).is_err());
+        let q = cluster_with(&cells, 2, Some(&[true, true, true, true])).unwrap();
+        assert_eq!(q.cells, vec![0, 1, 1, 0]);
+        let err = cluster_with(&cells, 2, Some(&[true, true, false, true])).unwrap_err();
+        assert!(
+            matches!(err, ReadError::GreyCell { row: 1, col: 0, .. }),
+            "{err}"
+        );
     }
 }

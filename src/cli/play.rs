@@ -19,6 +19,7 @@ use crate::display::{x11, VirtualDisplay};
 use crate::hosts::Host;
 use crate::play::engine::{Finished, GameContext, PlayConfig, Player};
 use crate::play::io::{DeviceError, Pointer};
+use crate::play::record;
 use crate::play::report::{self, GameRecord, Summary};
 use crate::play::settle::SettleTiming;
 use crate::play::x11::open_pointer;
@@ -49,6 +50,11 @@ pub struct LoopArgs {
     /// Write a report of every game: FILE.json or FILE.csv.
     #[arg(long, value_name = "FILE")]
     pub report: Option<PathBuf>,
+    /// Write an animated GIF of each game: the board as found, then one
+    /// frame per move (the last is the final board). With several games,
+    /// one file each, the game number before the extension (run-1.gif, ...).
+    #[arg(long, value_name = "FILE.gif")]
+    pub record: Option<PathBuf>,
 }
 
 /// Loads the calibration file, or the game's built-in one (`builtin`, the
@@ -70,6 +76,9 @@ pub fn config_from(calibration: &Calibration, args: &LoopArgs) -> anyhow::Result
     if let Some(path) = &args.report {
         report::check_report_path(path)?;
     }
+    if let Some(path) = &args.record {
+        record::check_record_path(path)?;
+    }
     let t = &calibration.timing;
     Ok(PlayConfig {
         settle: SettleTiming {
@@ -81,6 +90,7 @@ pub fn config_from(calibration: &Calibration, args: &LoopArgs) -> anyhow::Result
         max_retries: args.max_retries,
         pause_between_moves: Duration::from_millis(args.pause_between_moves),
         read_status: !args.no_status,
+        keep_frames: args.record.is_some(),
         ..PlayConfig::default()
     })
 }
@@ -121,6 +131,26 @@ pub fn save_screenshots<S>(dir: &Path, finished: &Finished<S>) -> anyhow::Result
         shot.image
             .save(&path)
             .with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    Ok(())
+}
+
+/// Writes a finished game's animation when `--record` was given (`games`
+/// games in the run: with more than one, the game number goes into the
+/// file name).
+pub fn save_recording<S>(
+    path: Option<&Path>,
+    games: usize,
+    finished: &Finished<S>,
+) -> anyhow::Result<()> {
+    if let Some(path) = path {
+        let file = record::record_game(path, finished.record.game, games, &finished.frames)?;
+        eprintln!(
+            "game {}: {} frames written to {}",
+            finished.record.game,
+            finished.frames.len(),
+            file.display()
+        );
     }
     Ok(())
 }
@@ -170,7 +200,8 @@ pub fn print_dry_run<G: PlayableGame>(
 
 /// Plays `games` games in a row on `screen` (the host's new game after
 /// each win), prints a line per game, saves before/after screenshots into
-/// `screenshots` when given, writes the report, and stops after a loss.
+/// `screenshots` and an animation per game to `record_to` when given,
+/// writes the report, and stops after a loss.
 /// Succeeds when every game was won.
 pub fn play_series<G: PlayableGame>(
     game: &G,
@@ -179,6 +210,7 @@ pub fn play_series<G: PlayableGame>(
     config: PlayConfig,
     games: usize,
     screenshots: Option<&Path>,
+    record_to: Option<&Path>,
     report: Option<&Path>,
 ) -> anyhow::Result<ExitCode> {
     if games == 0 {
@@ -199,6 +231,7 @@ pub fn play_series<G: PlayableGame>(
             if let Some(dir) = screenshots {
                 save_screenshots(dir, &finished)?;
             }
+            save_recording(record_to, games, &finished)?;
             let lost = finished.record.result == GameResult::Lost;
             records.push(finished.record);
             if lost {

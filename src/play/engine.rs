@@ -39,6 +39,9 @@ pub struct PlayConfig {
     pub find_timeout: Duration,
     /// Read the game's status line when a game ends.
     pub read_status: bool,
+    /// Keep a screenshot of the board as found and after every move in
+    /// [`Finished::frames`] (for `--record`).
+    pub keep_frames: bool,
 }
 
 impl Default for PlayConfig {
@@ -55,6 +58,7 @@ impl Default for PlayConfig {
             confirm_stable: Duration::from_millis(150),
             find_timeout: Duration::from_millis(5000),
             read_status: true,
+            keep_frames: false,
         }
     }
 }
@@ -153,6 +157,10 @@ pub struct Finished<S> {
     pub first_shot: Screenshot,
     /// The screenshot the win (or loss) was verified on.
     pub last_shot: Screenshot,
+    /// With [`PlayConfig::keep_frames`]: the screenshot the game was first
+    /// read from, then the one read after each move (the last is the final
+    /// board); empty otherwise.
+    pub frames: Vec<Screenshot>,
 }
 
 /// Plays games.
@@ -465,6 +473,10 @@ impl<'a, G: PlayableGame> Player<'a, G> {
         let (mut shot, mut reading, busy) = self.find_board()?;
         clock.pending += busy;
         let first_shot = shot.clone();
+        let mut frames = Vec::new();
+        if self.config.keep_frames {
+            frames.push(shot.clone());
+        }
         let start = self.game.state(&reading).clone();
         let board_text = self.game.describe_state(&start);
         log::info!("game {number}: board {board_text}");
@@ -582,6 +594,9 @@ impl<'a, G: PlayableGame> Player<'a, G> {
 
             let (new_shot, new_reading, changed) =
                 self.read_after_click(area, &before, &predicted, &mut clock)?;
+            if self.config.keep_frames {
+                frames.push(new_shot.clone());
+            }
             let Some(new_reading) = new_reading else {
                 retries += 1;
                 mismatches += 1;
@@ -707,6 +722,7 @@ impl<'a, G: PlayableGame> Player<'a, G> {
             start,
             first_shot,
             last_shot: shot,
+            frames,
         })
     }
 

@@ -19,6 +19,7 @@ pub mod engine;
 pub mod game;
 pub mod io;
 pub mod ocr;
+pub mod record;
 pub mod report;
 pub mod settle;
 pub mod x11;

@@ -158,3 +158,63 @@ fn demo_plays_two_games_and_saves_screenshots() {
         .to_rgba8();
     assert_ne!(a.as_raw(), b.as_raw());
 }
+
+/// Number of frames of a GIF file, and the size of the first.
+fn gif_frames(path: &Path) -> (usize, (u32, u32)) {
+    use image::AnimationDecoder;
+    let file =
+        std::fs::File::open(path).unwrap_or_else(|e| panic!("{} not written: {e}", path.display()));
+    let decoder = image::codecs::gif::GifDecoder::new(std::io::BufReader::new(file)).unwrap();
+    let frames = decoder.into_frames().collect_frames().unwrap();
+    let size = frames[0].buffer().dimensions();
+    (frames.len(), size)
+}
+
+/// `--record`: one GIF per game (`demo-1.gif`, `demo-2.gif` for two games;
+/// the file itself for one), each with the board as found plus one frame
+/// per move.
+#[test]
+fn demo_and_validate_record_a_gif_per_game() {
+    let dir = TempDir::new("record");
+    let report = dir.join("demo.json");
+    let gif = dir.join("demo.gif");
+    let out = run(gridbot(None)
+        .args(["demo", "--games", "2", "--params", "6x6c3m5", "--report"])
+        .arg(&report)
+        .arg("--record")
+        .arg(&gif));
+    assert_success(&out);
+    let json = load_report(&report);
+    for n in 1..=2 {
+        let game = &json["games"][n - 1];
+        let moves = game["moves"].as_u64().unwrap() as usize;
+        assert_eq!(game["mismatches"].as_u64(), Some(0), "{game}");
+        let (frames, (w, h)) = gif_frames(&dir.join(&format!("demo-{n}.gif")));
+        assert_eq!(frames, moves + 1, "game {n}: {moves} moves");
+        assert!(w > 100 && h > 100, "{w}x{h}: the game window");
+    }
+    assert!(!gif.exists(), "two games write numbered files only");
+
+    let report = dir.join("validate.json");
+    let gif = dir.join("validate.gif");
+    let out = run(gridbot(None)
+        .args([
+            "validate", "flood", "--games", "1", "--params", "5x5c3m0", "--seed", "rec", "--report",
+        ])
+        .arg(&report)
+        .arg("--record")
+        .arg(&gif));
+    assert_success(&out);
+    let game = &load_report(&report)["games"][0];
+    let moves = game["moves"].as_u64().unwrap() as usize;
+    assert_eq!(gif_frames(&gif).0, moves + 1);
+
+    // A bad name is refused before anything is played.
+    let out = run(gridbot(None).args(["demo", "--record", "demo.png"]));
+    assert!(!out.status.success());
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("must end in .gif"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}

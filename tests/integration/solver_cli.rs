@@ -272,3 +272,62 @@ fn bench_fails_when_lengths_differ() {
     std::fs::remove_file(bf).ok();
     std::fs::remove_file(of).ok();
 }
+
+/// `tests/data/flood-centre.txt`: boards over several lines separated by
+/// blank lines, flooded from the middle cell, against lengths proven by
+/// breadth-first search (see tests/data/README.md).
+#[test]
+fn bench_multi_line_boards_from_the_centre() {
+    let data = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data");
+    let boards = data.join("flood-centre.txt");
+    let optimal = data.join("flood-centre.optimal");
+    let want: usize = std::fs::read_to_string(&optimal)
+        .unwrap()
+        .lines()
+        .map(|l| l.trim().parse::<usize>().unwrap())
+        .sum();
+    for start in ["centre", "center"] {
+        let o = gridbot(&[
+            "bench",
+            "flood",
+            boards.to_str().unwrap(),
+            "--start",
+            start,
+            "--optimal",
+            optimal.to_str().unwrap(),
+            "--json",
+        ]);
+        assert!(o.status.success(), "{}\n{}", stdout(&o), stderr(&o));
+        let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+        assert_eq!(v["boards"], 8);
+        assert_eq!(v["total_moves"], want);
+        assert_eq!(v["proven_optimal"], 8);
+        assert_eq!(v["differ_from_optimal"], 0);
+    }
+    // From the top-left corner the same boards need other lengths.
+    let o = gridbot(&[
+        "bench",
+        "flood",
+        boards.to_str().unwrap(),
+        "--optimal",
+        optimal.to_str().unwrap(),
+    ]);
+    assert!(!o.status.success(), "{}", stdout(&o));
+    // An explicit cell outside a board names the board's line.
+    let o = gridbot(&["bench", "flood", boards.to_str().unwrap(), "--start", "5,5"]);
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("board on line 1"), "{}", stderr(&o));
+    let o = gridbot(&["bench", "flood", boards.to_str().unwrap(), "--start", "x"]);
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("ROW,COL or centre"), "{}", stderr(&o));
+}
+
+#[test]
+fn bench_errors_name_the_line_of_a_multi_line_set() {
+    let bf = temp_file("bad-set.txt", "123\n231\n312\n\n123\n2?1\n312\n");
+    let o = gridbot(&["bench", "flood", bf.to_str().unwrap()]);
+    assert!(!o.status.success());
+    let err = stderr(&o);
+    assert!(err.contains("line 6, column 2"), "{err}");
+    std::fs::remove_file(bf).ok();
+}

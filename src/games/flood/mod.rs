@@ -14,5 +14,5 @@ pub mod screen;
 pub mod solve;
 
 pub use board::Board;
-pub use parse::{parse_board, ParseError, ParsedBoard};
+pub use parse::{parse_board, parse_board_set, ParseError, ParsedBoard, SetBoard, StartCell};
 pub use solve::{solve, Solution, SolveError, SolveOptions, StopReason, Strategy};

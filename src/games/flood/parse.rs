@@ -104,12 +104,21 @@ pub enum ParseError {
 
 /// Parses a board in any of the three forms (see the module docs).
 pub fn parse_board(text: &str) -> Result<ParsedBoard, ParseError> {
-    // Lines with their 1-based numbers, trailing whitespace removed.
-    let lines: Vec<(usize, &str)> = text
-        .lines()
+    parse_lines(&numbered_lines(text))
+}
+
+/// The lines of `text` with their 1-based numbers, trailing whitespace
+/// removed.
+fn numbered_lines(text: &str) -> Vec<(usize, &str)> {
+    text.lines()
         .enumerate()
         .map(|(i, l)| (i + 1, l.trim_end()))
-        .collect();
+        .collect()
+}
+
+/// Parses one board from numbered lines (see [`parse_board`]); error
+/// positions are the lines' own numbers.
+fn parse_lines(lines: &[(usize, &str)]) -> Result<ParsedBoard, ParseError> {
     let first = lines
         .iter()
         .position(|(_, l)| !l.trim().is_empty())
@@ -196,6 +205,126 @@ pub fn parse_board(text: &str) -> Result<ParsedBoard, ParseError> {
         symbols,
         move_limit: None,
     })
+}
+
+/// One board of a set read by [`parse_board_set`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SetBoard {
+    /// 1-based line of the file where the board starts.
+    pub line: usize,
+    /// The board.
+    pub parsed: ParsedBoard,
+}
+
+/// Parses a file of boards (a benchmark set). Boards are separated by blank
+/// lines; each group of consecutive non-empty lines is one board in any form
+/// of [`parse_board`] (rows, one square line, an sgt-flood game ID). A file
+/// with no blank line between boards holds one board a line (the shared
+/// benchmark sets), except when it is a single board written in rows: a
+/// group whose lines are not each a board of their own (a line count that
+/// is not a square number, or as many lines as cells per line) is one
+/// board. So a file of exactly n one-line boards of n cells each must
+/// separate them by blank lines. Errors name the file's own line numbers.
+pub fn parse_board_set(text: &str) -> Result<Vec<SetBoard>, ParseError> {
+    let lines = numbered_lines(text);
+    let mut groups: Vec<&[(usize, &str)]> = Vec::new();
+    let mut i = 0;
+    while i < lines.len() {
+        if lines[i].1.trim().is_empty() {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < lines.len() && !lines[i].1.trim().is_empty() {
+            i += 1;
+        }
+        groups.push(&lines[start..i]);
+    }
+    if groups.is_empty() {
+        return Err(ParseError::Empty);
+    }
+    let one_per_line = groups.len() == 1 && lines_are_boards(groups[0]);
+    let mut boards = Vec::new();
+    for group in groups {
+        if one_per_line {
+            for &line in group {
+                boards.push(SetBoard {
+                    line: line.0,
+                    parsed: parse_lines(&[line])?,
+                });
+            }
+        } else {
+            boards.push(SetBoard {
+                line: group[0].0,
+                parsed: parse_lines(group)?,
+            });
+        }
+    }
+    Ok(boards)
+}
+
+/// True when a group of several lines reads as one board a line: every line
+/// is a game ID, or every line has the same square number of cells (at
+/// least 4), different from the number of lines.
+fn lines_are_boards(group: &[(usize, &str)]) -> bool {
+    if group.len() < 2 {
+        return false;
+    }
+    if group.iter().all(|(_, l)| is_game_id(l.trim())) {
+        return true;
+    }
+    let cells = |l: &str| l.chars().filter(|c| !c.is_whitespace()).count();
+    let n = cells(group[0].1);
+    let side = (n as f64).sqrt().round() as usize;
+    side >= 2 && side * side == n && n != group.len() && group.iter().all(|(_, l)| cells(l) == n)
+}
+
+/// Where the flood starts: a given cell or the middle of each board.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StartCell {
+    /// `(row, col)`, 0-based.
+    At(usize, usize),
+    /// The middle cell: row `(height - 1) / 2`, column `(width - 1) / 2`
+    /// (the exact centre of an odd-sized board, the top-left one of the
+    /// four middle cells of an even-sized one).
+    Centre,
+}
+
+impl StartCell {
+    /// The cell this start means on a `width` x `height` board.
+    pub fn cell(self, width: usize, height: usize) -> (usize, usize) {
+        match self {
+            StartCell::At(r, c) => (r, c),
+            StartCell::Centre => (height.saturating_sub(1) / 2, width.saturating_sub(1) / 2),
+        }
+    }
+
+    /// `board` flooding from this start; a cell outside the board is an error.
+    pub fn apply(self, board: Board) -> Result<Board, BoardError> {
+        let (r, c) = self.cell(board.width(), board.height());
+        board.try_with_start(r, c)
+    }
+}
+
+impl std::str::FromStr for StartCell {
+    type Err = String;
+
+    /// `ROW,COL` (0-based) or `centre` / `center` / `middle`.
+    fn from_str(s: &str) -> Result<Self, String> {
+        let t = s.trim();
+        if ["centre", "center", "middle"]
+            .iter()
+            .any(|w| t.eq_ignore_ascii_case(w))
+        {
+            return Ok(StartCell::Centre);
+        }
+        let (r, c) = t
+            .split_once(',')
+            .ok_or_else(|| format!("expected ROW,COL or centre, got {s:?}"))?;
+        let r = r.trim().parse().map_err(|_| format!("bad row {r:?}"))?;
+        let c = c.trim().parse().map_err(|_| format!("bad column {c:?}"))?;
+        Ok(StartCell::At(r, c))
+    }
 }
 
 fn is_game_id(s: &str) -> bool {
@@ -392,5 +521,85 @@ mod tests {
             parse_board(&format!("{wide}\n{wide}")),
             Err(ParseError::Board { .. })
         ));
+    }
+
+    #[test]
+    fn sets_one_board_a_line() {
+        let text = "1212\n2121\n\n1122\n";
+        // Two groups: each group is one board (rows form).
+        let set = parse_board_set(text).unwrap();
+        assert_eq!(set.len(), 2);
+        assert_eq!(set[0].line, 1);
+        assert_eq!(set[1].line, 4);
+        assert_eq!(
+            (set[0].parsed.board.width(), set[0].parsed.board.height()),
+            (4, 2)
+        );
+        // One group of one-line boards (the shared benchmark format).
+        let text = "123412341234123412341234123412341234\n111122223333444411112222333344441111\n";
+        let set = parse_board_set(text).unwrap();
+        assert_eq!(set.len(), 2);
+        assert_eq!((set[1].line, set[1].parsed.board.width()), (2, 6));
+        let ids = "2x2:0101\n2x2:0011,3\n";
+        assert_eq!(parse_board_set(ids).unwrap().len(), 2);
+    }
+
+    #[test]
+    fn sets_of_multi_line_boards() {
+        // Two 3x3 boards over several lines, blank lines between and around.
+        let text = "\n123\n231\n312\n\n\n111\n222\n333\n\n";
+        let set = parse_board_set(text).unwrap();
+        assert_eq!(set.len(), 2);
+        assert_eq!((set[0].line, set[1].line), (2, 7));
+        assert_eq!(set[1].parsed.board.cells(), &[0, 0, 0, 1, 1, 1, 2, 2, 2]);
+        // A single square board written in rows, no blank line: one board,
+        // also when its row length is a square number.
+        let four = "1234\n2341\n3412\n4123\n";
+        let set = parse_board_set(four).unwrap();
+        assert_eq!(set.len(), 1);
+        assert_eq!(set[0].parsed.board.width(), 4);
+        let nineteen = format!("{}\n", "1234512345123451234").repeat(19);
+        let set = parse_board_set(&nineteen).unwrap();
+        assert_eq!((set.len(), set[0].parsed.board.width()), (1, 19));
+    }
+
+    #[test]
+    fn set_errors_name_the_file_line() {
+        assert_eq!(parse_board_set("\n \n"), Err(ParseError::Empty));
+        let text = "12\n21\n\n12\n2?\n";
+        assert_eq!(
+            parse_board_set(text),
+            Err(ParseError::BadChar {
+                line: 5,
+                col: 2,
+                ch: '?'
+            })
+        );
+        let text = "123\n231\n\n12\n123\n";
+        assert!(matches!(
+            parse_board_set(text),
+            Err(ParseError::Ragged { line: 5, .. })
+        ));
+        let text = "1111\n2222\n3333\n12345\n";
+        // Not all lines square: one rows board, ragged on line 4.
+        assert!(matches!(
+            parse_board_set(text),
+            Err(ParseError::Ragged { line: 4, .. })
+        ));
+    }
+
+    #[test]
+    fn start_cells() {
+        assert_eq!("centre".parse(), Ok(StartCell::Centre));
+        assert_eq!("Center".parse(), Ok(StartCell::Centre));
+        assert_eq!(" 3, 4".parse(), Ok(StartCell::At(3, 4)));
+        assert!("3".parse::<StartCell>().is_err());
+        assert!("a,1".parse::<StartCell>().is_err());
+        assert_eq!(StartCell::Centre.cell(19, 19), (9, 9));
+        assert_eq!(StartCell::Centre.cell(14, 14), (6, 6));
+        assert_eq!(StartCell::Centre.cell(5, 2), (0, 2));
+        let b = Board::new(3, 3, 2, vec![0; 9]);
+        assert_eq!(StartCell::Centre.apply(b.clone()).unwrap().start(), (1, 1));
+        assert!(StartCell::At(3, 0).apply(b).is_err());
     }
 }

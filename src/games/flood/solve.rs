@@ -414,6 +414,27 @@ mod tests {
         assert!(board.wins_with(&sol.moves));
     }
 
+    /// The sample set `tests/data/flood-centre.txt` (boards over several
+    /// lines, flooded from the middle): its `.optimal` lengths agree with
+    /// breadth-first search, and so does the solver.
+    #[test]
+    fn centre_sample_matches_breadth_first_search() {
+        use crate::games::flood::{parse_board_set, StartCell};
+        let set = parse_board_set(include_str!("../../../tests/data/flood-centre.txt")).unwrap();
+        let optimal: Vec<usize> = include_str!("../../../tests/data/flood-centre.optimal")
+            .lines()
+            .map(|l| l.trim().parse().unwrap())
+            .collect();
+        assert_eq!(set.len(), optimal.len());
+        for (b, &want) in set.iter().zip(&optimal) {
+            let board = StartCell::Centre.apply(b.parsed.board.clone()).unwrap();
+            assert!(board.width() * board.height() <= 64);
+            assert_eq!(bfs_optimum(&board), want, "board on line {}", b.line);
+            let sol = solve(&board, &SolveOptions::default()).unwrap();
+            assert_eq!(sol.moves.len(), want, "board on line {}", b.line);
+        }
+    }
+
     #[test]
     fn trivial_boards() {
         let b = Board::new(1, 1, 1, vec![0]);

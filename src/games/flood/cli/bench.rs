@@ -1,5 +1,6 @@
 //! `gridbot bench flood FILE`: solves every board of a file (one square
-//! board per line), boards in parallel on a rayon pool with one search per
+//! board per line, or boards over several lines separated by blank lines;
+//! see `parse_board_set`), optionally flooding from `--start`, boards in parallel on a rayon pool with one search per
 //! board on one thread, and prints a summary: boards, total moves, boards
 //! proven optimal, boards differing from `--optimal` (non-zero exit if any),
 //! total CPU time, wall time, median and max per board, peak resident
@@ -10,7 +11,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
-use crate::games::flood::{parse_board, solve};
+use crate::games::flood::{parse_board_set, solve, StartCell};
 use anyhow::{bail, Context};
 use rayon::prelude::*;
 
@@ -19,9 +20,14 @@ use super::solve::SearchArgs;
 #[derive(Debug, clap::Args)]
 /// The command's arguments.
 pub struct Args {
-    /// Boards, one per line (square, one character per cell).
+    /// Boards: one per line (square, one character per cell), or each over
+    /// several lines (rows) with blank lines between boards.
     file: PathBuf,
-    /// Proven optimal lengths, one per line, line for line with FILE.
+    /// Start cell of every board: ROW,COL (0-based) or `centre` (the middle
+    /// cell, row (height-1)/2, column (width-1)/2). Default: the top-left cell.
+    #[arg(long)]
+    start: Option<StartCell>,
+    /// Proven optimal lengths, one per line, one line per board of FILE in order.
     #[arg(long)]
     optimal: Option<PathBuf>,
     /// Worker threads (default: one per core).
@@ -77,13 +83,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let text = std::fs::read_to_string(&args.file)
         .with_context(|| format!("reading {}", args.file.display()))?;
     let mut boards = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        if line.trim().is_empty() {
-            continue;
-        }
-        let p = parse_board(line)
-            .with_context(|| format!("{}: line {}", args.file.display(), i + 1))?;
-        boards.push((i + 1, p.board));
+    for b in parse_board_set(&text).with_context(|| format!("reading {}", args.file.display()))? {
+        let board = match args.start {
+            Some(start) => start
+                .apply(b.parsed.board)
+                .with_context(|| format!("{}: board on line {}", args.file.display(), b.line))?,
+            None => b.parsed.board,
+        };
+        boards.push((b.line, board));
         if args.limit.is_some_and(|n| boards.len() >= n) {
             break;
         }

@@ -157,6 +157,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             games: args.games,
             seed: Some(&args.seed),
             screenshots: None,
+            record: args.flood.common.record.as_deref(),
         },
         &mut |r| {
             println!(

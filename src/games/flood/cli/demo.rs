@@ -72,6 +72,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         config,
         args.games,
         args.screenshots.as_deref(),
+        args.flood.common.record.as_deref(),
         args.flood.common.report.as_deref(),
     )
 }

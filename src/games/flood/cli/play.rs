@@ -138,6 +138,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         config,
         args.games,
         None,
+        args.flood.common.record.as_deref(),
         args.flood.common.report.as_deref(),
     )
 }
