@@ -20,3 +20,6 @@ pub mod display;
 pub mod games;
 pub mod play;
 pub mod solver;
+
+#[cfg(test)]
+mod fuzz;

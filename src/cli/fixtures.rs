@@ -224,6 +224,7 @@ fn check_one(png: &Path, root: &Path) -> anyhow::Result<Outcome> {
             window_title: None,
             palette: truth.palette.clone(),
             geometry: Default::default(),
+            reading: Default::default(),
             timing: Default::default(),
             keys: Default::default(),
         };
