@@ -11,9 +11,11 @@
 //! off the screen and how a move becomes a click); [`play`] is the
 //! game-independent loop that ties the stages together; [`display`] runs
 //! virtual X displays for tests and the demo; [`calibration`] loads the
-//! per-game TOML files in `calibration/`.
+//! per-game TOML files in `calibration/`; [`args`] checks values typed by a
+//! user (durations, sizes, thread counts, board arguments) at the edge.
 
 pub mod actuator;
+pub mod args;
 pub mod calibration;
 pub mod capture;
 pub mod display;

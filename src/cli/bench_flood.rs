@@ -23,8 +23,8 @@ pub struct Args {
     /// Proven optimal lengths, one per line, line for line with FILE.
     #[arg(long)]
     optimal: Option<PathBuf>,
-    /// Worker threads (default: one per core).
-    #[arg(long)]
+    /// Worker threads, 1 to 256 (default: one per core).
+    #[arg(long, value_parser = gridbot::args::parse_threads)]
     threads: Option<usize>,
     /// Search options, applied to each board's search.
     #[command(flatten)]

@@ -33,13 +33,7 @@ pub struct Args {
 
 /// Parses `WxH`.
 pub fn parse_size(text: &str) -> anyhow::Result<(u32, u32)> {
-    let (w, h) = text
-        .split_once('x')
-        .context("screen size must be WxH, e.g. 1280x800")?;
-    Ok((
-        w.parse().context("bad screen width")?,
-        h.parse().context("bad screen height")?,
-    ))
+    Ok(gridbot::args::parse_screen_size(text)?)
 }
 
 /// Starts a virtual display and points this process's `DISPLAY` at it.

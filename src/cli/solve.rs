@@ -3,11 +3,10 @@
 //! (`length=N lower_bound=L optimal=proven|unproven nodes=… time_ms=…`),
 //! or the same as JSON with `--json`.
 
-use std::io::Read;
 use std::process::ExitCode;
 use std::time::Duration;
 
-use anyhow::{bail, Context};
+use anyhow::Context;
 use gridbot::games::flood::{parse_board, solve, SolveOptions, Strategy};
 
 /// Games that `solve` knows.
@@ -72,73 +71,19 @@ pub fn parse_start(s: &str) -> Result<(usize, usize), String> {
     Ok((r, c))
 }
 
-/// Parses a duration: plain seconds (`1.5`) or with a unit (`ms`, `s`, `m`).
+/// Parses a duration (range-checked in the library: 0 to 30 days).
 pub fn parse_duration(s: &str) -> Result<Duration, String> {
-    let t = s.trim();
-    let (num, scale) = if let Some(n) = t.strip_suffix("ms") {
-        (n, 1e-3)
-    } else if let Some(n) = t.strip_suffix('s') {
-        (n, 1.0)
-    } else if let Some(n) = t.strip_suffix('m') {
-        (n, 60.0)
-    } else {
-        (t, 1.0)
-    };
-    let v: f64 = num
-        .trim()
-        .parse()
-        .map_err(|_| format!("bad duration {s:?} (try 1.5, 500ms, 2s, 1m)"))?;
-    if !(v >= 0.0 && v.is_finite()) {
-        return Err(format!("bad duration {s:?}"));
-    }
-    Ok(Duration::from_secs_f64(v * scale))
+    gridbot::args::parse_duration(s).map_err(|e| e.to_string())
 }
 
-/// Parses a byte count: plain bytes or with `K`, `M`, `G` (binary, with or
-/// without `iB`/`B`).
+/// Parses a byte count (range-checked in the library: 1 byte to 1T).
 pub fn parse_bytes(s: &str) -> Result<usize, String> {
-    let t = s.trim();
-    let t = t
-        .strip_suffix("iB")
-        .or_else(|| t.strip_suffix('B'))
-        .unwrap_or(t);
-    let (num, scale) = match t.chars().last() {
-        Some('K' | 'k') => (&t[..t.len() - 1], 1u64 << 10),
-        Some('M' | 'm') => (&t[..t.len() - 1], 1 << 20),
-        Some('G' | 'g') => (&t[..t.len() - 1], 1 << 30),
-        _ => (t, 1),
-    };
-    let v: f64 = num
-        .trim()
-        .parse()
-        .map_err(|_| format!("bad size {s:?} (try 512M, 2G)"))?;
-    if !(v > 0.0 && v.is_finite()) {
-        return Err(format!("bad size {s:?}"));
-    }
-    Ok((v * scale as f64) as usize)
-}
-
-fn read_input(arg: &str) -> anyhow::Result<String> {
-    if arg == "-" {
-        let mut s = String::new();
-        std::io::stdin()
-            .read_to_string(&mut s)
-            .context("reading standard input")?;
-        return Ok(s);
-    }
-    let path = std::path::Path::new(arg);
-    if path.is_file() {
-        return std::fs::read_to_string(path).with_context(|| format!("reading {arg}"));
-    }
-    if arg.contains(['/', '.']) && !arg.contains(':') {
-        bail!("no such file: {arg}");
-    }
-    Ok(arg.to_string())
+    gridbot::args::parse_bytes(s).map_err(|e| e.to_string())
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let Game::Flood = args.game;
-    let text = read_input(&args.board)?;
+    let text = gridbot::args::read_board_text(&args.board)?;
     let parsed = parse_board(&text)
         .with_context(|| format!("reading the board from {}", source_name(&args.board)))?;
     let mut board = parsed.board.clone();
