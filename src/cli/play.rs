@@ -160,6 +160,14 @@ pub fn game_line(r: &GameRecord) -> String {
         GameResult::Lost => format!("LOST after {} moves", r.moves),
     };
     let limit = r.limit.map_or(String::new(), |l| format!(" (limit {l})"));
+    let limit = if r.moves_disagree {
+        format!(
+            "{limit} (the game's count; the bot counted {})",
+            r.bot_moves
+        )
+    } else {
+        limit
+    };
     let status = r.status_text.as_deref().map_or_else(
         || "status unread".to_string(),
         |t| format!("status \"{t}\""),
@@ -230,7 +238,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         // A pointer that is never used: the dry run does not click.
         let mut pointer = DryPointer(size);
         let guard = AbortGuard::new(abort::interrupt_flag(), size);
+        let stacking = stacking_for(&screen)?;
         let mut player = Player::new(&game, &mut screen, &mut pointer, guard, config);
+        if let Some(check) = stacking {
+            player = player.with_occlusion(check);
+        }
         let dry = player.dry_run()?;
         println!("board: {}", dry.board);
         println!(
@@ -280,7 +292,11 @@ pub fn play_series(
 ) -> anyhow::Result<ExitCode> {
     let mut pointer = open_pointer()?;
     let guard = AbortGuard::new(abort::interrupt_flag(), screen.screen_size());
+    let stacking = stacking_for(screen)?;
     let mut player = Player::new(game, screen, &mut pointer, guard, config);
+    if let Some(check) = stacking {
+        player = player.with_occlusion(check);
+    }
     player.note_pointer()?;
     let mut records = Vec::new();
     let outcome = (|| -> anyhow::Result<()> {
@@ -309,6 +325,21 @@ pub fn play_series(
     } else {
         ExitCode::FAILURE
     })
+}
+
+/// The occlusion check for a window capture (none for the whole screen):
+/// the game window is pinned by id now, before the first move.
+pub fn stacking_for(
+    screen: &WindowGrabber,
+) -> anyhow::Result<Option<gridbot::play::occlusion::OcclusionCheck<'static>>> {
+    let Some(title) = screen.title() else {
+        return Ok(None);
+    };
+    let stacking = gridbot::display::stacking::XStacking::open(title)
+        .with_context(|| format!("cannot find the game window {title:?}"))?;
+    Ok(Some(gridbot::play::occlusion::OcclusionCheck::new(
+        stacking,
+    )))
 }
 
 /// The pointer of a dry run: reports a fixed position and refuses to act.

@@ -26,6 +26,7 @@
 //! Linux delivers that signal when the *thread* that spawned them exits, so
 //! keep a `VirtualDisplay` on the thread that created it.
 
+pub mod stacking;
 pub mod x11;
 
 use std::io::{BufRead, BufReader, Read};

@@ -14,6 +14,7 @@ use crate::capture::screen::Screenshot;
 
 use super::abort::{AbortGuard, AbortReason};
 use super::io::{DeviceError, Pointer, Screen};
+use super::occlusion::{self, Clearance, OcclusionCheck, OcclusionError};
 use super::report::{GameRecord, GameResult, StatusResult};
 use super::settle::{wait_until_settled, Fingerprint, SettleStats, SettleTiming, Settled};
 use super::{Plan, PlayableGame, StatusReading};
@@ -78,6 +79,9 @@ pub enum PlayError {
     /// The screen or the pointer failed.
     #[error(transparent)]
     Device(#[from] DeviceError),
+    /// Another window covers the board, or the game window changed.
+    #[error(transparent)]
+    Occluded(OcclusionError),
 }
 
 /// A click the bot would make (dry run) or made.
@@ -134,6 +138,7 @@ pub struct Player<'a, G: PlayableGame> {
     pointer: &'a mut dyn Pointer,
     guard: AbortGuard,
     config: PlayConfig,
+    occlusion: Option<OcclusionCheck<'a>>,
 }
 
 /// Bookkeeping of the bot's own time per move.
@@ -178,7 +183,15 @@ impl<'a, G: PlayableGame> Player<'a, G> {
             pointer,
             guard,
             config,
+            occlusion: None,
         }
+    }
+
+    /// Checks the window stacking before every click (see
+    /// [`super::occlusion`]).
+    pub fn with_occlusion(mut self, check: OcclusionCheck<'a>) -> Self {
+        self.occlusion = Some(check);
+        self
     }
 
     /// The configuration in use.
@@ -324,9 +337,14 @@ impl<'a, G: PlayableGame> Player<'a, G> {
                 .game
                 .click_point(&reading, &state, mv)
                 .ok_or_else(|| PlayError::NoClickPoint(self.game.describe_move(mv)))?;
+            let point = shot.to_screen(x, y);
+            let area = self.game.board_area(&reading);
+            occlusion::before_move(self.occlusion.as_mut(), &shot, area, point, &|| {
+                self.guard.interrupted()
+            })?;
             clicks.push(PlannedClick {
                 label: self.game.describe_move(mv),
-                point: shot.to_screen(x, y),
+                point,
             });
             state = self.game.predict(&state, mv);
         }
@@ -526,6 +544,16 @@ impl<'a, G: PlayableGame> Player<'a, G> {
             let point = shot.to_screen(image_point.0, image_point.1);
             let area = self.game.board_area(&reading);
             let before = Fingerprint::of(&shot, area);
+            if occlusion::before_move(self.occlusion.as_mut(), &shot, area, point, &|| {
+                self.guard.interrupted()
+            })? != Clearance::Clear
+            {
+                // Something was over the board: read it again before acting.
+                (shot, reading, _) = self.find_board()?;
+                state = self.game.state(&reading).clone();
+                cursor = plan.moves.len();
+                continue;
+            }
 
             self.check_abort()?;
             let t = Instant::now();
@@ -625,6 +653,11 @@ impl<'a, G: PlayableGame> Player<'a, G> {
                 status.text
             );
         }
+        if let Some(game_moves) = status.moves.filter(|&m| m != counted_moves) {
+            log::warn!(
+                "the game counts {game_moves} moves, the bot counted {counted_moves}; reporting the game's count"
+            );
+        }
         let wall = started.elapsed();
         let n = clock.per_move.len().max(1) as f64;
         let total: Duration = clock.per_move.iter().map(|m| m.0).sum();
@@ -639,7 +672,9 @@ impl<'a, G: PlayableGame> Player<'a, G> {
             height,
             limit: limit.or(status.limit),
             game_solver_moves: context.game_solver_moves,
-            moves: counted_moves,
+            moves: super::report::reported_moves(counted_moves, status.moves).0,
+            bot_moves: counted_moves,
+            moves_disagree: super::report::reported_moves(counted_moves, status.moves).1,
             solution: played.iter().map(|&m| self.game.describe_move(m)).collect(),
             proven_optimal: all_proven && proven_optimal_first && mismatches == 0,
             lower_bound,

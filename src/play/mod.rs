@@ -16,6 +16,7 @@
 pub mod abort;
 pub mod engine;
 pub mod io;
+pub mod occlusion;
 pub mod ocr;
 pub mod report;
 pub mod settle;
