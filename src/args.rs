@@ -104,6 +104,31 @@ pub fn parse_duration(text: &str) -> Result<Duration, ArgError> {
     Ok(Duration::from_secs_f64(seconds))
 }
 
+/// Largest millisecond option accepted (`--solve-budget-ms`,
+/// `--pause-between-moves`): ten minutes, as the calibration timings.
+pub const MAX_MILLIS: u64 = 600_000;
+
+/// Parses a whole number of milliseconds, 0 to [`MAX_MILLIS`] (ten minutes).
+pub fn parse_millis(text: &str) -> Result<u64, ArgError> {
+    let t = text.trim();
+    let t = t.strip_suffix("ms").unwrap_or(t);
+    if t.is_empty() || !t.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(ArgError::Malformed {
+            what: "millisecond count",
+            text: text.into(),
+            hint: "a whole number of ms such as 300",
+        });
+    }
+    match t.parse::<u64>() {
+        Ok(v) if v <= MAX_MILLIS => Ok(v),
+        _ => Err(ArgError::OutOfRange {
+            what: "millisecond count",
+            text: text.into(),
+            range: "0 to 600000 ms, ten minutes",
+        }),
+    }
+}
+
 /// Parses a byte count: plain bytes or with `K`, `M`, `G`, `T` (binary,
 /// with or without `iB`/`B`), from 1 byte to [`MAX_BYTES`] (1 TiB).
 pub fn parse_bytes(text: &str) -> Result<usize, ArgError> {
@@ -378,6 +403,27 @@ mod tests {
         for text in ["nan", "infG", "G", "lots"] {
             assert!(
                 matches!(parse_bytes(text), Err(ArgError::Malformed { .. })),
+                "{text}"
+            );
+        }
+    }
+
+    #[test]
+    fn milliseconds() {
+        assert_eq!(parse_millis("300"), Ok(300));
+        assert_eq!(parse_millis("0"), Ok(0));
+        assert_eq!(parse_millis("600000ms"), Ok(600_000));
+        assert_eq!(
+            parse_millis("18446744073709551615").unwrap_err().to_string(),
+            "millisecond count \"18446744073709551615\" is out of range (0 to 600000 ms, ten minutes)"
+        );
+        assert!(matches!(
+            parse_millis("99999999999999999999999"),
+            Err(ArgError::OutOfRange { .. })
+        ));
+        for text in ["-1", "1.5", "", "x", "1e3"] {
+            assert!(
+                matches!(parse_millis(text), Err(ArgError::Malformed { .. })),
                 "{text}"
             );
         }

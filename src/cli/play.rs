@@ -37,8 +37,8 @@ pub struct LoopArgs {
     pub calibration: Option<PathBuf>,
     /// Solver time budget per solve in ms (default: the calibration's
     /// solve_budget_ms); past it the best line found is played and reported
-    /// as unproven.
-    #[arg(long, value_name = "MS")]
+    /// as unproven. 0 to 600000.
+    #[arg(long, value_name = "MS", value_parser = gridbot::args::parse_millis)]
     pub solve_budget_ms: Option<u64>,
     /// Solver strategy: astar (default) runs a portfolio (exact A* on half
     /// the budget, then sgt-flood's own lookahead, beam, greedy + optimiser
@@ -51,7 +51,8 @@ pub struct LoopArgs {
     pub max_retries: usize,
     /// Wait this long after each verified move (to watch, or to let a test
     /// interfere); the board is found and read again after the pause.
-    #[arg(long, value_name = "MS", default_value_t = 0)]
+    /// 0 to 600000.
+    #[arg(long, value_name = "MS", default_value_t = 0, value_parser = gridbot::args::parse_millis)]
     pub pause_between_moves: u64,
     /// Do not read the status line with tesseract (reported as unread).
     #[arg(long)]

@@ -145,7 +145,11 @@ pub fn play_generated(
             .context("sgt-flood's window did not appear")?;
         let mut screen = open_screen(Some(title))?;
         let guard = AbortGuard::new(abort::interrupt_flag(), size);
+        let stacking = super::play::stacking_for(&screen)?;
         let mut player = Player::new(game, &mut screen, &mut pointer, guard, config.clone());
+        if let Some(check) = stacking {
+            player = player.with_occlusion(check);
+        }
         player.note_pointer()?;
         let context = GameContext {
             id: Some(generated.id.clone()),

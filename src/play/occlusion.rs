@@ -238,6 +238,10 @@ impl<'a> OcclusionCheck<'a> {
         let mut logged = false;
         loop {
             let Some(window) = self.look(board, point)? else {
+                log::debug!(
+                    "occlusion check: clear in {:.2} ms",
+                    start.elapsed().as_secs_f64() * 1e3
+                );
                 return Ok(if logged {
                     Clearance::ClearedAfterWait(start.elapsed())
                 } else {
