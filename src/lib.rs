@@ -5,13 +5,17 @@
 //!   the cell colours, the palette).
 //! - [`solver`]: game-independent exact and anytime search (A*, IDA*,
 //!   branch and bound, budgets, transposition tables).
-//! - [`actuator`]: synthetic mouse input at screen coordinates.
+//! - [`actuator`]: synthetic input (clicks, drags, keys) at screen
+//!   coordinates.
 //!
-//! [`games`] holds one module per game (rules, heuristics, how it is read
-//! off the screen and how a move becomes a click); [`play`] is the
+//! [`games`] holds one folder per game (rules, solvers, how it is read off
+//! the screen, how a move becomes a gesture, its commands); [`play`] is the
 //! game-independent loop that ties the stages together; [`display`] runs
 //! virtual X displays for tests and the demo; [`calibration`] loads the
-//! per-game TOML files in `calibration/`.
+//! per-game TOML files in `calibration/`; [`hosts`] are where games run
+//! (an sgt-puzzles program, a page in Chromium); [`cli`] is the command
+//! line, and [`cli::args`] checks values typed by a user (durations,
+//! sizes, thread counts, board arguments) at the edge.
 
 #![deny(missing_docs)]
 
@@ -24,3 +28,6 @@ pub mod games;
 pub mod hosts;
 pub mod play;
 pub mod solver;
+
+#[cfg(test)]
+mod fuzz;

@@ -6,9 +6,9 @@
 //! [`Mouse::on_display`].
 //!
 //! ```no_run
-//! let mut mouse = gridbot::actuator::Mouse::new()?;
+//! let mut mouse = crate::actuator::Mouse::new()?;
 //! mouse.click(120, 80)?;
-//! # Ok::<(), gridbot::actuator::ActuatorError>(())
+//! # Ok::<(), crate::actuator::ActuatorError>(())
 //! ```
 
 pub mod gesture;
@@ -18,7 +18,8 @@ pub use gesture::{Gesture, KeyName};
 use std::thread;
 use std::time::Duration;
 
-use enigo::{Button, Coordinate, Direction, Enigo, Key, Keyboard, Mouse as _, Settings};
+pub use enigo::Button;
+use enigo::{Coordinate, Direction, Enigo, Key, Keyboard, Mouse as _, Settings};
 
 use crate::display::{x11, DisplayError};
 
@@ -193,12 +194,21 @@ impl Mouse {
             .map_err(input_err("move the pointer"))
     }
 
-    fn press(&mut self, button: Button) -> Result<(), ActuatorError> {
-        self.enigo
-            .button(button, Direction::Press)
-            .map_err(input_err("press a button"))?;
+    /// Presses `button` and returns a guard that holds it: the button is
+    /// released when the guard is released or dropped, so no early return,
+    /// `?` or panic between press and release can leave it down.
+    pub fn hold(&mut self, button: Button) -> Result<Held<'_>, ActuatorError> {
         self.pressed.push(button);
-        Ok(())
+        if let Err(err) = self.enigo.button(button, Direction::Press) {
+            // The press may have reached the server: release to be sure.
+            self.release_all();
+            return Err(input_err("press a button")(err));
+        }
+        Ok(Held {
+            mouse: self,
+            button,
+            released: false,
+        })
     }
 
     fn release(&mut self, button: Button) -> Result<(), ActuatorError> {
@@ -212,9 +222,9 @@ impl Mouse {
     pub fn click(&mut self, x: i32, y: i32) -> Result<(), ActuatorError> {
         self.move_to(x, y)?;
         self.pause();
-        self.press(Button::Left)?;
-        self.pause();
-        self.release(Button::Left)
+        let held = self.hold(Button::Left)?;
+        held.mouse.pause();
+        held.release()
     }
 
     /// Presses the left button at `from`, moves in small steps to `to` and
@@ -243,48 +253,40 @@ impl Mouse {
         match gesture {
             Gesture::Click((x, y)) => self.click(*x, *y),
             Gesture::Drag(path) => {
-                let mut points = path.iter();
-                let Some(&first) = points.next() else {
+                let Some((&first, rest)) = path.split_first() else {
                     return Ok(());
                 };
-                let mut from = first;
-                let mut any = false;
-                for &to in points {
-                    if any {
-                        // Continue the drag without releasing.
-                        self.drag_step(from, to)?;
-                    } else {
-                        self.check(to.0, to.1)?;
-                        self.move_to(from.0, from.1)?;
-                        self.pause();
-                        self.press(Button::Left)?;
-                        self.drag_step(from, to)?;
-                        any = true;
-                    }
-                    from = to;
-                }
-                if !any {
+                if rest.is_empty() {
                     return self.click(first.0, first.1);
                 }
+                // Every point is checked before the button goes down.
+                for &(x, y) in path {
+                    self.check(x, y)?;
+                }
+                self.move_to(first.0, first.1)?;
                 self.pause();
-                self.release(Button::Left)
+                let held = self.hold(Button::Left)?;
+                let mut from = first;
+                for &to in rest {
+                    held.mouse.drag_step(from, to)?;
+                    from = to;
+                }
+                held.mouse.pause();
+                held.release()
             }
             Gesture::Key(key) => self.key_name(*key),
         }
     }
 
-    /// Moves from `from` to `to` in small steps with the button held;
-    /// releases everything when a step fails.
+    /// Moves from `from` to `to` in small steps (with the button held by
+    /// the caller's [`Held`], which releases it if a step fails).
     fn drag_step(&mut self, from: (i32, i32), to: (i32, i32)) -> Result<(), ActuatorError> {
         let steps = ((to.0 - from.0).abs().max((to.1 - from.1).abs()) / 8).clamp(1, 50);
         for i in 1..=steps {
             let x = from.0 + (to.0 - from.0) * i / steps;
             let y = from.1 + (to.1 - from.1) * i / steps;
             self.pause();
-            if let Err(err) = self.move_to(x, y) {
-                self.release_all();
-                return Err(err);
-            }
+            self.move_to(x, y)?;
         }
         Ok(())
     }
@@ -314,6 +316,51 @@ impl Mouse {
         }
         for button in buttons {
             let _ = self.enigo.button(button, Direction::Release);
+        }
+    }
+}
+
+/// A pressed mouse button: released by [`Held::release`] or, whatever
+/// happens in between (an error, an early return, a panic), on drop.
+#[must_use = "the button is released when this guard is dropped"]
+pub struct Held<'m> {
+    mouse: &'m mut Mouse,
+    button: Button,
+    released: bool,
+}
+
+impl std::fmt::Debug for Held<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Held")
+            .field("button", &self.button)
+            .finish()
+    }
+}
+
+impl Held<'_> {
+    /// The mouse, to move it while the button is held.
+    pub fn mouse(&mut self) -> &mut Mouse {
+        self.mouse
+    }
+
+    /// Releases the button, reporting a failure (drop would ignore it).
+    pub fn release(mut self) -> Result<(), ActuatorError> {
+        self.released = true;
+        let result = self.mouse.release(self.button);
+        if result.is_err() {
+            // Try once more, everything, before giving up.
+            self.mouse.release_all();
+        }
+        result
+    }
+}
+
+impl Drop for Held<'_> {
+    fn drop(&mut self) {
+        if !self.released {
+            if self.mouse.release(self.button).is_err() {
+                self.mouse.release_all();
+            }
         }
     }
 }

@@ -1,7 +1,9 @@
 //! Stage 3, reduce each cell to one colour: the per-channel median of a grid
 //! of samples over the inner patch of the cell (half the pitch wide, so
 //! separator lines, anti-aliased borders and markers drawn in the middle
-//! of a cell do not move it), plus how uniform the patch is.
+//! of a cell do not move it), plus how uniform the cell is over a wider
+//! patch (70% of the pitch), so that an edge of something covering the
+//! board that crosses the cell off its centre is still seen.
 
 use image::RgbaImage;
 
@@ -13,13 +15,17 @@ use super::lattice::Lattice;
 pub struct CellSample {
     /// Median colour of the inner patch.
     pub colour: [u8; 3],
-    /// Share of patch samples within a small distance of the median (1.0 for
-    /// a flat cell).
+    /// Share of the samples of the wide patch (70% of the cell, centred)
+    /// within a small distance of the median (1.0 for a flat cell).
     pub uniformity: f32,
 }
 
 /// Samples per axis of the inner patch (at most).
 const PATCH_SAMPLES: usize = 7;
+/// Samples per axis of the wide patch the uniformity is measured on (at most).
+const WIDE_SAMPLES: usize = 9;
+/// Half-width of the wide patch, as a share of the pitch.
+const WIDE_RADIUS: f64 = 0.35;
 /// A patch sample "agrees" with the median if no channel differs by more.
 const AGREE: u8 = 24;
 
@@ -42,11 +48,15 @@ pub fn sample_cells(image: &RgbaImage, lattice: &Lattice) -> Vec<CellSample> {
             .collect()
     };
     let (ox, oy) = (offsets(nx, radius_x), offsets(ny, radius_y));
+    let wide = |pitch: f64| {
+        let r = WIDE_RADIUS * pitch;
+        offsets(((2.0 * r).round() as usize + 1).clamp(1, WIDE_SAMPLES), r)
+    };
+    let (wx, wy) = (wide(lattice.pitch_x), wide(lattice.pitch_y));
     let clamp = |v: f64, max: u32| (v.floor().max(0.0) as u32).min(max - 1);
 
     let mut out = Vec::with_capacity(lattice.rows * lattice.columns);
     let mut channels = [[0u8; PATCH_SAMPLES * PATCH_SAMPLES]; 3];
-    let mut pixels = [[0u8; 3]; PATCH_SAMPLES * PATCH_SAMPLES];
     for row in 0..lattice.rows {
         for col in 0..lattice.columns {
             let (cx, cy) = lattice.cell_centre(row, col);
@@ -54,7 +64,6 @@ pub fn sample_cells(image: &RgbaImage, lattice: &Lattice) -> Vec<CellSample> {
             for dy in &oy {
                 for dx in &ox {
                     let p = rgb_at(image, clamp(cx + dx, w), clamp(cy + dy, h));
-                    pixels[n] = p;
                     for c in 0..3 {
                         channels[c][n] = p[c];
                     }
@@ -67,13 +76,16 @@ pub fn sample_cells(image: &RgbaImage, lattice: &Lattice) -> Vec<CellSample> {
                 s.sort_unstable();
                 colour[c] = s[n / 2];
             }
-            let agree = pixels[..n]
-                .iter()
-                .filter(|&&p| max_channel_diff(p, colour) <= AGREE)
-                .count();
+            let mut agree = 0;
+            for dy in &wy {
+                for dx in &wx {
+                    let p = rgb_at(image, clamp(cx + dx, w), clamp(cy + dy, h));
+                    agree += usize::from(max_channel_diff(p, colour) <= AGREE);
+                }
+            }
             out.push(CellSample {
                 colour,
-                uniformity: agree as f32 / n as f32,
+                uniformity: agree as f32 / (wx.len() * wy.len()) as f32,
             });
         }
     }

@@ -109,8 +109,8 @@ pub enum ReadError {
     },
     /// A cell is not one flat colour (something covers it).
     #[error(
-        "cell ({row}, {col}) is not one colour (only {percent}% of its inner patch matches {}): \
-         is the board covered by another window?",
+        "cell ({row}, {col}) is not one colour (only {percent}% of its area matches {}, \
+         reading.min_uniformity is {min_percent}%): is the board covered by another window?",
         format_hex_colour(*.colour)
     )]
     NotUniform {
@@ -122,6 +122,47 @@ pub enum ReadError {
         colour: [u8; 3],
         /// Share in percent.
         percent: u32,
+        /// The least share required, in percent.
+        min_percent: u32,
+    },
+    /// A cell is a neutral grey that the palette does not contain: a window,
+    /// a menu or a frame over the board, not a board colour.
+    #[error(
+        "cell ({row}, {col}) colour {} is a neutral grey the palette does not contain: \
+         is a window or menu over the board?",
+        format_hex_colour(*.colour)
+    )]
+    WindowGrey {
+        /// Row (0-based).
+        row: usize,
+        /// Column (0-based).
+        col: usize,
+        /// The colour (RGB).
+        colour: [u8; 3],
+    },
+    /// A cell's colour is too close to two palette colours to tell which.
+    #[error(
+        "cell ({row}, {col}) colour {} is between palette colours {} and {} (confidence {confidence:.2} \
+         below reading.min_confidence {min:.2}): is the board covered, or the palette wrong?",
+        format_hex_colour(*.colour),
+        format_hex_colour(*.nearest),
+        format_hex_colour(*.second)
+    )]
+    Unsure {
+        /// Row (0-based).
+        row: usize,
+        /// Column (0-based).
+        col: usize,
+        /// The colour (RGB).
+        colour: [u8; 3],
+        /// The nearest palette colour (RGB).
+        nearest: [u8; 3],
+        /// The second nearest palette colour (RGB).
+        second: [u8; 3],
+        /// How sure the reading is (0 to 1).
+        confidence: f32,
+        /// The least accepted.
+        min: f32,
     },
     /// A cell is grey, so it is not a board colour (without a calibration
     /// board colours must be saturated).

@@ -210,14 +210,15 @@ fn read_rect(
     let palette = calibration
         .map(|c| c.palette_rgb().unwrap_or_default())
         .unwrap_or_default();
+    let settings = calibration.map(|c| c.reading).unwrap_or_default();
     let whole = allow_whole_greys.then(|| cells::whole_cells(image, &lattice, &samples));
     if let Some(whole) = &whole {
         palette::check_whole_greys(&samples, lattice.columns, whole)?;
     }
-    let quantised = if !palette.is_empty() {
-        palette::quantise_to_palette(&samples, lattice.columns, &palette)?
+    let quantised = if palette.is_empty() {
+        palette::cluster_with(&samples, lattice.columns, whole.as_deref(), &settings)?
     } else {
-        palette::cluster_with(&samples, lattice.columns, whole.as_deref())?
+        palette::quantise_to_palette(&samples, lattice.columns, &palette, &settings)?
     };
     if let Some(dir) = options.dump_dir {
         dump::quantised(dir, &lattice, &quantised.cells, &quantised.palette)?;
@@ -356,6 +357,7 @@ mod tests {
                 .map(|&c| crate::calibration::format_hex_colour(c))
                 .collect(),
             geometry: Default::default(),
+            reading: Default::default(),
             timing: Default::default(),
             keys: Default::default(),
         };
@@ -435,6 +437,382 @@ mod robustness {
         for image in &images {
             let _ = read_grid(image, None);
             let _ = crate::games::flood::screen::read_board(image, None);
+        }
+    }
+}
+
+/// The cases: something over part of a real sgt-flood screenshot
+/// (a window-grey rectangle, a second game window) must fail the read with a
+/// cell named, even with the calibration palette, never give a wrong board.
+#[cfg(test)]
+mod covered {
+    use super::*;
+    use image::Rgba;
+    use std::path::Path;
+
+    fn fixture() -> RgbaImage {
+        load_image(Path::new(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/fixtures/flood/colours-10-14x14.png"
+        )))
+        .unwrap()
+    }
+
+    fn calibration() -> Calibration {
+        Calibration::load(Path::new(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/calibration/sgt-flood.toml"
+        )))
+        .unwrap()
+    }
+
+    fn fill(image: &mut RgbaImage, (x0, y0, x1, y1): (u32, u32, u32, u32), c: [u8; 3]) {
+        for y in y0..y1.min(image.height()) {
+            for x in x0..x1.min(image.width()) {
+                image.put_pixel(x, y, Rgba([c[0], c[1], c[2], 255]));
+            }
+        }
+    }
+
+    /// Either an error, or exactly the board of the untouched screenshot.
+    fn refused_or_right(image: &RgbaImage, truth: &GridReading, what: &str) -> Option<String> {
+        for calibration in [Some(calibration()), None] {
+            match read_grid(image, calibration.as_ref()) {
+                Err(err) => return Some(err.to_string()),
+                Ok(r) => {
+                    if calibration.is_some() {
+                        assert_eq!(r.cells, truth.cells, "{what}: a wrong board was read");
+                    }
+                }
+            }
+        }
+        None
+    }
+
+    #[test]
+    fn grey_rectangles_over_a_corner_are_refused() {
+        let image = fixture();
+        let truth = read_grid(&image, Some(&calibration())).unwrap();
+        // The board spans (16, 41)..(464, 489), cells of 32 px.
+        let rects = [
+            (350, 380, 700, 700),
+            (336, 393, 700, 700),
+            (0, 0, 112, 137),
+            (400, 30, 700, 150),
+            (420, 440, 700, 700),
+            (16, 41, 40, 60),
+        ];
+        for grey in [[0xd5, 0xd5, 0xd5], [0x5a, 0x5a, 0x5a], [0xbe, 0xbe, 0xbe]] {
+            for rect in rects {
+                let mut covered = image.clone();
+                fill(&mut covered, rect, grey);
+                let what = format!("{} over {rect:?}", format_hex(grey));
+                let err = refused_or_right(&covered, &truth, &what);
+                let err = err.unwrap_or_else(|| panic!("{what}: read without error"));
+                assert!(
+                    err.contains("cell (") || err.contains("covered") || err.contains("cut off"),
+                    "{what}: {err}"
+                );
+            }
+        }
+    }
+
+    fn format_hex(c: [u8; 3]) -> String {
+        crate::calibration::format_hex_colour(c)
+    }
+
+    /// What the game window's capture shows with a second sgt-flood window
+    /// over part of it: the window (the top-left 480x542 of the screenshot,
+    /// what the play loop captures) with a copy of it, in other colours
+    /// (each cell's colour shifted to the next palette colour), pasted at
+    /// several offsets. The read must fail, or be exactly one of the two
+    /// boards.
+    #[test]
+    fn a_second_game_window_over_a_corner_is_refused() {
+        let image = fixture();
+        let calibration = calibration();
+        let palette = calibration.palette_rgb().unwrap();
+        let window = image::imageops::crop_imm(&image, 0, 0, 480, 542).to_image();
+        let truth = read_grid(&window, Some(&calibration)).unwrap();
+        let mut other = window.clone();
+        for p in other.pixels_mut() {
+            if let Some(k) = palette.iter().position(|c| c[..] == p.0[..3]) {
+                let c = palette[(k + 1) % palette.len()];
+                *p = Rgba([c[0], c[1], c[2], 255]);
+            }
+        }
+        let other_cells: Vec<u8> = truth
+            .cells
+            .iter()
+            .map(|&k| (k + 1) % palette.len() as u8)
+            .collect();
+        let mut read = Vec::new();
+        for (x, y) in [
+            (200, 200),
+            (240, 250),
+            (256, 288),
+            (232, 232),
+            (300, 100),
+            (40, 300),
+            (330, 330),
+            (264, 264),
+            (120, 8),
+            (-200, -200),
+            (-300, 150),
+            (150, -350),
+            (-120, -20),
+        ] {
+            let mut covered = window.clone();
+            image::imageops::overlay(&mut covered, &other, x, y);
+            for c in [Some(&calibration), None] {
+                if let Ok(r) = read_grid(&covered, c) {
+                    let right = c.is_none() || r.cells == truth.cells || r.cells == other_cells;
+                    assert!(right, "second window at ({x}, {y}): a wrong board was read");
+                    read.push(format!("({x}, {y}) calibrated={}", c.is_some()));
+                }
+            }
+        }
+        assert!(read.is_empty(), "read without error: {read:?}");
+    }
+}
+
+/// Property tests of the reader: random images never panic it, and a
+/// synthetic render of a random board in a random palette (at a random
+/// place and tile size, with separator lines, noise, rescaling or a crop)
+/// reads back exactly or fails: every cell it returns has the colour drawn
+/// under that cell's centre. Never a wrong board.
+#[cfg(test)]
+mod fuzz {
+    use super::*;
+    use crate::calibration::{format_hex_colour, GeometryHints, ReadSettings, Timing};
+    use image::Rgba;
+    use proptest::prelude::*;
+
+    /// A board drawn at `(x0, y0)` with `tile`-pixel cells.
+    #[derive(Debug, Clone)]
+    struct Scene {
+        cols: usize,
+        rows: usize,
+        cells: Vec<u8>,
+        palette: Vec<[u8; 3]>,
+        tile: u32,
+        x0: u32,
+        y0: u32,
+        background: u8,
+        lines: bool,
+    }
+
+    impl Scene {
+        fn size(&self) -> (u32, u32) {
+            (
+                self.x0 * 2 + self.cols as u32 * self.tile,
+                self.y0 * 2 + self.rows as u32 * self.tile,
+            )
+        }
+
+        /// The colour index drawn at image point (x, y), if on the board.
+        fn cell_at(&self, x: f64, y: f64) -> Option<u8> {
+            let (bx, by) = (x - self.x0 as f64, y - self.y0 as f64);
+            if bx < 0.0 || by < 0.0 {
+                return None;
+            }
+            let (c, r) = (
+                (bx / self.tile as f64) as usize,
+                (by / self.tile as f64) as usize,
+            );
+            (c < self.cols && r < self.rows).then(|| self.cells[r * self.cols + c])
+        }
+
+        fn render(&self) -> RgbaImage {
+            let (w, h) = self.size();
+            let bg = self.background;
+            let mut img = RgbaImage::from_pixel(w, h, Rgba([bg, bg, bg, 255]));
+            let t = self.tile;
+            for r in 0..self.rows {
+                for c in 0..self.cols {
+                    let k = self.cells[r * self.cols + c];
+                    let p = self.palette[k as usize];
+                    for y in 0..t {
+                        for x in 0..t {
+                            let mut px = [p[0], p[1], p[2], 255];
+                            // sgt-style dark line on the left/top edge where the colour changes.
+                            let left = c > 0 && self.cells[r * self.cols + c - 1] != k;
+                            let top = r > 0 && self.cells[(r - 1) * self.cols + c] != k;
+                            if self.lines && ((x == 0 && left) || (y == 0 && top)) {
+                                px = [0, 0, 0, 255];
+                            }
+                            img.put_pixel(
+                                self.x0 + c as u32 * t + x,
+                                self.y0 + r as u32 * t + y,
+                                Rgba(px),
+                            );
+                        }
+                    }
+                }
+            }
+            img
+        }
+
+        fn calibration(&self) -> Calibration {
+            Calibration {
+                game: "fuzz".into(),
+                window_title: None,
+                palette: self.palette.iter().map(|&c| format_hex_colour(c)).collect(),
+                geometry: GeometryHints::default(),
+                reading: ReadSettings::default(),
+                timing: Timing::default(),
+                keys: Default::default(),
+            }
+        }
+    }
+
+    /// `n` saturated colours with evenly spread hues (rotated, jittered).
+    fn palette(n: usize, rotation: f64, s: f64, v: f64) -> Vec<[u8; 3]> {
+        (0..n)
+            .map(|i| {
+                let hue = (rotation + 360.0 * i as f64 / n as f64) % 360.0;
+                let c = v * s;
+                let x = c * (1.0 - ((hue / 60.0) % 2.0 - 1.0).abs());
+                let (r, g, b) = match (hue / 60.0) as u32 {
+                    0 => (c, x, 0.0),
+                    1 => (x, c, 0.0),
+                    2 => (0.0, c, x),
+                    3 => (0.0, x, c),
+                    4 => (x, 0.0, c),
+                    _ => (c, 0.0, x),
+                };
+                let m = v - c;
+                [r, g, b].map(|ch| ((ch + m) * 255.0).round() as u8)
+            })
+            .collect()
+    }
+
+    fn scene() -> impl Strategy<Value = Scene> {
+        (
+            2usize..=14,
+            2usize..=14,
+            2usize..=8,
+            0.0f64..360.0,
+            0.75f64..1.0,
+            0.8f64..1.0,
+        )
+            .prop_flat_map(|(cols, rows, n, rot, s, v)| {
+                (
+                    Just((cols, rows)),
+                    proptest::collection::vec(0..n as u8, cols * rows),
+                    Just(palette(n, rot, s, v)),
+                    10u32..=32,
+                    4u32..=40,
+                    4u32..=40,
+                    150u8..=235,
+                    any::<bool>(),
+                )
+            })
+            .prop_map(
+                |((cols, rows), cells, palette, tile, x0, y0, background, lines)| Scene {
+                    cols,
+                    rows,
+                    cells,
+                    palette,
+                    tile,
+                    x0,
+                    y0,
+                    background,
+                    lines,
+                },
+            )
+    }
+
+    /// The property: an error, or every cell read has the palette colour
+    /// drawn under its centre (`map` takes a reading's image point to the
+    /// scene's).
+    fn never_wrong(
+        scene: &Scene,
+        image: &RgbaImage,
+        map: impl Fn(f64, f64) -> (f64, f64),
+    ) -> Result<Option<GridReading>, TestCaseError> {
+        let Ok(reading) = read_grid(image, Some(&scene.calibration())) else {
+            return Ok(None);
+        };
+        for row in 0..reading.lattice.rows {
+            for col in 0..reading.lattice.columns {
+                let (x, y) = reading.lattice.cell_centre(row, col);
+                let (sx, sy) = map(x, y);
+                let truth = scene.cell_at(sx, sy);
+                prop_assert_eq!(
+                    Some(reading.get(row, col)),
+                    truth,
+                    "cell ({}, {}) at ({:.1}, {:.1}) of {:?}",
+                    row,
+                    col,
+                    x,
+                    y,
+                    reading.lattice
+                );
+            }
+        }
+        Ok(Some(reading))
+    }
+
+    proptest! {
+        #![proptest_config(crate::fuzz::config(24))]
+
+        #[test]
+        fn renders_read_back_exactly_or_fail(scene in scene()) {
+            let image = scene.render();
+            if let Some(r) = never_wrong(&scene, &image, |x, y| (x, y))? {
+                prop_assert_eq!((r.lattice.columns, r.lattice.rows), (scene.cols, scene.rows));
+            }
+        }
+
+        #[test]
+        fn noisy_renders_never_read_wrong(scene in scene(), amplitude in 1u8..40, seed in any::<u32>()) {
+            let mut image = scene.render();
+            let mut state = seed | 1;
+            for p in image.pixels_mut() {
+                for ch in 0..3 {
+                    state ^= state << 13;
+                    state ^= state >> 17;
+                    state ^= state << 5;
+                    let d = (state % (2 * amplitude as u32 + 1)) as i32 - amplitude as i32;
+                    p.0[ch] = (p.0[ch] as i32 + d).clamp(0, 255) as u8;
+                }
+            }
+            never_wrong(&scene, &image, |x, y| (x, y))?;
+        }
+
+        #[test]
+        fn rescaled_renders_never_read_wrong(scene in scene(), scale in 0.5f64..2.5) {
+            let image = scene.render();
+            let (w, h) = image.dimensions();
+            let (nw, nh) = (((w as f64 * scale) as u32).max(1), ((h as f64 * scale) as u32).max(1));
+            let scaled = image::imageops::resize(&image, nw, nh, image::imageops::FilterType::Triangle);
+            let (fx, fy) = (w as f64 / nw as f64, h as f64 / nh as f64);
+            never_wrong(&scene, &scaled, |x, y| (x * fx, y * fy))?;
+        }
+
+        #[test]
+        fn crops_never_read_wrong(scene in scene(), a in 0.0f64..1.0, b in 0.0f64..1.0, c in 0.0f64..1.0, d in 0.0f64..1.0) {
+            let image = scene.render();
+            let (w, h) = image.dimensions();
+            let (x0, x1) = ((a.min(b) * w as f64) as u32, (a.max(b) * w as f64) as u32);
+            let (y0, y1) = ((c.min(d) * h as f64) as u32, (c.max(d) * h as f64) as u32);
+            let crop = image::imageops::crop_imm(&image, x0, y0, x1 - x0, y1 - y0).to_image();
+            never_wrong(&scene, &crop, |x, y| (x + x0 as f64, y + y0 as f64))?;
+        }
+
+        #[test]
+        fn random_images_never_panic(w in 0u32..96, h in 0u32..96, seed in any::<u32>(), blocks in 1u32..12) {
+            // Random blocks of random colours: anything from noise to boards.
+            let mut state = seed | 1;
+            let mut next = move || { state ^= state << 13; state ^= state >> 17; state ^= state << 5; state };
+            let colours: Vec<[u8; 4]> = (0..blocks * blocks).map(|_| { let v = next(); [v as u8, (v >> 8) as u8, (v >> 16) as u8, 255] }).collect();
+            let image = RgbaImage::from_fn(w, h, |x, y| {
+                let (bx, by) = (x * blocks / w.max(1), y * blocks / h.max(1));
+                Rgba(colours[(by * blocks + bx) as usize])
+            });
+            let _ = read_grid(&image, None);
+            let _ = crate::games::flood::screen::read_board(&image, None);
         }
     }
 }

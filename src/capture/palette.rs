@@ -5,18 +5,20 @@
 //! appearance (row-major).
 
 use super::cells::CellSample;
-use super::colour::{distance, is_saturated};
+use super::colour::{chroma, distance, is_saturated};
 use super::ReadError;
+use crate::calibration::ReadSettings;
 
-/// Cells further than this (RGB distance) from every calibration palette
-/// colour are an error.
-pub const MAX_PALETTE_DISTANCE: f32 = 64.0;
+/// A colour with at most this chroma is a neutral grey (window backgrounds,
+/// menus, frames: GTK's #d5d5d5, #5a5a5a...).
+pub const NEUTRAL_CHROMA: u8 = 12;
+/// A neutral grey cell is accepted only this close (RGB distance) to a
+/// palette colour that is itself neutral: a grey the palette does not
+/// contain is a window over the board, not a board colour.
+pub const GREY_MATCH_DISTANCE: f32 = 24.0;
 /// Without a calibration, cells within this distance of a palette colour
 /// found so far take it.
 pub const CLUSTER_DISTANCE: f32 = 48.0;
-/// Cells whose inner patch agrees less than this with its median colour
-/// are not cells (something covers the board).
-pub const MIN_UNIFORMITY: f32 = 0.5;
 /// Most colours a board may have.
 pub const MAX_COLOURS: usize = 16;
 
@@ -60,32 +62,68 @@ fn nearest(c: [u8; 3], palette: &[[u8; 3]]) -> (usize, f32, f32) {
     (best, d1, d2)
 }
 
-fn check_uniform(samples: &[CellSample], columns: usize) -> Result<(), ReadError> {
+fn check_uniform(
+    samples: &[CellSample],
+    columns: usize,
+    settings: &ReadSettings,
+) -> Result<(), ReadError> {
     for (i, s) in samples.iter().enumerate() {
-        if s.uniformity < MIN_UNIFORMITY {
+        // `!(>=)` so that a NaN threshold refuses rather than accepts.
+        if !(s.uniformity >= settings.min_uniformity) {
             return Err(ReadError::NotUniform {
                 row: i / columns,
                 col: i % columns,
                 colour: s.colour,
                 percent: (s.uniformity * 100.0).round() as u32,
+                min_percent: (settings.min_uniformity * 100.0).round() as u32,
             });
         }
     }
     Ok(())
 }
 
-/// Maps every cell to the nearest colour of a calibration palette.
+/// Refuses a cell whose confidence is below the threshold.
+fn check_confidence(
+    i: usize,
+    columns: usize,
+    sample: &CellSample,
+    confidence: f32,
+    palette: &[[u8; 3]],
+    settings: &ReadSettings,
+) -> Result<(), ReadError> {
+    if confidence >= settings.min_confidence {
+        return Ok(());
+    }
+    let mut by_distance: Vec<[u8; 3]> = palette.to_vec();
+    by_distance.sort_by(|a, b| distance(*a, sample.colour).total_cmp(&distance(*b, sample.colour)));
+    Err(ReadError::Unsure {
+        row: i / columns,
+        col: i % columns,
+        colour: sample.colour,
+        nearest: by_distance.first().copied().unwrap_or_default(),
+        second: by_distance.get(1).copied().unwrap_or_default(),
+        confidence,
+        min: settings.min_confidence,
+    })
+}
+
+/// Maps every cell to the nearest colour of a calibration palette. A cell
+/// is refused (the read fails, naming it) when it is not uniform, far from
+/// every entry, a neutral grey the palette does not contain, or less
+/// confident than `settings.min_confidence`.
 pub fn quantise_to_palette(
     samples: &[CellSample],
     columns: usize,
     palette: &[[u8; 3]],
+    settings: &ReadSettings,
 ) -> Result<Quantised, ReadError> {
-    check_uniform(samples, columns)?;
+    check_uniform(samples, columns, settings)?;
     let mut cells = Vec::with_capacity(samples.len());
     let mut conf = Vec::with_capacity(samples.len());
     for (i, s) in samples.iter().enumerate() {
         let (k, d1, d2) = nearest(s.colour, palette);
-        if palette.is_empty() || d1 > MAX_PALETTE_DISTANCE {
+        // `!(<=)` so that a NaN distance refuses.
+        if palette.is_empty() || !(d1 <= settings.max_palette_distance) {
             return Err(ReadError::FarColour {
                 row: i / columns,
                 col: i % columns,
@@ -94,8 +132,19 @@ pub fn quantise_to_palette(
                 distance: d1.min(999.0).round() as u32,
             });
         }
+        if chroma(s.colour) <= NEUTRAL_CHROMA
+            && !(chroma(palette[k]) <= NEUTRAL_CHROMA && d1 <= GREY_MATCH_DISTANCE)
+        {
+            return Err(ReadError::WindowGrey {
+                row: i / columns,
+                col: i % columns,
+                colour: s.colour,
+            });
+        }
+        let c = confidence(s.uniformity, d1, d2);
+        check_confidence(i, columns, s, c, palette, settings)?;
         cells.push(k as u8);
-        conf.push(confidence(s.uniformity, d1, d2));
+        conf.push(c);
     }
     Ok(Quantised {
         cells,
@@ -107,8 +156,12 @@ pub fn quantise_to_palette(
 /// Builds a palette from the cells (order of first appearance) and maps
 /// every cell to it. Grey cells are an error: without a calibration, board
 /// colours must be saturated.
-pub fn cluster(samples: &[CellSample], columns: usize) -> Result<Quantised, ReadError> {
-    cluster_with(samples, columns, None)
+pub fn cluster(
+    samples: &[CellSample],
+    columns: usize,
+    settings: &ReadSettings,
+) -> Result<Quantised, ReadError> {
+    cluster_with(samples, columns, None, settings)
 }
 
 /// [`cluster`], but a grey (unsaturated) cell is a board colour when
@@ -118,8 +171,9 @@ pub fn cluster_with(
     samples: &[CellSample],
     columns: usize,
     whole: Option<&[bool]>,
+    settings: &ReadSettings,
 ) -> Result<Quantised, ReadError> {
-    check_uniform(samples, columns)?;
+    check_uniform(samples, columns, settings)?;
     // Seeds in order of first appearance.
     let mut seeds: Vec<[u8; 3]> = Vec::new();
     for (i, s) in samples.iter().enumerate() {
@@ -170,10 +224,12 @@ pub fn cluster_with(
         .collect();
     let mut cells = Vec::with_capacity(samples.len());
     let mut conf = Vec::with_capacity(samples.len());
-    for s in samples {
+    for (i, s) in samples.iter().enumerate() {
         let (k, d1, d2) = nearest(s.colour, &palette);
+        let c = confidence(s.uniformity, d1, d2);
+        check_confidence(i, columns, s, c, &palette, settings)?;
         cells.push(k as u8);
-        conf.push(confidence(s.uniformity, d1, d2));
+        conf.push(c);
     }
     Ok(Quantised {
         cells,
@@ -235,7 +291,7 @@ mod tests {
             s([2, 0, 255]),
             s([250, 250, 0]),
         ];
-        let q = cluster(&cells, 2).unwrap();
+        let q = cluster(&cells, 2, &ReadSettings::default()).unwrap();
         assert_eq!(q.cells, vec![0, 1, 0, 2]);
         assert_eq!(q.palette[0], [1, 0, 253]);
         assert!(q.confidence.iter().all(|&c| c > 0.9));
@@ -243,7 +299,12 @@ mod tests {
 
     #[test]
     fn grey_and_far_cells_are_errors() {
-        let err = cluster(&[s([255, 0, 0]), s([127, 127, 127])], 2).unwrap_err();
+        let err = cluster(
+            &[s([255, 0, 0]), s([127, 127, 127])],
+            2,
+            &ReadSettings::default(),
+        )
+        .unwrap_err();
         assert!(
             err.to_string()
                 .contains("cell (0, 1) colour #7f7f7f is grey"),
@@ -253,6 +314,7 @@ mod tests {
             &[s([255, 0, 0]), s([127, 127, 127])],
             1,
             &[[255, 0, 0], [0, 0, 255]],
+            &ReadSettings::default(),
         )
         .unwrap_err();
         assert_eq!(
@@ -267,6 +329,7 @@ mod tests {
             &[s([0, 250, 0]), s([255, 0, 0])],
             2,
             &[[255, 0, 0], [0, 255, 0]],
+            &ReadSettings::default(),
         )
         .unwrap();
         assert_eq!(q.cells, vec![1, 0]);
@@ -280,12 +343,106 @@ mod tests {
             s([146, 151, 125]),
             s([255, 0, 0]),
         ];
-        assert!(cluster(&cells, 2).is_err());
-        let q = cluster_with(&cells, 2, Some(&[true, true, true, true])).unwrap();
+        assert!(cluster(&cells, 2, &ReadSettings::default()).is_err());
+        let q = cluster_with(
+            &cells,
+            2,
+            Some(&[true, true, true, true]),
+            &ReadSettings::default(),
+        )
+        .unwrap();
         assert_eq!(q.cells, vec![0, 1, 1, 0]);
-        let err = cluster_with(&cells, 2, Some(&[true, true, false, true])).unwrap_err();
+        let err = cluster_with(
+            &cells,
+            2,
+            Some(&[true, true, false, true]),
+            &ReadSettings::default(),
+        )
+        .unwrap_err();
         assert!(
             matches!(err, ReadError::GreyCell { row: 1, col: 0, .. }),
+            "{err}"
+        );
+    }
+
+    fn sgt_palette() -> Vec<[u8; 3]> {
+        [
+            "#ff0000", "#ffff00", "#00ff00", "#334cff", "#ff8000", "#8000b3", "#804c4c", "#66ccff",
+            "#b3ffb3", "#ff99ff",
+        ]
+        .iter()
+        .map(|c| crate::calibration::parse_hex_colour(c).unwrap())
+        .collect()
+    }
+
+    /// The issue's count: with the shipped palette, 73 of 256 neutral greys
+    /// counted as board colours. Now none does.
+    #[test]
+    fn no_neutral_grey_is_a_board_colour_of_the_sgt_palette() {
+        let palette = sgt_palette();
+        let settings = ReadSettings::default();
+        let accepted: Vec<u8> = (0..=255u8)
+            .filter(|&v| quantise_to_palette(&[s([v, v, v])], 1, &palette, &settings).is_ok())
+            .collect();
+        assert_eq!(accepted, Vec::<u8>::new());
+        let err = quantise_to_palette(
+            &[s([255, 0, 0]), s([0xd5, 0xd5, 0xd5])],
+            2,
+            &palette,
+            &settings,
+        )
+        .unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "cell (0, 1) colour #d5d5d5 is a neutral grey the palette does not contain: \
+             is a window or menu over the board?"
+        );
+    }
+
+    #[test]
+    fn a_grey_the_palette_contains_is_read() {
+        let palette = [[255, 0, 0], [0x80, 0x80, 0x80]];
+        let q = quantise_to_palette(
+            &[s([0x82, 0x80, 0x7f]), s([250, 2, 0])],
+            2,
+            &palette,
+            &ReadSettings::default(),
+        )
+        .unwrap();
+        assert_eq!(q.cells, vec![1, 0]);
+    }
+
+    #[test]
+    fn a_colour_between_two_entries_is_refused_by_confidence() {
+        // Half-way between red and orange: distance 64 to each.
+        let palette = [[255, 0, 0], [255, 128, 0]];
+        let err = quantise_to_palette(&[s([255, 64, 0])], 1, &palette, &ReadSettings::default())
+            .unwrap_err();
+        let msg = err.to_string();
+        assert!(msg.starts_with("cell (0, 0) colour #ff4000"), "{msg}");
+        assert!(msg.contains("reading.min_confidence 0.50"), "{msg}");
+        // With the threshold at 0 the user accepts the guess.
+        let lax = ReadSettings {
+            min_confidence: 0.0,
+            ..ReadSettings::default()
+        };
+        assert!(quantise_to_palette(&[s([255, 64, 0])], 1, &palette, &lax).is_ok());
+    }
+
+    #[test]
+    fn a_cell_not_uniform_enough_is_refused() {
+        let mut cell = s([255, 0, 0]);
+        cell.uniformity = 0.8;
+        let err = quantise_to_palette(
+            &[s([255, 0, 0]), cell],
+            2,
+            &sgt_palette(),
+            &ReadSettings::default(),
+        )
+        .unwrap_err();
+        assert!(
+            err.to_string()
+                .starts_with("cell (0, 1) is not one colour (only 80%"),
             "{err}"
         );
     }

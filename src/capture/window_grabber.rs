@@ -73,6 +73,16 @@ impl WindowGrabber {
         self.size
     }
 
+    /// The title searched for, `None` for the whole screen.
+    pub fn title(&self) -> Option<&str> {
+        self.title.as_deref()
+    }
+
+    /// The X id of the window captured, once found.
+    pub fn window(&self) -> Option<u32> {
+        self.window
+    }
+
     /// Position and size of a known window, if it is still there and mapped.
     fn window_rect(&self, window: u32) -> Option<(i32, i32, u32, u32)> {
         let attrs = self.conn.get_window_attributes(window).ok()?.reply().ok()?;

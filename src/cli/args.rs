@@ -1,11 +1,347 @@
-//! Parsers and readers for command-line values every game's commands share:
-//! durations, byte sizes, `ROW,COL` cells, and board arguments given as a
-//! file, `-` (standard input) or literal text.
+//! Values typed by a user, checked at the edge: durations, byte sizes,
+//! screen sizes and thread counts with documented ranges, and the decision
+//! whether a board argument is a file, standard input or the board itself.
+//!
+//! Every parser returns a message that names the value and its range, never
+//! panics, and never hands the rest of the program a value it cannot use
+//! (a duration that overflows an `Instant`, a thread count that takes a
+//! minute to spawn).
 
 use std::io::Read;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use anyhow::{bail, Context};
+/// Longest duration accepted: 30 days. Anything longer is a typing
+/// mistake, and `Instant + Duration` must not overflow.
+pub const MAX_DURATION: Duration = Duration::from_secs(30 * 24 * 3600);
+/// Largest byte size accepted: 1 TiB.
+pub const MAX_BYTES: u64 = 1 << 40;
+/// Most worker threads accepted.
+pub const MAX_THREADS: usize = 256;
+/// Largest screen side accepted, in pixels.
+pub const MAX_SCREEN_SIDE: u32 = 16384;
+/// Largest board file read, in bytes (16 MiB).
+pub const MAX_BOARD_FILE: u64 = 16 << 20;
+
+/// A value outside its range or not understood.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ArgError {
+    /// Not of the expected form.
+    #[error("bad {what} {text:?} ({hint})")]
+    Malformed {
+        /// What was expected, e.g. "duration".
+        what: &'static str,
+        /// The text given.
+        text: String,
+        /// Examples of good values.
+        hint: &'static str,
+    },
+    /// Of the right form but outside the range.
+    #[error("{what} {text:?} is out of range ({range})")]
+    OutOfRange {
+        /// What was expected.
+        what: &'static str,
+        /// The text given.
+        text: String,
+        /// The documented range.
+        range: &'static str,
+    },
+    /// A path exists but is not a regular file.
+    #[error("{path}: {kind}, not a regular file")]
+    NotAFile {
+        /// The path given.
+        path: String,
+        /// What it is instead ("a directory", "a FIFO"...).
+        kind: &'static str,
+    },
+    /// A word that is neither an existing file nor a plausible board.
+    #[error("no such file: {0}")]
+    NoSuchFile(String),
+    /// The file or standard input could not be read.
+    #[error("cannot read {path}: {message}")]
+    Read {
+        /// The path given (`-` for standard input).
+        path: String,
+        /// Why.
+        message: String,
+    },
+}
+
+/// Parses a duration: plain seconds (`1.5`) or with a unit (`ms`, `s`, `m`,
+/// `h`), from 0 to [`MAX_DURATION`] (30 days).
+pub fn parse_duration(text: &str) -> Result<Duration, ArgError> {
+    const HINT: &str = "try 1.5, 500ms, 2s, 1m, 1h";
+    let t = text.trim();
+    let (num, scale) = if let Some(n) = t.strip_suffix("ms") {
+        (n, 1e-3)
+    } else if let Some(n) = t.strip_suffix('s') {
+        (n, 1.0)
+    } else if let Some(n) = t.strip_suffix('m') {
+        (n, 60.0)
+    } else if let Some(n) = t.strip_suffix('h') {
+        (n, 3600.0)
+    } else {
+        (t, 1.0)
+    };
+    let malformed = || ArgError::Malformed {
+        what: "duration",
+        text: text.into(),
+        hint: HINT,
+    };
+    let v: f64 = num.trim().parse().map_err(|_| malformed())?;
+    if v.is_nan() || num.trim().to_ascii_lowercase().contains("inf") {
+        return Err(malformed());
+    }
+    let seconds = v * scale;
+    if !(0.0..=MAX_DURATION.as_secs_f64()).contains(&seconds) {
+        return Err(ArgError::OutOfRange {
+            what: "duration",
+            text: text.into(),
+            range: "0 to 30 days",
+        });
+    }
+    // In range, so this cannot panic.
+    Ok(Duration::from_secs_f64(seconds))
+}
+
+/// Largest millisecond option accepted (`--solve-budget-ms`,
+/// `--pause-between-moves`): ten minutes, as the calibration timings.
+pub const MAX_MILLIS: u64 = 600_000;
+
+/// Parses a whole number of milliseconds, 0 to [`MAX_MILLIS`] (ten minutes).
+pub fn parse_millis(text: &str) -> Result<u64, ArgError> {
+    let t = text.trim();
+    let t = t.strip_suffix("ms").unwrap_or(t);
+    if t.is_empty() || !t.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(ArgError::Malformed {
+            what: "millisecond count",
+            text: text.into(),
+            hint: "a whole number of ms such as 300",
+        });
+    }
+    match t.parse::<u64>() {
+        Ok(v) if v <= MAX_MILLIS => Ok(v),
+        _ => Err(ArgError::OutOfRange {
+            what: "millisecond count",
+            text: text.into(),
+            range: "0 to 600000 ms, ten minutes",
+        }),
+    }
+}
+
+/// Parses a byte count: plain bytes or with `K`, `M`, `G`, `T` (binary,
+/// with or without `iB`/`B`), from 1 byte to [`MAX_BYTES`] (1 TiB).
+pub fn parse_bytes(text: &str) -> Result<usize, ArgError> {
+    let t = text.trim();
+    let t = t
+        .strip_suffix("iB")
+        .or_else(|| t.strip_suffix('B'))
+        .unwrap_or(t);
+    let (num, scale) = match t.chars().last() {
+        Some('K' | 'k') => (&t[..t.len() - 1], 1u64 << 10),
+        Some('M' | 'm') => (&t[..t.len() - 1], 1 << 20),
+        Some('G' | 'g') => (&t[..t.len() - 1], 1 << 30),
+        Some('T' | 't') => (&t[..t.len() - 1], 1 << 40),
+        _ => (t, 1),
+    };
+    let malformed = || ArgError::Malformed {
+        what: "size",
+        text: text.into(),
+        hint: "try 512M, 2G",
+    };
+    let v: f64 = num.trim().parse().map_err(|_| malformed())?;
+    if v.is_nan() || num.trim().to_ascii_lowercase().contains("inf") {
+        return Err(malformed());
+    }
+    let bytes = v * scale as f64;
+    if !(1.0..=MAX_BYTES as f64).contains(&bytes) {
+        return Err(ArgError::OutOfRange {
+            what: "size",
+            text: text.into(),
+            range: "1 byte to 1T",
+        });
+    }
+    usize::try_from(bytes as u64).map_err(|_| ArgError::OutOfRange {
+        what: "size",
+        text: text.into(),
+        range: "more than this machine can address",
+    })
+}
+
+/// Parses a worker thread count, 1 to [`MAX_THREADS`].
+pub fn parse_threads(text: &str) -> Result<usize, ArgError> {
+    let n: u64 = text.trim().parse().map_err(|_| ArgError::Malformed {
+        what: "thread count",
+        text: text.into(),
+        hint: "a whole number such as 2",
+    })?;
+    if n == 0 || n > MAX_THREADS as u64 {
+        return Err(ArgError::OutOfRange {
+            what: "thread count",
+            text: text.into(),
+            range: "1 to 256",
+        });
+    }
+    Ok(n as usize)
+}
+
+/// Parses a screen size `WxH`, each side 1 to [`MAX_SCREEN_SIDE`] pixels.
+pub fn parse_screen_size(text: &str) -> Result<(u32, u32), ArgError> {
+    let malformed = || ArgError::Malformed {
+        what: "screen size",
+        text: text.into(),
+        hint: "WxH, e.g. 1280x800",
+    };
+    let (w, h) = text.trim().split_once('x').ok_or_else(malformed)?;
+    let side = |s: &str| -> Result<u32, ArgError> {
+        let v: u64 = s.trim().parse().map_err(|_| malformed())?;
+        if v == 0 || v > MAX_SCREEN_SIDE as u64 {
+            return Err(ArgError::OutOfRange {
+                what: "screen size",
+                text: text.into(),
+                range: "each side 1 to 16384 pixels",
+            });
+        }
+        Ok(v as u32)
+    };
+    Ok((side(w)?, side(h)?))
+}
+
+/// Where a board argument comes from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum BoardInput {
+    /// `-`: standard input.
+    Stdin,
+    /// An existing regular file.
+    File(PathBuf),
+    /// The argument is the board text itself.
+    Literal(String),
+}
+
+/// What kind of thing is at `path` when it is not a regular file.
+fn kind_of(meta: &std::fs::Metadata) -> &'static str {
+    use std::os::unix::fs::FileTypeExt;
+    let t = meta.file_type();
+    if t.is_dir() {
+        "a directory"
+    } else if t.is_fifo() {
+        "a FIFO"
+    } else if t.is_char_device() {
+        "a character device"
+    } else if t.is_block_device() {
+        "a block device"
+    } else if t.is_socket() {
+        "a socket"
+    } else {
+        "not a regular file"
+    }
+}
+
+/// True if `text` could be a board written on the command line: an
+/// sgt-style game ID (`WxH:...`), several rows, or one word with at least
+/// one digit made of digits and letters only. A single word of letters only
+/// (`test`) or with a `/` or a `.` is taken for a misspelt file name.
+pub fn plausible_board(text: &str) -> bool {
+    let t = text.trim();
+    if t.is_empty() {
+        return false;
+    }
+    if t.contains(':') {
+        return true;
+    }
+    let rows: Vec<&str> = t
+        .split(['\n', ' ', ',', ';', '|'])
+        .filter(|r| !r.is_empty())
+        .collect();
+    let cells_only = rows
+        .iter()
+        .all(|r| r.chars().all(|c| c.is_ascii_alphanumeric()));
+    if !cells_only {
+        return false;
+    }
+    rows.len() > 1 || t.chars().any(|c| c.is_ascii_digit())
+}
+
+/// Decides what a board argument is: `-` is standard input; an existing
+/// regular file (symlinks followed) is a file; an existing path of any other
+/// kind (directory, FIFO, device, symlink loop, dangling symlink) is an
+/// error saying so; anything else is the board text itself if it is a
+/// [`plausible_board`], otherwise "no such file".
+pub fn board_input(arg: &str) -> Result<BoardInput, ArgError> {
+    if arg == "-" {
+        return Ok(BoardInput::Stdin);
+    }
+    let path = Path::new(arg);
+    match std::fs::metadata(path) {
+        Ok(meta) if meta.is_file() => return Ok(BoardInput::File(path.to_owned())),
+        Ok(meta) => {
+            return Err(ArgError::NotAFile {
+                path: arg.into(),
+                kind: kind_of(&meta),
+            })
+        }
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => {
+            // A symlink to nothing is a path the user meant.
+            if std::fs::symlink_metadata(path).is_ok() {
+                return Err(ArgError::Read {
+                    path: arg.into(),
+                    message: "a symbolic link to a file that does not exist".into(),
+                });
+            }
+        }
+        Err(err) => {
+            // A symlink loop (ELOOP), a permission problem, a path through a
+            // file (ENOTDIR): the path is there, just not readable as a file.
+            if std::fs::symlink_metadata(path).is_ok() || err.raw_os_error() == Some(libc::ELOOP) {
+                return Err(ArgError::Read {
+                    path: arg.into(),
+                    message: err.to_string(),
+                });
+            }
+        }
+    }
+    if plausible_board(arg) {
+        Ok(BoardInput::Literal(arg.into()))
+    } else {
+        Err(ArgError::NoSuchFile(arg.into()))
+    }
+}
+
+/// The text of a board argument (see [`board_input`]): standard input, a
+/// regular file of at most [`MAX_BOARD_FILE`] bytes, or the argument.
+pub fn read_board_text(arg: &str) -> Result<String, ArgError> {
+    let read = |mut r: Box<dyn Read>, path: &str| -> Result<String, ArgError> {
+        let mut bytes = Vec::new();
+        (&mut r)
+            .take(MAX_BOARD_FILE + 1)
+            .read_to_end(&mut bytes)
+            .map_err(|e| ArgError::Read {
+                path: path.into(),
+                message: e.to_string(),
+            })?;
+        if bytes.len() as u64 > MAX_BOARD_FILE {
+            return Err(ArgError::Read {
+                path: path.into(),
+                message: "larger than 16 MiB, not a board".into(),
+            });
+        }
+        String::from_utf8(bytes).map_err(|_| ArgError::Read {
+            path: path.into(),
+            message: "not UTF-8 text".into(),
+        })
+    };
+    match board_input(arg)? {
+        BoardInput::Stdin => read(Box::new(std::io::stdin()), "standard input"),
+        BoardInput::File(p) => {
+            let f = std::fs::File::open(&p).map_err(|e| ArgError::Read {
+                path: arg.into(),
+                message: e.to_string(),
+            })?;
+            read(Box::new(f), arg)
+        }
+        BoardInput::Literal(s) => Ok(s),
+    }
+}
 
 /// Parses `ROW,COL`.
 pub fn parse_start(s: &str) -> Result<(usize, usize), String> {
@@ -17,71 +353,10 @@ pub fn parse_start(s: &str) -> Result<(usize, usize), String> {
     Ok((r, c))
 }
 
-/// Parses a duration: plain seconds (`1.5`) or with a unit (`ms`, `s`, `m`).
-pub fn parse_duration(s: &str) -> Result<Duration, String> {
-    let t = s.trim();
-    let (num, scale) = if let Some(n) = t.strip_suffix("ms") {
-        (n, 1e-3)
-    } else if let Some(n) = t.strip_suffix('s') {
-        (n, 1.0)
-    } else if let Some(n) = t.strip_suffix('m') {
-        (n, 60.0)
-    } else {
-        (t, 1.0)
-    };
-    let v: f64 = num
-        .trim()
-        .parse()
-        .map_err(|_| format!("bad duration {s:?} (try 1.5, 500ms, 2s, 1m)"))?;
-    if !(v >= 0.0 && v.is_finite()) {
-        return Err(format!("bad duration {s:?}"));
-    }
-    Ok(Duration::from_secs_f64(v * scale))
-}
-
-/// Parses a byte count: plain bytes or with `K`, `M`, `G` (binary, with or
-/// without `iB`/`B`).
-pub fn parse_bytes(s: &str) -> Result<usize, String> {
-    let t = s.trim();
-    let t = t
-        .strip_suffix("iB")
-        .or_else(|| t.strip_suffix('B'))
-        .unwrap_or(t);
-    let (num, scale) = match t.chars().last() {
-        Some('K' | 'k') => (&t[..t.len() - 1], 1u64 << 10),
-        Some('M' | 'm') => (&t[..t.len() - 1], 1 << 20),
-        Some('G' | 'g') => (&t[..t.len() - 1], 1 << 30),
-        _ => (t, 1),
-    };
-    let v: f64 = num
-        .trim()
-        .parse()
-        .map_err(|_| format!("bad size {s:?} (try 512M, 2G)"))?;
-    if !(v > 0.0 && v.is_finite()) {
-        return Err(format!("bad size {s:?}"));
-    }
-    Ok((v * scale as f64) as usize)
-}
-
-/// The text of a board argument: standard input for `-`, the file's
-/// contents for a file, otherwise the argument itself (a literal board);
-/// a word that looks like a path but names no file is an error.
+/// The text of a board argument, as [`read_board_text`] with an `anyhow`
+/// error for the command line.
 pub fn read_input(arg: &str) -> anyhow::Result<String> {
-    if arg == "-" {
-        let mut s = String::new();
-        std::io::stdin()
-            .read_to_string(&mut s)
-            .context("reading standard input")?;
-        return Ok(s);
-    }
-    let path = std::path::Path::new(arg);
-    if path.is_file() {
-        return std::fs::read_to_string(path).with_context(|| format!("reading {arg}"));
-    }
-    if arg.contains(['/', '.']) && !arg.contains(':') {
-        bail!("no such file: {arg}");
-    }
-    Ok(arg.to_string())
+    Ok(read_board_text(arg)?)
 }
 
 /// Where a board argument came from, for messages.
@@ -98,16 +373,170 @@ mod tests {
     use super::*;
 
     #[test]
-    fn units() {
-        assert_eq!(parse_duration("500ms"), Ok(Duration::from_millis(500)));
+    fn durations_in_range() {
         assert_eq!(parse_duration("1.5"), Ok(Duration::from_millis(1500)));
-        assert_eq!(parse_duration("2m"), Ok(Duration::from_secs(120)));
-        assert!(parse_duration("x").is_err());
-        assert_eq!(parse_bytes("2G"), Ok(2 << 30));
-        assert_eq!(parse_bytes("512MiB"), Ok(512 << 20));
-        assert_eq!(parse_bytes("1000"), Ok(1000));
-        assert!(parse_bytes("-1").is_err());
-        assert_eq!(parse_start("3, 4"), Ok((3, 4)));
-        assert!(parse_start("3").is_err());
+        assert_eq!(parse_duration("500ms"), Ok(Duration::from_millis(500)));
+        assert_eq!(parse_duration("2s"), Ok(Duration::from_secs(2)));
+        assert_eq!(parse_duration("1m"), Ok(Duration::from_secs(60)));
+        assert_eq!(parse_duration("2h"), Ok(Duration::from_secs(7200)));
+        assert_eq!(parse_duration("0"), Ok(Duration::ZERO));
+        assert_eq!(
+            parse_duration("30d").unwrap_err().to_string(),
+            "bad duration \"30d\" (try 1.5, 500ms, 2s, 1m, 1h)"
+        );
+    }
+
+    #[test]
+    fn huge_or_odd_durations_are_errors_not_panics() {
+        for text in [
+            "1e300",
+            "1e20m",
+            "99999999999999999999s",
+            "1e19s",
+            "2592001",
+            "-1",
+            "-0.5s",
+        ] {
+            let err = parse_duration(text).unwrap_err();
+            assert_eq!(
+                err.to_string(),
+                format!("duration {text:?} is out of range (0 to 30 days)")
+            );
+        }
+        for text in ["nan", "inf", "infinity", "", "s", "1.2.3", "1e", "ms"] {
+            assert!(
+                matches!(parse_duration(text), Err(ArgError::Malformed { .. })),
+                "{text}"
+            );
+        }
+        assert_eq!(parse_duration("720h"), Ok(MAX_DURATION));
+    }
+
+    #[test]
+    fn byte_sizes() {
+        assert_eq!(parse_bytes("512M"), Ok(512 << 20));
+        assert_eq!(parse_bytes("2GiB"), Ok(2 << 30));
+        assert_eq!(parse_bytes("1k"), Ok(1024));
+        assert_eq!(parse_bytes("100"), Ok(100));
+        assert_eq!(parse_bytes("1T"), Ok(1 << 40));
+        for text in ["0", "2T", "1e300", "-5M", "0.1"] {
+            assert!(
+                matches!(parse_bytes(text), Err(ArgError::OutOfRange { .. })),
+                "{text}"
+            );
+        }
+        for text in ["nan", "infG", "G", "lots"] {
+            assert!(
+                matches!(parse_bytes(text), Err(ArgError::Malformed { .. })),
+                "{text}"
+            );
+        }
+    }
+
+    #[test]
+    fn milliseconds() {
+        assert_eq!(parse_millis("300"), Ok(300));
+        assert_eq!(parse_millis("0"), Ok(0));
+        assert_eq!(parse_millis("600000ms"), Ok(600_000));
+        assert_eq!(
+            parse_millis("18446744073709551615").unwrap_err().to_string(),
+            "millisecond count \"18446744073709551615\" is out of range (0 to 600000 ms, ten minutes)"
+        );
+        assert!(matches!(
+            parse_millis("99999999999999999999999"),
+            Err(ArgError::OutOfRange { .. })
+        ));
+        for text in ["-1", "1.5", "", "x", "1e3"] {
+            assert!(
+                matches!(parse_millis(text), Err(ArgError::Malformed { .. })),
+                "{text}"
+            );
+        }
+    }
+
+    #[test]
+    fn thread_counts() {
+        assert_eq!(parse_threads("2"), Ok(2));
+        assert_eq!(parse_threads("256"), Ok(256));
+        assert_eq!(
+            parse_threads("10000").unwrap_err().to_string(),
+            "thread count \"10000\" is out of range (1 to 256)"
+        );
+        assert!(parse_threads("0").is_err());
+        assert!(parse_threads("99999999999999999999999").is_err());
+        assert!(parse_threads("-1").is_err());
+    }
+
+    #[test]
+    fn screen_sizes() {
+        assert_eq!(parse_screen_size("1280x800"), Ok((1280, 800)));
+        assert!(matches!(
+            parse_screen_size("0x800"),
+            Err(ArgError::OutOfRange { .. })
+        ));
+        assert!(matches!(
+            parse_screen_size("99999x800"),
+            Err(ArgError::OutOfRange { .. })
+        ));
+        assert!(matches!(
+            parse_screen_size("1280"),
+            Err(ArgError::Malformed { .. })
+        ));
+    }
+
+    #[test]
+    fn plausible_boards() {
+        assert!(plausible_board("0101"));
+        assert!(plausible_board("2x2:0101,3"));
+        assert!(plausible_board("01\n10\n"));
+        assert!(plausible_board("ab\nba"));
+        assert!(!plausible_board("test"));
+        assert!(!plausible_board("adir"));
+        assert!(!plausible_board("boards.txt"));
+        assert!(!plausible_board("dir/x1"));
+        assert!(!plausible_board(""));
+    }
+
+    #[test]
+    fn board_arguments() {
+        let dir = std::env::temp_dir().join(format!("gridbot-args-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("b.txt");
+        std::fs::write(&file, "0101").unwrap();
+        let s = |p: &Path| p.to_str().unwrap().to_string();
+        assert_eq!(board_input("-"), Ok(BoardInput::Stdin));
+        assert_eq!(board_input(&s(&file)), Ok(BoardInput::File(file.clone())));
+        assert_eq!(read_board_text(&s(&file)).unwrap(), "0101");
+        assert_eq!(
+            board_input(&s(&dir)).unwrap_err().to_string(),
+            format!("{}: a directory, not a regular file", dir.display())
+        );
+        assert_eq!(
+            board_input("/dev/zero").unwrap_err().to_string(),
+            "/dev/zero: a character device, not a regular file"
+        );
+        let fifo = dir.join("fifo");
+        let c = std::ffi::CString::new(s(&fifo)).unwrap();
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+        assert_eq!(
+            board_input(&s(&fifo)).unwrap_err().to_string(),
+            format!("{}: a FIFO, not a regular file", fifo.display())
+        );
+        let looped = dir.join("loop");
+        std::os::unix::fs::symlink(&looped, &looped).unwrap();
+        let err = board_input(&s(&looped)).unwrap_err();
+        assert!(matches!(err, ArgError::Read { .. }), "{err}");
+        let dangling = dir.join("dangling");
+        std::os::unix::fs::symlink(dir.join("nothing"), &dangling).unwrap();
+        assert!(matches!(
+            board_input(&s(&dangling)),
+            Err(ArgError::Read { .. })
+        ));
+        assert_eq!(
+            board_input("test").unwrap_err().to_string(),
+            "no such file: test"
+        );
+        assert_eq!(board_input("0101"), Ok(BoardInput::Literal("0101".into())));
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

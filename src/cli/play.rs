@@ -34,15 +34,16 @@ pub struct LoopArgs {
     pub calibration: Option<PathBuf>,
     /// Solver time budget per solve in ms (default: the calibration's
     /// solve_budget_ms); past it the best line found is played and reported
-    /// as unproven.
-    #[arg(long, value_name = "MS")]
+    /// as unproven. 0 to 600000.
+    #[arg(long, value_name = "MS", value_parser = crate::cli::args::parse_millis)]
     pub solve_budget_ms: Option<u64>,
     /// Mismatches in a row tolerated before giving up.
     #[arg(long, default_value_t = 3)]
     pub max_retries: usize,
     /// Wait this long after each verified move (to watch, or to let a test
     /// interfere); the board is found and read again after the pause.
-    #[arg(long, value_name = "MS", default_value_t = 0)]
+    /// 0 to 600000.
+    #[arg(long, value_name = "MS", default_value_t = 0, value_parser = crate::cli::args::parse_millis)]
     pub pause_between_moves: u64,
     /// Do not read the status line with tesseract (reported as unread).
     #[arg(long)]
@@ -102,6 +103,14 @@ pub fn game_line(r: &GameRecord) -> String {
         GameResult::Lost => format!("LOST after {} moves", r.moves),
     };
     let limit = r.limit.map_or(String::new(), |l| format!(" (limit {l})"));
+    let limit = if r.moves_disagree {
+        format!(
+            "{limit} (the game's count; the bot counted {})",
+            r.bot_moves
+        )
+    } else {
+        limit
+    };
     let status = r.status_text.as_deref().map_or_else(
         || "status unread".to_string(),
         |t| format!("status \"{t}\""),
@@ -178,7 +187,11 @@ pub fn print_dry_run<G: PlayableGame>(
     let size = screen.screen_size();
     let mut pointer = DryPointer(size);
     let guard = AbortGuard::new(abort::interrupt_flag(), size);
+    let stacking = stacking_for(screen)?;
     let mut player = Player::new(game, host, screen, &mut pointer, guard, config);
+    if let Some(check) = stacking {
+        player = player.with_occlusion(check);
+    }
     let dry = player.dry_run()?;
     println!("board: {}", dry.board);
     println!(
@@ -218,7 +231,11 @@ pub fn play_series<G: PlayableGame>(
     }
     let mut pointer = open_pointer()?;
     let guard = AbortGuard::new(abort::interrupt_flag(), screen.screen_size());
+    let stacking = stacking_for(screen)?;
     let mut player = Player::new(game, host, screen, &mut pointer, guard, config);
+    if let Some(check) = stacking {
+        player = player.with_occlusion(check);
+    }
     player.note_pointer()?;
     let mut records = Vec::new();
     let outcome = (|| -> anyhow::Result<()> {
@@ -257,17 +274,7 @@ pub fn exit_code(records: &[GameRecord], games: usize) -> ExitCode {
 
 /// Parses `WxH`.
 pub fn parse_size(text: &str) -> anyhow::Result<(u32, u32)> {
-    let (w, h) = text
-        .split_once('x')
-        .context("screen size must be WxH, e.g. 1280x800")?;
-    let size = (
-        w.parse().context("bad screen width")?,
-        h.parse().context("bad screen height")?,
-    );
-    if !(64..=8192).contains(&size.0) || !(64..=8192).contains(&size.1) {
-        bail!("screen size {text} is out of range (64 to 8192 pixels a side)");
-    }
-    Ok(size)
+    Ok(super::args::parse_screen_size(text)?)
 }
 
 /// Starts a virtual display and points this process's `DISPLAY` at it.
@@ -322,6 +329,19 @@ pub fn pin_to_one_core() -> anyhow::Result<usize> {
     }
 }
 
+/// The occlusion check for a window capture (none for the whole screen):
+/// the game window is pinned by id now, before the first move.
+pub fn stacking_for(
+    screen: &WindowGrabber,
+) -> anyhow::Result<Option<crate::play::occlusion::OcclusionCheck<'static>>> {
+    let Some(title) = screen.title() else {
+        return Ok(None);
+    };
+    let stacking = crate::display::stacking::XStacking::open(title)
+        .with_context(|| format!("cannot find the game window {title:?}"))?;
+    Ok(Some(crate::play::occlusion::OcclusionCheck::new(stacking)))
+}
+
 /// The pointer of a dry run: reports a fixed position and refuses to act.
 struct DryPointer((u32, u32));
 
@@ -350,6 +370,6 @@ mod tests {
         assert_eq!(parse_size("1280x800").unwrap(), (1280, 800));
         assert!(parse_size("1280").is_err());
         assert!(parse_size("0x0").is_err());
-        assert!(parse_size("99999x800").is_err());
+        assert!(parse_size("999999x800").is_err());
     }
 }

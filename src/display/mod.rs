@@ -5,7 +5,7 @@
 //! ```no_run
 //! use std::process::Command;
 //! use std::time::Duration;
-//! use gridbot::display::VirtualDisplay;
+//! use crate::display::VirtualDisplay;
 //!
 //! let display = VirtualDisplay::start_with_window_manager(800, 600)?;
 //! let _game = display.spawn(Command::new("/usr/games/sgt-flood").arg("12x12:...,24"))?;
@@ -13,7 +13,7 @@
 //! println!("{} shows Flood at ({}, {})", display.name(), window.x, window.y);
 //! // Xvfb, the window manager and sgt-flood are killed when `display` and
 //! // `_game` go out of scope, also when a test panics.
-//! # Ok::<(), gridbot::display::DisplayError>(())
+//! # Ok::<(), crate::display::DisplayError>(())
 //! ```
 //!
 //! Readiness is never guessed with a fixed sleep: Xvfb is started with
@@ -26,6 +26,7 @@
 //! Linux delivers that signal when the *thread* that spawned them exits, so
 //! keep a `VirtualDisplay` on the thread that created it.
 
+pub mod stacking;
 pub mod x11;
 
 use std::io::{BufRead, BufReader, Read};

@@ -92,6 +92,27 @@ fn window_title(
     get_text_property(conn, window, AtomEnum::WM_NAME.into(), AtomEnum::ANY.into())
 }
 
+/// The title of `window` or, for a window manager's frame, of the first
+/// titled window inside it (searched two levels down).
+pub fn title_of(conn: &RustConnection, window: Window) -> Option<String> {
+    let net_wm_name = intern(conn, "_NET_WM_NAME");
+    let utf8 = intern(conn, "UTF8_STRING");
+    let mut level = vec![window];
+    for _ in 0..3 {
+        let mut next = Vec::new();
+        for w in level {
+            if let Some(title) = window_title(conn, w, net_wm_name, utf8) {
+                return Some(title);
+            }
+            if let Some(tree) = conn.query_tree(w).ok().and_then(|c| c.reply().ok()) {
+                next.extend(tree.children);
+            }
+        }
+        level = next;
+    }
+    None
+}
+
 /// All viewable windows that have a title, in stacking order (bottom first),
 /// searched through the whole window tree so that it works with and without a
 /// window manager (which reparents clients into frames).

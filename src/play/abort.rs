@@ -13,7 +13,7 @@ use std::sync::{Arc, OnceLock};
 /// Why a run was aborted.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum AbortReason {
-    /// Ctrl-C (SIGINT) or SIGTERM.
+    /// Ctrl-C (SIGINT), SIGTERM or SIGHUP.
     Interrupted,
     /// The pointer was moved into a screen corner.
     Corner(&'static str),
@@ -29,7 +29,9 @@ pub enum AbortReason {
 impl fmt::Display for AbortReason {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            AbortReason::Interrupted => write!(f, "aborted: interrupted (Ctrl-C)"),
+            AbortReason::Interrupted => {
+                write!(f, "aborted: interrupted (Ctrl-C or a termination signal)")
+            }
             AbortReason::Corner(name) => write!(f, "aborted: the mouse moved to the {name} corner"),
             AbortReason::PointerMoved { expected, actual } => write!(
                 f,
@@ -40,7 +42,10 @@ impl fmt::Display for AbortReason {
     }
 }
 
-/// The process-wide Ctrl-C flag. The handler is installed once; later calls
+/// The process-wide interrupt flag, set by SIGINT (Ctrl-C), SIGTERM and
+/// SIGHUP (ctrlc's `termination` feature): those signals no longer kill
+/// the process, they ask it to stop, so it can release the mouse, say why
+/// and write its report first. The handler is installed once; later calls
 /// return the same flag. If a handler cannot be installed (another one is
 /// already there) the flag still exists and simply never fires.
 pub fn interrupt_flag() -> Arc<AtomicBool> {

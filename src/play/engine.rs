@@ -16,6 +16,7 @@ use crate::hosts::Host;
 
 use super::abort::{AbortGuard, AbortReason};
 use super::io::{DeviceError, Pointer, Screen};
+use super::occlusion::{self, Clearance, OcclusionCheck, OcclusionError};
 use super::report::{GameRecord, GameResult, StatusResult};
 use super::settle::{wait_until_settled, Fingerprint, SettleStats, SettleTiming, Settled};
 use super::{Plan, PlayableGame, StatusReading};
@@ -94,6 +95,9 @@ pub enum PlayError {
     /// The screen or the pointer failed.
     #[error(transparent)]
     Device(#[from] DeviceError),
+    /// Another window covers the board, or the game window changed.
+    #[error(transparent)]
+    Occluded(OcclusionError),
 }
 
 /// A gesture the bot would make (dry run) or made.
@@ -171,6 +175,7 @@ pub struct Player<'a, G: PlayableGame> {
     pointer: &'a mut dyn Pointer,
     guard: AbortGuard,
     config: PlayConfig,
+    occlusion: Option<OcclusionCheck<'a>>,
 }
 
 /// Bookkeeping of the bot's own time per move.
@@ -217,7 +222,15 @@ impl<'a, G: PlayableGame> Player<'a, G> {
             pointer,
             guard,
             config,
+            occlusion: None,
         }
+    }
+
+    /// Checks the window stacking before every click (see
+    /// [`super::occlusion`]).
+    pub fn with_occlusion(mut self, check: OcclusionCheck<'a>) -> Self {
+        self.occlusion = Some(check);
+        self
     }
 
     /// The configuration in use.
@@ -360,6 +373,8 @@ impl<'a, G: PlayableGame> Player<'a, G> {
         let mut clicks = Vec::new();
         for &mv in &plan.moves {
             let gesture = self.screen_gesture(&shot, &reading, &state, mv)?;
+            let area = self.game.board_area(&reading);
+            self.clearance(&shot, area, &gesture)?;
             clicks.push(PlannedClick {
                 label: self.game.describe_move(mv),
                 gesture,
@@ -437,6 +452,26 @@ impl<'a, G: PlayableGame> Player<'a, G> {
         clock.pending += t.elapsed() + stats.busy / stats.captures.max(1);
         let changed = changed || Fingerprint::of(&shot, area) != *before;
         Ok((shot, reading, changed))
+    }
+
+    /// Checks every point of `gesture` against the windows over the game
+    /// (see [`super::occlusion`]): clear, or the first point that was not.
+    fn clearance(
+        &mut self,
+        shot: &Screenshot,
+        area: super::Rect,
+        gesture: &Gesture<(i32, i32)>,
+    ) -> Result<Clearance, PlayError> {
+        let guard = &self.guard;
+        for &point in gesture.points() {
+            let c = occlusion::before_move(self.occlusion.as_mut(), shot, area, point, &|| {
+                guard.interrupted()
+            })?;
+            if c != Clearance::Clear {
+                return Ok(c);
+            }
+        }
+        Ok(Clearance::Clear)
     }
 
     /// The gesture for `mv` at screen points.
@@ -577,6 +612,13 @@ impl<'a, G: PlayableGame> Player<'a, G> {
             let point = gesture.points().last().copied().unwrap_or_default();
             let area = self.game.board_area(&reading);
             let before = Fingerprint::of(&shot, area);
+            if self.clearance(&shot, area, &gesture)? != Clearance::Clear {
+                // Something was over the board: read it again before acting.
+                (shot, reading, _) = self.find_board()?;
+                state = self.game.state(&reading).clone();
+                cursor = plan.moves.len();
+                continue;
+            }
 
             self.check_abort()?;
             let t = Instant::now();
@@ -681,6 +723,11 @@ impl<'a, G: PlayableGame> Player<'a, G> {
                 status.text
             );
         }
+        if let Some(game_moves) = status.moves.filter(|&m| m != counted_moves) {
+            log::warn!(
+                "the game counts {game_moves} moves, the bot counted {counted_moves}; reporting the game's count"
+            );
+        }
         let wall = started.elapsed();
         let n = clock.per_move.len().max(1) as f64;
         let total: Duration = clock.per_move.iter().map(|m| m.0).sum();
@@ -695,7 +742,9 @@ impl<'a, G: PlayableGame> Player<'a, G> {
             height,
             limit: limit.or(status.limit),
             game_solver_moves: context.game_solver_moves,
-            moves: counted_moves,
+            moves: super::report::reported_moves(counted_moves, status.moves).0,
+            bot_moves: counted_moves,
+            moves_disagree: super::report::reported_moves(counted_moves, status.moves).1,
             solution: played.iter().map(|&m| self.game.describe_move(m)).collect(),
             proven_optimal: all_proven && proven_optimal_first && mismatches == 0,
             lower_bound,

@@ -18,6 +18,7 @@ pub mod abort;
 pub mod engine;
 pub mod game;
 pub mod io;
+pub mod occlusion;
 pub mod ocr;
 pub mod record;
 pub mod report;

@@ -4,8 +4,8 @@
 //! When tesseract is not installed the caller reports the status as unread
 //! rather than guess.
 
-use std::io::ErrorKind;
-use std::process::Command;
+use std::io::{ErrorKind, Write};
+use std::process::{Command, Output, Stdio};
 
 use image::imageops::{self, FilterType};
 use image::RgbaImage;
@@ -35,20 +35,16 @@ pub fn read_line(image: &RgbaImage, area: Rect) -> Result<String, OcrError> {
     let crop = imageops::crop_imm(image, area.x, area.y, area.width, area.height).to_image();
     let gray = imageops::grayscale(&crop);
     let big = imageops::resize(&gray, area.width * 3, area.height * 3, FilterType::Triangle);
-    let dir = std::env::temp_dir();
-    let path = dir.join(format!(
-        "gridbot-ocr-{}-{:?}.png",
-        std::process::id(),
-        std::thread::current().id()
-    ));
-    big.save(&path)
-        .map_err(|e| OcrError::Failed(format!("cannot write {}: {e}", path.display())))?;
-    let output = Command::new("tesseract")
-        .arg(&path)
-        .arg("stdout")
-        .args(["--psm", "7"])
-        .output();
-    let _ = std::fs::remove_file(&path);
+    // The image goes to tesseract through a pipe: no temporary file, so no
+    // predictable name to plant a symlink at and nothing left behind when
+    // the process is killed.
+    let mut png = Vec::new();
+    big.write_to(&mut std::io::Cursor::new(&mut png), image::ImageFormat::Png)
+        .map_err(|e| OcrError::Failed(format!("cannot encode the status line image: {e}")))?;
+    let output = run_with_stdin(
+        Command::new("tesseract").args(["stdin", "stdout", "--psm", "7"]),
+        &png,
+    );
     let output = match output {
         Ok(o) => o,
         Err(e) if e.kind() == ErrorKind::NotFound => return Err(OcrError::Missing),
@@ -60,4 +56,62 @@ pub fn read_line(image: &RgbaImage, area: Rect) -> Result<String, OcrError> {
         ));
     }
     Ok(String::from_utf8_lossy(&output.stdout).trim().to_string())
+}
+
+/// Runs `command` with `input` on its standard input (written from a thread,
+/// so a program that fills its output pipe first cannot deadlock us) and
+/// collects its output.
+fn run_with_stdin(command: &mut Command, input: &[u8]) -> std::io::Result<Output> {
+    let mut child = command
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()?;
+    let mut stdin = child.stdin.take().expect("stdin was piped");
+    let input = input.to_vec();
+    let writer = std::thread::spawn(move || {
+        // A program that exits early closes the pipe: its status says why.
+        let _ = stdin.write_all(&input);
+    });
+    let output = child.wait_with_output();
+    let _ = writer.join();
+    output
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn input_goes_through_stdin() {
+        let out = run_with_stdin(&mut Command::new("cat"), b"status line").unwrap();
+        assert_eq!(out.stdout, b"status line");
+    }
+
+    #[test]
+    fn leaves_no_file_in_the_temporary_folder() {
+        let image = RgbaImage::from_pixel(60, 12, image::Rgba([255, 255, 255, 255]));
+        let before = ocr_files();
+        let _ = read_line(
+            &image,
+            Rect {
+                x: 0,
+                y: 0,
+                width: 60,
+                height: 12,
+            },
+        );
+        assert_eq!(ocr_files(), before);
+    }
+
+    fn ocr_files() -> Vec<std::path::PathBuf> {
+        let pid = format!("gridbot-ocr-{}-", std::process::id());
+        std::fs::read_dir(std::env::temp_dir())
+            .map(|d| {
+                d.filter_map(|e| e.ok().map(|e| e.path()))
+                    .filter(|p| p.to_string_lossy().contains(&pid))
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
 }

@@ -60,8 +60,14 @@ pub struct GameRecord {
     pub limit: Option<usize>,
     /// Moves of the game's own solver, when known (with leniency 0 this is the limit).
     pub game_solver_moves: Option<usize>,
-    /// Moves the bot played that the game counted.
+    /// Moves played: the game's own count when its status line showed one
+    /// (see [`reported_moves`]), else the bot's count.
     pub moves: usize,
+    /// Moves the bot counted itself (clicks after which the board changed).
+    pub bot_moves: usize,
+    /// True when the status line showed a move count different from the
+    /// bot's: the game's count is reported, and this flags the difference.
+    pub moves_disagree: bool,
     /// The moves, by name.
     pub solution: Vec<String>,
     /// Whether the plan played was proven optimal.
@@ -103,6 +109,16 @@ pub struct GameRecord {
     pub click_ms: f64,
     /// The bot's own time for each move, ms (JSON only).
     pub move_ms: Vec<f64>,
+}
+
+/// The move count a record reports and whether the two counts disagree:
+/// the game's own count (`status`, read off its status line) wins over the
+/// bot's whenever it was read, because the game is what the user sees.
+pub fn reported_moves(bot: usize, status: Option<usize>) -> (usize, bool) {
+    match status {
+        Some(game) => (game, game != bot),
+        None => (bot, false),
+    }
 }
 
 impl GameRecord {
@@ -281,6 +297,8 @@ const CSV_COLUMNS: &[&str] = &[
     "limit",
     "game_solver_moves",
     "moves",
+    "bot_moves",
+    "moves_disagree",
     "beat_game_solver",
     "proven_optimal",
     "lower_bound",
@@ -327,6 +345,8 @@ pub fn to_csv(records: &[GameRecord]) -> String {
                 .map(|v| v.to_string())
                 .unwrap_or_default(),
             r.moves.to_string(),
+            r.bot_moves.to_string(),
+            r.moves_disagree.to_string(),
             r.beat_game_solver()
                 .map(|v| v.to_string())
                 .unwrap_or_default(),
@@ -436,6 +456,8 @@ mod tests {
             limit: solver,
             game_solver_moves: solver,
             moves,
+            bot_moves: moves,
+            moves_disagree: false,
             solution: vec!["yellow".into(), "green".into()],
             proven_optimal: true,
             lower_bound: moves,
@@ -457,6 +479,13 @@ mod tests {
             click_ms: 1.0,
             move_ms: vec![9.0, 11.0],
         }
+    }
+
+    #[test]
+    fn the_game_count_wins_and_a_disagreement_is_flagged() {
+        assert_eq!(reported_moves(22, Some(23)), (23, true));
+        assert_eq!(reported_moves(20, Some(20)), (20, false));
+        assert_eq!(reported_moves(20, None), (20, false));
     }
 
     #[test]

@@ -118,7 +118,8 @@ fn bad_inputs_are_clear_errors() {
 #[test]
 fn calibration_rejects_colours_far_from_its_palette() {
     // A custom-palette screenshot read with the default sgt palette: its
-    // colours are not in the palette, so the reader refuses to guess.
+    // colours are not in the palette, so the reader refuses to guess: the
+    // first cell, #ffd700, is between yellow and orange.
     let out = gridbot(&[
         "read",
         "flood",
@@ -129,9 +130,32 @@ fn calibration_rejects_colours_far_from_its_palette() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(!out.status.success());
     assert!(
-        stderr.contains("is far from every palette colour (nearest #"),
+        stderr
+            .contains("cell (0, 0) colour #ffd700 is between palette colours #ffff00 and #ff8000"),
         "{stderr}"
     );
+    // A cell far from every colour is named too.
+    let dir = std::env::temp_dir().join(format!("gridbot-far-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let cal = dir.join("c.toml");
+    std::fs::write(
+        &cal,
+        "game = \"flood\"\npalette = [\"#000080\", \"#008000\"]\n",
+    )
+    .unwrap();
+    let out = gridbot(&[
+        "read",
+        "fixtures/flood/palette-custom-6.png",
+        "-c",
+        cal.to_str().unwrap(),
+    ]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(
+        stderr.contains("cell (0, 0) colour #ffd700 is far from every palette colour (nearest #"),
+        "{stderr}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]

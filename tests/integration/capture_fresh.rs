@@ -137,6 +137,7 @@ fn run_case(display: &VirtualDisplay, case: &Case, dir: &Path) -> Result<(), Str
         window_title: None,
         palette: case.palette.iter().map(|&c| format_hex_colour(c)).collect(),
         geometry: Default::default(),
+        reading: Default::default(),
         timing: Default::default(),
         keys: Default::default(),
     };

@@ -20,4 +20,5 @@ mod play_e2e;
 mod play_errors;
 mod play_recovery;
 mod play_sgt_solver;
+mod reliability;
 mod solver_cli;

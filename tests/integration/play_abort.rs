@@ -90,7 +90,8 @@ fn ctrl_c_stops_the_bot_with_a_message() {
     let end = bot.finish(TIMEOUT);
     assert_eq!(end.status.code(), Some(1), "{}", end.stderr);
     assert!(
-        end.stderr.contains("aborted: interrupted (Ctrl-C)"),
+        end.stderr
+            .contains("aborted: interrupted (Ctrl-C or a termination signal)"),
         "{}",
         end.stderr
     );

@@ -603,3 +603,53 @@ mod tests {
         assert!(StartCell::At(3, 0).apply(b).is_err());
     }
 }
+
+/// Property tests: no text makes the parsers panic, and every board written
+/// out in any of the three forms parses back to itself.
+#[cfg(test)]
+mod fuzz {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(crate::fuzz::config(256))]
+
+        #[test]
+        fn any_text_parses_or_errs(text in "\\PC{0,80}") {
+            let _ = parse_board(&text);
+            let _ = parse_game_id(&text);
+        }
+
+        #[test]
+        fn near_game_ids_parse_or_err(
+            w in 0usize..40, h in 0usize..40, cells in "[0-9A-Za-z:,x ]{0,60}", tail in "[0-9,]{0,6}"
+        ) {
+            let id = format!("{w}x{h}:{cells}{tail}");
+            let _ = parse_board(&id);
+            if let Ok(p) = parse_game_id(&id) {
+                prop_assert_eq!(p.board.width(), w);
+                prop_assert_eq!(p.board.height(), h);
+            }
+        }
+
+        #[test]
+        fn boards_round_trip(
+            (w, h, cells) in (1usize..12, 2usize..12).prop_flat_map(|(w, h)| {
+                (Just(w), Just(h), proptest::collection::vec(0u8..10, w * h))
+            })
+        ) {
+            let digits: Vec<char> = cells.iter().map(|&c| char::from(b'0' + c)).collect();
+            // sgt game ID: digits keep their colour.
+            let id: String = format!("{w}x{h}:{}", digits.iter().collect::<String>());
+            let parsed = parse_game_id(&id).unwrap();
+            prop_assert_eq!(parsed.board.cells(), &cells[..]);
+            // Rows of digits: colours are the sorted distinct symbols.
+            let rows: Vec<String> = digits.chunks(w).map(|r| r.iter().collect()).collect();
+            let parsed = parse_board(&rows.join("\n")).unwrap();
+            prop_assert_eq!((parsed.board.width(), parsed.board.height()), (w, h));
+            for (i, &c) in parsed.board.cells().iter().enumerate() {
+                prop_assert_eq!(parsed.symbol(c), digits[i]);
+            }
+        }
+    }
+}

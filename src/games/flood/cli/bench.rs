@@ -30,8 +30,8 @@ pub struct Args {
     /// Proven optimal lengths, one per line, one line per board of FILE in order.
     #[arg(long)]
     optimal: Option<PathBuf>,
-    /// Worker threads (default: one per core).
-    #[arg(long)]
+    /// Worker threads, 1 to 256 (default: one per core).
+    #[arg(long, value_parser = crate::cli::args::parse_threads)]
     threads: Option<usize>,
     /// Search options, applied to each board's search.
     #[command(flatten)]

@@ -53,6 +53,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             .map(|&c| format_hex_colour(c))
             .collect(),
         geometry: GeometryHints::default(),
+        reading: Default::default(),
         timing: Timing::default(),
         keys: Keys {
             new_game: (args.game == "flood").then_some('n'),

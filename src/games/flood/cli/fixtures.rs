@@ -225,6 +225,7 @@ fn check_one(png: &Path, root: &Path) -> anyhow::Result<Outcome> {
             window_title: None,
             palette: truth.palette.clone(),
             geometry: Default::default(),
+            reading: Default::default(),
             timing: Default::default(),
             keys: Default::default(),
         };
@@ -355,5 +356,69 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             calibration,
             id,
         } => record(&name, &dir, calibration.as_deref(), id.as_deref()),
+    }
+}
+
+/// Property test: whatever a fixture's TOML says (and whatever its PNG
+/// holds), checking it returns a result or an error, never a panic.
+#[cfg(test)]
+mod fuzz {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn cases() -> u32 {
+        std::env::var("PROPTEST_CASES")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(48)
+    }
+
+    fn field() -> impl Strategy<Value = String> {
+        prop_oneof![
+            "[0-9]{1,2}x[0-9]{1,2}:[0-9A-Za-z]{0,12}(,[0-9]{1,3})?",
+            "2x2:[0-9]{4}",
+            "\\PC{0,20}",
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: cases(), failure_persistence: None, ..ProptestConfig::default() })]
+
+        #[test]
+        fn any_fixture_file_checks_or_errs(
+            expected in proptest::option::of(field()),
+            id in proptest::option::of(field()),
+            palette in proptest::collection::vec(prop_oneof!["#[0-9a-f]{6}", "\\PC{0,8}"], 0..4),
+            error in proptest::option::of("\\PC{0,10}"),
+            real_png in any::<bool>(),
+            junk in proptest::collection::vec(any::<u8>(), 0..64),
+        ) {
+            let dir = std::env::temp_dir().join(format!(
+                "gridbot-fixture-fuzz-{}-{:?}",
+                std::process::id(),
+                std::thread::current().id()
+            ));
+            std::fs::create_dir_all(&dir).unwrap();
+            let png = dir.join("f.png");
+            if real_png {
+                std::fs::copy(
+                    concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/flood/size-2x2c3.png"),
+                    &png,
+                )
+                .unwrap();
+            } else {
+                std::fs::write(&png, &junk).unwrap();
+            }
+            let mut toml = String::new();
+            let q = |s: &str| toml::Value::String(s.to_string()).to_string();
+            if let Some(e) = &expected { toml += &format!("expected = {}\n", q(e)); }
+            if let Some(i) = &id { toml += &format!("id = {}\n", q(i)); }
+            if let Some(e) = &error { toml += &format!("error = {}\n", q(e)); }
+            let list: Vec<String> = palette.iter().map(|p| q(p)).collect();
+            toml += &format!("palette = [{}]\n", list.join(", "));
+            std::fs::write(png.with_extension("toml"), toml).unwrap();
+            let _ = check_one(&png, &dir);
+            std::fs::remove_dir_all(&dir).unwrap();
+        }
     }
 }

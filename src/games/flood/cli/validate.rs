@@ -20,7 +20,8 @@ use anyhow::{bail, Context};
 
 use super::play::{FloodArgs, GameSetup};
 use crate::cli::play::{
-    finish_run, parse_size, save_recording, save_screenshots, start_display, wait_until_gone,
+    finish_run, parse_size, save_recording, save_screenshots, stacking_for, start_display,
+    wait_until_gone,
 };
 
 /// `gridbot validate flood`.
@@ -149,7 +150,11 @@ pub fn play_generated(
             .context("sgt-flood's window did not appear")?;
         let mut screen = open_screen(Some(title))?;
         let guard = AbortGuard::new(abort::interrupt_flag(), size);
+        let stacking = stacking_for(&screen)?;
         let mut player = Player::new(game, host, &mut screen, &mut pointer, guard, config.clone());
+        if let Some(check) = stacking {
+            player = player.with_occlusion(check);
+        }
         player.note_pointer()?;
         let context = GameContext {
             id: Some(generated.id.clone()),
