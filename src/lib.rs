@@ -18,5 +18,6 @@ pub mod calibration;
 pub mod capture;
 pub mod display;
 pub mod games;
+pub mod hosts;
 pub mod play;
 pub mod solver;
