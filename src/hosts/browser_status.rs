@@ -5,7 +5,9 @@
 //! The page (sgt-puzzles' `emcc` front end) puts a `<div id="statusbar">`
 //! right under the game's canvas, as wide as the canvas: background
 //! `#d8d8d8`, a 2-pixel border `#c8c8c8` on the top and left and `#e8e8e8`
-//! on the bottom and right, text black, one line. The canvas is the
+//! on the bottom and right, text black, one line. (In Chromium 156 on Xvfb
+//! the top border does not show: the bar's background starts right under
+//! the canvas's white bottom line, so the search does not need it.) The canvas is the
 //! board plus the game's own margin, so the bar's distance below the board
 //! depends on the game and its tile size, and its height on the font: it is
 //! searched for, not computed. The rectangle returned is the bar's inside
@@ -24,8 +26,10 @@ pub const BORDER_DARK: [u8; 3] = [0xc8, 0xc8, 0xc8];
 /// Its bottom and right border.
 pub const BORDER_LIGHT: [u8; 3] = [0xe8, 0xe8, 0xe8];
 
-/// Per-channel tolerance when matching the bar's colours.
-const TOLERANCE: u8 = 3;
+/// Per-channel tolerance when matching the bar's colours: CSS colours come
+/// out exact, and the canvas margin around the board (`#d5d5d5` in Flood)
+/// is only 3 away from the background.
+const TOLERANCE: u8 = 1;
 /// Fraction of a row or column that must have a border's colour.
 const BORDER_SHARE: f64 = 0.9;
 
@@ -67,15 +71,12 @@ pub fn find_status_bar(image: &RgbaImage, lattice: &Lattice) -> Option<Rect> {
     let (x0, x1) = (board_left + 1, board_right - 1);
     let search_end = (board_bottom + (3.0 * lattice.pitch_y) as u32 + 100).min(height);
 
-    // Top border: a row (nearly) all #c8c8c8, followed by the background.
-    let top = (board_bottom..search_end).find(|&y| {
-        row_share(image, y, x0, x1, BORDER_DARK) >= BORDER_SHARE
-            && (y + 1..(y + 4).min(height))
-                .any(|yy| row_share(image, yy, x0, x1, BACKGROUND) >= 0.5)
-    })?;
+    // The inside starts with the first row that is mostly the bar's
+    // background (the canvas margin above it is a different grey; the top
+    // border, where Chromium draws it, is skipped by this); it ends at the
+    // bottom border.
     let inside_top =
-        (top..search_end).find(|&y| row_share(image, y, x0, x1, BORDER_DARK) < BORDER_SHARE)?;
-    // Bottom border: the first row after the inside that is #e8e8e8.
+        (board_bottom..search_end).find(|&y| row_share(image, y, x0, x1, BACKGROUND) >= 0.6)?;
     let inside_bottom = (inside_top..search_end.min(inside_top + 200))
         .find(|&y| row_share(image, y, x0, x1, BORDER_LIGHT) >= BORDER_SHARE)?;
     if inside_bottom <= inside_top + 4 {
@@ -87,8 +88,6 @@ pub fn find_status_bar(image: &RgbaImage, lattice: &Lattice) -> Option<Rect> {
     let mid = (board_left + board_right) / 2;
     let left_border = (0..=mid).rev().find(|&x| {
         column_share(image, x, inside_top, inside_bottom, BORDER_DARK) >= BORDER_SHARE
-            && x + 1 < width
-            && column_share(image, x + 1, inside_top, inside_bottom, BORDER_DARK) < BORDER_SHARE
     })?;
     let right_border = (mid..width).find(|&x| {
         column_share(image, x, inside_top, inside_bottom, BORDER_LIGHT) >= BORDER_SHARE
@@ -165,6 +164,63 @@ mod tests {
                 height: 18
             })
         );
+    }
+
+    /// The recorded sgt-web screenshots in `fixtures/flood/browser/`: the
+    /// board read with the game's calibration and 12x12 hints (the won
+    /// board is one colour), the bar found under it, and its text (when
+    /// tesseract is installed) parsed as the fixture's `status` says.
+    #[test]
+    fn finds_and_reads_the_bar_on_recorded_pages() {
+        use crate::calibration::{Calibration, GeometryHints};
+        use crate::games::flood::play::parse_status;
+        use crate::games::flood::screen::read_board;
+        use std::path::Path;
+
+        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+        let path = root.join("calibration/sgt-flood.toml");
+        let mut calibration =
+            Calibration::parse(&std::fs::read_to_string(&path).unwrap(), &path).unwrap();
+        calibration.geometry = GeometryHints {
+            columns: Some(12),
+            rows: Some(12),
+            cell_size: None,
+        };
+        for name in ["start", "5moves", "completed"] {
+            let base = root.join(format!("fixtures/flood/browser/browser-12x12c6-{name}"));
+            let image = image::open(base.with_extension("png")).unwrap().to_rgba8();
+            let truth: toml::Table =
+                toml::from_str(&std::fs::read_to_string(base.with_extension("toml")).unwrap())
+                    .unwrap();
+            let reading = read_board(&image, Some(&calibration)).unwrap();
+            let bar = find_status_bar(&image, &reading.grid.lattice).unwrap();
+            println!("{name}: {bar:?}");
+            // Measured on the screenshots: left border columns 432-433,
+            // right border 847-848, bottom border rows 638-639, background
+            // from row 619 (the canvas's white line is rows 617-618).
+            assert_eq!(
+                bar,
+                Rect {
+                    x: 434,
+                    y: 619,
+                    width: 413,
+                    height: 19
+                },
+                "{name}"
+            );
+            let want = truth["status"].as_str().unwrap();
+            match crate::play::ocr::read_line(&image, bar) {
+                Ok(text) => {
+                    let (got, want) = (parse_status(&text), parse_status(want));
+                    assert_eq!(
+                        (got.result, got.moves, got.limit),
+                        (want.result, want.moves, want.limit),
+                        "{name}: read {text:?}"
+                    );
+                }
+                Err(e) => println!("{name}: status text not checked: {e}"),
+            }
+        }
     }
 
     #[test]
