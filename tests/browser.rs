@@ -68,26 +68,35 @@ fn board_of(id: &str) -> &str {
     id.split(',').next().unwrap()
 }
 
-/// Live (not zombie) processes started by a `Browser` on `display`: their
-/// environment carries the browser's marker and `DISPLAY=display`. Other
-/// tests may run Chromium at the same time, on other displays.
-fn chromium_processes_on(display: &str) -> Vec<u32> {
+/// Live (not zombie) processes of the `Browser` whose browser process is
+/// `pid` on `display`: its process group (renderers, zygotes, GPU process),
+/// plus any process whose environment carries a browser's marker and
+/// `DISPLAY=display` (the crash handler leaves the group). Other tests may
+/// run Chromium at the same time, on other displays.
+fn chromium_processes(pid: u32, display: &str) -> Vec<u32> {
+    let display_var = format!("DISPLAY={display}");
     std::fs::read_dir("/proc")
         .unwrap()
         .filter_map(|e| e.ok()?.file_name().to_str()?.parse::<u32>().ok())
-        .filter(|pid| {
-            let zombie =
-                std::fs::read_to_string(format!("/proc/{pid}/stat")).map_or(true, |stat| {
-                    stat.rsplit_once(')')
-                        .is_some_and(|(_, rest)| rest.trim_start().starts_with('Z'))
-                });
-            !zombie
-                && std::fs::read(format!("/proc/{pid}/environ")).is_ok_and(|env| {
-                    let env = String::from_utf8_lossy(&env);
-                    let mut vars = env.split('\0');
-                    let display_var = format!("DISPLAY={display}");
-                    env.contains("GRIDBOT_BROWSER_INSTANCE=") && vars.any(|v| v == display_var)
-                })
+        .filter(|p| {
+            let Ok(stat) = std::fs::read_to_string(format!("/proc/{p}/stat")) else {
+                return false;
+            };
+            // After the command name in parentheses: state, ppid, pgrp.
+            let Some((_, rest)) = stat.rsplit_once(')') else {
+                return false;
+            };
+            let fields: Vec<&str> = rest.split_whitespace().collect();
+            if fields.first() == Some(&"Z") {
+                return false;
+            }
+            let in_group = fields.get(2).and_then(|g| g.parse::<u32>().ok()) == Some(pid);
+            let marked = std::fs::read(format!("/proc/{p}/environ")).is_ok_and(|env| {
+                let env = String::from_utf8_lossy(&env);
+                env.contains("GRIDBOT_BROWSER_INSTANCE=")
+                    && env.split('\0').any(|v| v == display_var)
+            });
+            in_group || marked
         })
         .collect()
 }
@@ -158,14 +167,14 @@ fn flood_page_is_read_like_the_desktop_game_and_leaves_nothing_behind() {
             .any(|s| s.path == "/flood.wasm" && s.status == 200),
         "{served:?}"
     );
-    let running = chromium_processes_on(display.name());
+    let running = chromium_processes(pid, display.name());
     assert!(running.contains(&pid), "{pid} not in {running:?}");
     assert!(
         running.len() > 3,
         "Chromium runs several processes: {running:?}"
     );
     drop(browser);
-    let left = chromium_processes_on(display.name());
+    let left = chromium_processes(pid, display.name());
     assert!(left.is_empty(), "left behind: {left:?}");
 }
 
@@ -176,13 +185,17 @@ fn a_page_that_panics_the_test_still_leaves_nothing_behind() {
     };
     let display = VirtualDisplay::start_with_window_manager(1024, 900).expect("start Xvfb");
     let name = display.name().to_string();
+    let pid = std::sync::Mutex::new(None);
     let result = std::panic::catch_unwind(|| {
         let options = BrowserOptions::served(&name, &folder, "flood.html", Some(FLOOD_ID));
-        let _browser = Browser::open(options).expect("open");
+        let browser = Browser::open(options).expect("open");
+        *pid.lock().unwrap() = browser.pid();
+        assert!(chromium_processes(browser.pid().unwrap(), &name).len() > 3);
         panic!("a failing test");
     });
     assert!(result.is_err());
-    let ours = chromium_processes_on(&name);
+    let pid = pid.lock().unwrap().expect("the browser ran");
+    let ours = chromium_processes(pid, &name);
     assert!(ours.is_empty(), "Chromium processes left: {ours:?}");
 }
 

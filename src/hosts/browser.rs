@@ -278,7 +278,21 @@ impl Browser {
             grabber,
         };
         browser.wait_until_drawn()?;
+        browser.refresh_window()?;
         Ok(browser)
+    }
+
+    /// Looks the window up again (by id): its title is the URL until the
+    /// page's `<title>` has loaded, and the window manager may move it.
+    fn refresh_window(&mut self) -> Result<(), BrowserError> {
+        let (conn, screen) = x11::connect(Some(&self.options.display))?;
+        if let Some(window) = x11::list_windows(&conn, screen)?
+            .into_iter()
+            .find(|w| w.id == self.window.id)
+        {
+            self.window = window;
+        }
+        Ok(())
     }
 
     /// Shows `url` instead: restarts Chromium on the same profile (and
@@ -298,7 +312,8 @@ impl Browser {
         self.grabber = WindowGrabber::open_window(&self.options.display, window.id)?;
         self.window = window;
         self.url = url.to_string();
-        self.wait_until_drawn()
+        self.wait_until_drawn()?;
+        self.refresh_window()
     }
 
     /// Shows the served page with a new fragment (for the sgt-puzzles
@@ -320,7 +335,7 @@ impl Browser {
     }
 
     /// The page's window: X id, title (the page's `<title>`), position and
-    /// size on the screen, as found when the page was opened.
+    /// size on the screen, as they were once the page had drawn.
     pub fn window(&self) -> &WindowInfo {
         &self.window
     }
