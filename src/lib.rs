@@ -10,8 +10,9 @@
 //! [`games`] holds one module per game (rules, heuristics, how it is read
 //! off the screen and how a move becomes a click); [`play`] is the
 //! game-independent loop that ties the stages together; [`display`] runs
-//! virtual X displays for tests and the demo; [`calibration`] loads the
-//! per-game TOML files in `calibration/`.
+//! virtual X displays for tests and the demo; [`hosts`] runs the programs
+//! and pages games are played in (Chromium on a locally served folder);
+//! [`calibration`] loads the per-game TOML files in `calibration/`.
 
 pub mod actuator;
 pub mod calibration;

@@ -835,11 +835,7 @@ mod tests {
     #[test]
     fn arguments_give_a_quiet_app_window_on_a_throwaway_profile() {
         let options = BrowserOptions::url(":5", "http://127.0.0.1:1/x.html#a");
-        let args = chromium_args(
-            &options,
-            Path::new("/tmp/p"),
-            &"http://127.0.0.1:1/x.html#a",
-        );
+        let args = chromium_args(&options, Path::new("/tmp/p"), "http://127.0.0.1:1/x.html#a");
         assert!(args.contains(&"--user-data-dir=/tmp/p".to_string()));
         assert!(args.contains(&"--app=http://127.0.0.1:1/x.html#a".to_string()));
         assert!(args.contains(&"--window-size=800,800".to_string()));
