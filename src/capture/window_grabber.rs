@@ -38,7 +38,22 @@ impl WindowGrabber {
     /// or the whole screen when `None`. Only 24-bit colour displays are
     /// supported (Xvfb's and every desktop's default).
     pub fn open(title: Option<&str>) -> Result<Self, CaptureError> {
-        let display = x11::display_from_env()?;
+        let mut grabber = Self::open_display(x11::display_from_env()?)?;
+        grabber.title = title.map(str::to_string);
+        Ok(grabber)
+    }
+
+    /// Opens X display `display` (e.g. `":57"`) and captures the window with
+    /// X id `window`, following it when it moves; capturing fails once the
+    /// window is gone or unmapped. For windows found by process rather than
+    /// by title (a browser's, whose title is the page's).
+    pub fn open_window(display: &str, window: u32) -> Result<Self, CaptureError> {
+        let mut grabber = Self::open_display(display.to_string())?;
+        grabber.window = Some(window);
+        Ok(grabber)
+    }
+
+    fn open_display(display: String) -> Result<Self, CaptureError> {
         let (conn, screen) = x11::connect(Some(&display))?;
         let setup = conn.setup();
         let root_info = &setup.roots[screen];
@@ -62,7 +77,7 @@ impl WindowGrabber {
             screen,
             root,
             size,
-            title: title.map(str::to_string),
+            title: None,
             window: None,
             display,
         })
@@ -107,7 +122,17 @@ impl WindowGrabber {
     /// The rectangle to capture, in root coordinates.
     fn target(&mut self) -> Result<(i32, i32, u32, u32), CaptureError> {
         let Some(title) = self.title.clone() else {
-            return Ok((0, 0, self.size.0, self.size.1));
+            return match self.window {
+                // A window given by id: no title to search again by.
+                Some(window) => self
+                    .window_rect(window)
+                    .ok_or_else(|| CaptureError::NoWindow {
+                        title: format!("(window id {window:#x})"),
+                        display: self.display.clone(),
+                        open: "the window is gone or not mapped".into(),
+                    }),
+                None => Ok((0, 0, self.size.0, self.size.1)),
+            };
         };
         if let Some(rect) = self.window.and_then(|w| self.window_rect(w)) {
             return Ok(rect);

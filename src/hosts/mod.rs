@@ -5,10 +5,16 @@
 //! - [`sgt`]: a program of Debian's `sgt-puzzles` on an X display, started
 //!   with a game ID, a tile size and a palette; a new game is its `n` key;
 //!   its status line is the strip under the board.
-//! - [`browser`]: Chromium on the virtual display showing a page (a folder
-//!   gridbot serves on 127.0.0.1, or a URL).
+//! - [`browser`]: Chromium in app mode on an X display, showing a URL or a
+//!   page of a folder served by [`serve`] on 127.0.0.1, with a throwaway
+//!   profile; everything it started is torn down on drop.
+//!   [`browser_status`] says where an sgt-puzzles web page's status bar is.
 
+pub mod browser;
+pub mod browser_status;
+pub mod serve;
 pub mod sgt;
+pub mod sgt_web;
 pub mod status;
 
 use crate::actuator::Gesture;

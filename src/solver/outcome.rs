@@ -86,8 +86,10 @@ impl<M> Outcome<M> {
         }
     }
 
-    /// Length of the solution found, if any.
-    pub fn solution_len(&self) -> Option<usize> {
+    /// Length of the solution found, if any (an `Option`, so there is no
+    /// `is_empty` to go with it).
+    #[allow(clippy::len_without_is_empty)]
+    pub fn len(&self) -> Option<usize> {
         self.moves.as_ref().map(Vec::len)
     }
 

@@ -10,6 +10,7 @@
 mod play_util;
 mod util;
 
+mod browser;
 mod capture_cli;
 mod capture_fresh;
 mod display;

@@ -13,6 +13,7 @@ use crate::play::report::{GameRecord, GameResult};
 use anyhow::bail;
 
 use super::play::{FloodArgs, GameSetup};
+use super::validate::Target;
 use super::validate::{play_generated, GeneratedRun};
 use crate::cli::play::{finish_run, parse_size, pin_to_one_core, start_display};
 
@@ -159,6 +160,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             screenshots: None,
             record: args.flood.common.record.as_deref(),
         },
+        &mut Target::Desktop,
         &mut |r| {
             println!(
                 "game {}: {} moves (limit {}), bot {:.1} ms/move, solve {:.1} ms, wall {:.2} s",

@@ -11,7 +11,11 @@ use crate::play::x11::open_screen;
 use anyhow::{bail, Context};
 
 use super::play::{FloodArgs, GameSetup};
+use super::validate::open_page;
+use crate::capture::window_grabber::WindowGrabber;
 use crate::cli::play::{parse_size, play_series, start_display};
+use crate::games::flood::play::generate;
+use crate::hosts::sgt_web::{sgt_web_dir, SgtWebHost};
 
 /// `gridbot demo flood`.
 #[derive(Debug, clap::Args)]
@@ -28,6 +32,10 @@ pub struct Args {
     /// Virtual screen size.
     #[arg(long, default_value = "1280x800", value_name = "WxH")]
     screen: String,
+    /// Play in Chromium: the sgt web build's flood.html (found in
+    /// $GRIDBOT_GAMES/sgt-web or ../shared/games/sgt-web) instead of sgt-flood.
+    #[arg(long)]
+    browser: bool,
     #[command(flatten)]
     flood: FloodArgs,
 }
@@ -46,6 +54,35 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         host,
     } = GameSetup::prepare(&args.flood)?;
 
+    if args.browser {
+        let dir = sgt_web_dir().map_err(anyhow::Error::msg)?;
+        // The page needs about 1000 pixels of height for its menus, the
+        // board and the status bar under it.
+        let (w, h) = parse_size(&args.screen)?;
+        let display = start_display((w, h.max(1024)))?;
+        let generated = generate(&binary, &params, None).map_err(anyhow::Error::msg)?;
+        let browser = open_page(&display, &dir, Some(&generated.id))?;
+        println!(
+            "demo: flood.html#{} in Chromium on virtual display {} ({})",
+            generated.id,
+            display.name(),
+            args.screen
+        );
+        let mut screen = WindowGrabber::open_window(display.name(), browser.window().id)?;
+        let web = SgtWebHost {
+            page: "flood.html".into(),
+        };
+        return play_series(
+            &game,
+            &web,
+            &mut screen,
+            config,
+            args.games,
+            args.screenshots.as_deref(),
+            args.flood.common.record.as_deref(),
+            args.flood.common.report.as_deref(),
+        );
+    }
     let display = start_display(parse_size(&args.screen)?)?;
     let mut command = std::process::Command::new(&binary);
     command
