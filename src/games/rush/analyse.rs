@@ -67,6 +67,17 @@ pub const NO_SOLUTION: u8 = u8::MAX;
 /// to a solved one (a breadth-first search backwards from every solved
 /// position).
 pub fn cluster(board: &Board, start: Position, budget: &Budget) -> Result<Cluster, BudgetExceeded> {
+    cluster_unless(board, start, budget, |_| false).map(|c| c.expect("never abandoned"))
+}
+
+/// [`cluster`], abandoned (`Ok(None)`) as soon as a position for which
+/// `abandon` is true is reached.
+pub fn cluster_unless(
+    board: &Board,
+    start: Position,
+    budget: &Budget,
+    mut abandon: impl FnMut(Position) -> bool,
+) -> Result<Option<Cluster>, BudgetExceeded> {
     let mut positions = vec![start.0];
     let mut table = IndexTable::with_capacity(1 << 10);
     if let Probe::Vacant(slot) = table.find(hash(start.0), |_| false) {
@@ -75,9 +86,13 @@ pub fn cluster(board: &Board, start: Position, budget: &Budget) -> Result<Cluste
     let mut i = 0;
     let mut edges: Vec<u32> = Vec::new();
     let mut first_edge: Vec<u32> = Vec::new();
-    while i < positions.len() {
-        if i % 4096 == 0 {
-            budget.check_nodes(i as u64, positions.len() * 12 + edges.len() * 4 + table.bytes())?;
+    let mut abandoned = false;
+    while i < positions.len() && !abandoned {
+        if i % 4096 == 4095 {
+            budget.check_nodes(
+                i as u64,
+                positions.len() * 12 + edges.len() * 4 + table.bytes(),
+            )?;
         }
         first_edge.push(edges.len() as u32);
         board.for_each_move(Position(positions[i]), |_, next| {
@@ -85,6 +100,7 @@ pub fn cluster(board: &Board, start: Position, budget: &Budget) -> Result<Cluste
             let idx = match table.find(h, |j| positions[j as usize] == next.0) {
                 Probe::Found(_, j) => j,
                 Probe::Vacant(slot) => {
+                    abandoned |= abandon(next);
                     let j = positions.len() as u32;
                     positions.push(next.0);
                     table.insert(slot, h, j);
@@ -94,6 +110,9 @@ pub fn cluster(board: &Board, start: Position, budget: &Budget) -> Result<Cluste
             edges.push(idx);
         });
         i += 1;
+    }
+    if abandoned {
+        return Ok(None);
     }
     first_edge.push(edges.len() as u32);
     let mut distance = vec![NO_SOLUTION; positions.len()];
@@ -116,10 +135,10 @@ pub fn cluster(board: &Board, start: Position, budget: &Budget) -> Result<Cluste
             }
         }
     }
-    Ok(Cluster {
+    Ok(Some(Cluster {
         positions,
         distance,
-    })
+    }))
 }
 
 /// What `analyse` reports about a position's cluster.
@@ -143,7 +162,11 @@ pub struct ClusterReport {
 }
 
 /// Analyses the cluster of `start`.
-pub fn analyse(board: &Board, start: Position, budget: &Budget) -> Result<ClusterReport, BudgetExceeded> {
+pub fn analyse(
+    board: &Board,
+    start: Position,
+    budget: &Budget,
+) -> Result<ClusterReport, BudgetExceeded> {
     let c = cluster(board, start, budget)?;
     let solved = c.distance.iter().filter(|&&d| d == 0).count() as u64;
     let moves = (c.distance[0] != NO_SOLUTION).then(|| c.distance[0] as u32);
@@ -165,7 +188,12 @@ pub fn analyse(board: &Board, start: Position, budget: &Budget) -> Result<Cluste
 /// The farthest position of a cluster from a solution (least as text
 /// among the farthest) and its distance; `None` without a solved position.
 pub fn hardest(board: &Board, c: &Cluster) -> Option<(Position, u32)> {
-    let max = c.distance.iter().copied().filter(|&d| d != NO_SOLUTION).max()?;
+    let max = c
+        .distance
+        .iter()
+        .copied()
+        .filter(|&d| d != NO_SOLUTION)
+        .max()?;
     c.positions
         .iter()
         .zip(&c.distance)

@@ -418,7 +418,11 @@ mod tests {
         // A can move right one cell only (B at column 3 of row 2).
         assert_eq!(a.len(), 1);
         assert_eq!(a[0].delta, 1);
-        let bm: Vec<i8> = moves.iter().filter(|m| m.piece == 1).map(|m| m.delta).collect();
+        let bm: Vec<i8> = moves
+            .iter()
+            .filter(|m| m.piece == 1)
+            .map(|m| m.delta)
+            .collect();
         // B occupies rows 1-2 of column 3: up 1, down 1..=3.
         assert_eq!(bm, vec![-1, 1, 2, 3]);
         for m in moves {
@@ -437,7 +441,13 @@ mod tests {
         let (b2, p2) = parse_board("ooooooooooooooooAAoooooooooooooooooo").unwrap();
         assert!(b2.is_solved(p2));
         assert_eq!(b2.admissible_bound(p2), 0);
-        assert_eq!(b.describe(Move { piece: 1, delta: -1 }), "B up 1");
+        assert_eq!(
+            b.describe(Move {
+                piece: 1,
+                delta: -1
+            }),
+            "B up 1"
+        );
         assert_eq!(b.to_text(pos), "oooooooooBooAAoBoooooooooooooooooooo");
     }
 }

@@ -13,13 +13,18 @@
 //! - `greedy`: the seed's greedy best-first search with the blocking-cars
 //!   score; fast, its solutions are not proven shortest.
 
+pub mod act;
 pub mod analyse;
 pub mod bench;
 pub mod board;
+pub mod cli;
+pub mod enumerate;
+pub mod generate;
 pub mod parse;
+pub mod problem;
+pub mod read;
 #[cfg(test)]
 mod reference;
-pub mod problem;
 pub mod search;
 pub mod solve;
 

@@ -9,7 +9,11 @@ use std::collections::{BinaryHeap, HashMap};
 /// Every grid one move from `grid` (side `n`) with that move's steps.
 fn neighbours(grid: &[u8], n: usize) -> Vec<(Vec<u8>, u32)> {
     let mut out = Vec::new();
-    let mut letters: Vec<u8> = grid.iter().copied().filter(u8::is_ascii_uppercase).collect();
+    let mut letters: Vec<u8> = grid
+        .iter()
+        .copied()
+        .filter(u8::is_ascii_uppercase)
+        .collect();
     letters.sort_unstable();
     letters.dedup();
     for l in letters {
@@ -104,7 +108,13 @@ pub fn random_board(n: usize, seed: &mut u64, tries: usize) -> String {
             (rnd(n + 1 - len), rnd(n))
         };
         let cells: Vec<usize> = (0..len)
-            .map(|k| if horizontal { r * n + c + k } else { (r + k) * n + c })
+            .map(|k| {
+                if horizontal {
+                    r * n + c + k
+                } else {
+                    (r + k) * n + c
+                }
+            })
             .collect();
         if cells.iter().all(|&i| g[i] == b'o') {
             for i in cells {

@@ -109,10 +109,11 @@ pub fn bfs(board: &Board, start: Position, budget: &Budget) -> Outcome<Move> {
     let (mut layer_start, mut layer_end) = (0usize, 1usize);
     let mut depth = 0u32;
     let mut nodes = 0u64;
+    let node_limit = budget.node_limit();
     while layer_start < layer_end {
         for i in layer_start..layer_end {
             nodes += 1;
-            if nodes % CHECK_EVERY == 0 {
+            if nodes % CHECK_EVERY == 0 || nodes >= node_limit {
                 if let Err(why) = budget.check_nodes(nodes, arena.bytes() + steps.capacity() * 2) {
                     return Outcome::stopped(None, depth + 1, why, nodes, t0.elapsed());
                 }
@@ -191,6 +192,7 @@ fn best_first(board: &Board, start: Position, budget: &Budget, order: Order) -> 
     let mut open: BucketQueue<u32> = BucketQueue::new();
     open.push(h(start), 0, 0);
     let mut nodes = 0u64;
+    let node_limit = budget.node_limit();
     let mut bound = 0u32;
     while let Some((f, depth, i)) = open.pop() {
         let iu = i as usize;
@@ -217,12 +219,14 @@ fn best_first(board: &Board, start: Position, budget: &Budget, order: Order) -> 
             };
         }
         nodes += 1;
-        if nodes % CHECK_EVERY == 0 {
+        if nodes % CHECK_EVERY == 0 || nodes >= node_limit {
             let lb = match order {
                 Order::Astar => bound,
                 Order::Greedy => board.admissible_bound(start),
             };
-            if let Err(why) = budget.check_nodes(nodes, arena.bytes() + g.capacity() * 4 + open.len() * 4) {
+            if let Err(why) =
+                budget.check_nodes(nodes, arena.bytes() + g.capacity() * 4 + open.len() * 4)
+            {
                 return Outcome::stopped(None, lb, why, nodes, t0.elapsed());
             }
         }
@@ -295,10 +299,16 @@ mod tests {
 
     #[test]
     fn a_node_budget_stops_the_search_honestly() {
-        let (b, pos) = parse_board("IBBxooIooLDDJAALooJoKEEMFFKooMGGHHHM").unwrap();
-        let o = bfs(&b, pos, &Budget::unlimited().with_node_limit(5000));
-        assert!(o.stopped.is_some());
-        assert!(!o.proven_optimal && !o.proven_unsolvable);
+        // 15 moves, a cluster of 541934 positions.
+        let (b, pos) = parse_board("BBoCoooDoCEEoDAAFGHoIIFGHoJKKoLLJooo").unwrap();
+        for o in [
+            bfs(&b, pos, &Budget::unlimited().with_node_limit(1000)),
+            astar(&b, pos, &Budget::unlimited().with_node_limit(1000)),
+        ] {
+            assert!(o.stopped.is_some(), "{o:?}");
+            assert!(!o.proven_optimal && !o.proven_unsolvable);
+            assert!(o.lower_bound <= 15);
+        }
     }
 }
 
@@ -336,7 +346,10 @@ mod against_reference {
                     }
                     None => {
                         unsolvable += 1;
-                        assert!(o.proven_unsolvable && a.proven_unsolvable && g.proven_unsolvable, "{text}");
+                        assert!(
+                            o.proven_unsolvable && a.proven_unsolvable && g.proven_unsolvable,
+                            "{text}"
+                        );
                     }
                 }
             }
