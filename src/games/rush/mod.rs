@@ -27,6 +27,7 @@ pub mod read;
 mod reference;
 pub mod search;
 pub mod solve;
+pub mod table;
 
 pub use board::{Board, Move, Piece, Position};
 pub use parse::{parse_board, parse_line, parse_puzzles, ParseError, ParseErrorKind, Puzzle};

@@ -4,8 +4,8 @@
 //! with the admissible blocker count.
 //!
 //! They keep states in an arena (packed `u64` positions in discovery order
-//! with their parents) and find duplicates with the core's
-//! [`IndexTable`]; the arena doubles as the breadth-first queue, so a state
+//! with their parents) and find duplicates with a
+//! [`PosTable`]; the arena doubles as the breadth-first queue, so a state
 //! costs about 30 bytes.
 //!
 //! Guarantees: [`bfs`] proves the fewest moves and, among solutions of
@@ -16,15 +16,17 @@
 //! the whole cluster before giving up) and proves unsolvability the same
 //! way.
 
+use std::cell::RefCell;
 use std::time::Instant;
 
 use super::board::{Board, Move, Position};
-use crate::solver::{BucketQueue, Budget, IndexTable, Outcome, Probe};
+use super::table::PosTable;
+use crate::solver::{BucketQueue, Budget, Outcome};
 
 /// How often (in expansions) the searches check their budget.
 const CHECK_EVERY: u64 = 4096;
 
-/// The hash of a packed position for the [`IndexTable`].
+/// The hash of a packed position (its high bits are well mixed).
 #[inline]
 pub fn hash(key: u64) -> u64 {
     let h = (key ^ (key >> 31)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
@@ -36,51 +38,61 @@ pub fn steps(moves: &[Move]) -> u32 {
     moves.iter().map(|m| m.steps()).sum()
 }
 
-/// The arena of states a search discovered.
+/// The arena of states a search discovered; one per thread, reused by
+/// the next search (its memory stays allocated).
 struct Arena {
     keys: Vec<u64>,
     parent: Vec<u32>,
     mv: Vec<Move>,
-    table: IndexTable,
+    /// Per state: steps (breadth-first) or moves so far (best-first).
+    extra: Vec<u32>,
+    table: PosTable,
 }
 
 const NO_MOVE: Move = Move { piece: 0, delta: 0 };
 
-impl Arena {
-    fn new(start: Position) -> Arena {
-        let mut table = IndexTable::with_capacity(1 << 12);
-        let Probe::Vacant(slot) = table.find(hash(start.0), |_| false) else {
-            unreachable!("empty table")
-        };
-        table.insert(slot, hash(start.0), 0);
-        Arena {
-            keys: vec![start.0],
-            parent: vec![u32::MAX],
-            mv: vec![NO_MOVE],
-            table,
-        }
-    }
+thread_local! {
+    static ARENA: RefCell<Arena> = RefCell::new(Arena {
+        keys: Vec::new(),
+        parent: Vec::new(),
+        mv: Vec::new(),
+        extra: Vec::new(),
+        table: PosTable::new(),
+    });
+}
 
+/// Runs `f` with this thread's arena, emptied and holding `start`.
+fn with_arena<R>(start: Position, f: impl FnOnce(&mut Arena) -> R) -> R {
+    ARENA.with(|a| {
+        let mut a = a.borrow_mut();
+        a.keys.clear();
+        a.parent.clear();
+        a.mv.clear();
+        a.extra.clear();
+        a.extra.push(0);
+        a.table.clear();
+        a.add(start.0, u32::MAX, NO_MOVE)
+            .expect_err("an empty table");
+        f(&mut a)
+    })
+}
+
+impl Arena {
     fn bytes(&self) -> usize {
-        self.keys.capacity() * 14 + self.table.bytes_after_growth()
+        self.keys.capacity() * 14 + self.table.bytes()
     }
 
     /// The index of `key`, or `Err(new index)` after adding it.
     #[inline]
     fn add(&mut self, key: u64, parent: u32, mv: Move) -> Result<u32, u32> {
-        let h = hash(key);
-        let keys = &self.keys;
-        match self.table.find(h, |j| keys[j as usize] == key) {
-            Probe::Found(_, j) => Ok(j),
-            Probe::Vacant(slot) => {
-                let idx = self.keys.len() as u32;
-                self.keys.push(key);
-                self.parent.push(parent);
-                self.mv.push(mv);
-                self.table.insert(slot, h, idx);
-                Err(idx)
-            }
+        let idx = self.keys.len() as u32;
+        let r = self.table.get_or_insert(key, idx);
+        if r.is_err() {
+            self.keys.push(key);
+            self.parent.push(parent);
+            self.mv.push(mv);
         }
+        r
     }
 
     fn path(&self, mut i: u32) -> Vec<Move> {
@@ -102,10 +114,14 @@ pub fn bfs(board: &Board, start: Position, budget: &Budget) -> Outcome<Move> {
     if board.is_solved(start) {
         return Outcome::optimal(Vec::new(), 0, t0.elapsed());
     }
+    with_arena(start, |arena| bfs_in(board, budget, arena, t0))
+}
+
+fn bfs_in(board: &Board, budget: &Budget, arena: &mut Arena, t0: Instant) -> Outcome<Move> {
     let goal = board.goal_offset();
-    let mut arena = Arena::new(start);
-    let mut steps: Vec<u16> = vec![0];
+    let mut steps = std::mem::take(&mut arena.extra);
     let mut goals: Vec<u32> = Vec::new();
+    let mut children: Vec<(Move, Position)> = Vec::with_capacity(128);
     let (mut layer_start, mut layer_end) = (0usize, 1usize);
     let mut depth = 0u32;
     let mut nodes = 0u64;
@@ -114,7 +130,8 @@ pub fn bfs(board: &Board, start: Position, budget: &Budget) -> Outcome<Move> {
         for i in layer_start..layer_end {
             nodes += 1;
             if nodes % CHECK_EVERY == 0 || nodes >= node_limit {
-                if let Err(why) = budget.check_nodes(nodes, arena.bytes() + steps.capacity() * 2) {
+                if let Err(why) = budget.check_nodes(nodes, arena.bytes() + steps.capacity() * 4) {
+                    arena.extra = steps;
                     return Outcome::stopped(None, depth + 1, why, nodes, t0.elapsed());
                 }
             }
@@ -122,13 +139,17 @@ pub fn bfs(board: &Board, start: Position, budget: &Budget) -> Outcome<Move> {
             let s = steps[i];
             let last = arena.mv[i];
             let first = i == 0;
+            children.clear();
             board.for_each_move(pos, |mv, next| {
                 // Moving the piece just moved again gives a position at
                 // this depth or the one before: never new.
-                if mv.piece == last.piece && !first {
-                    return;
+                if mv.piece != last.piece || first {
+                    arena.table.prefetch(next.0);
+                    children.push((mv, next));
                 }
-                let ns = s + mv.delta.unsigned_abs() as u16;
+            });
+            for &(mv, next) in &children {
+                let ns = s + mv.delta.unsigned_abs() as u32;
                 match arena.add(next.0, i as u32, mv) {
                     Err(idx) => {
                         steps.push(ns);
@@ -145,15 +166,17 @@ pub fn bfs(board: &Board, start: Position, budget: &Budget) -> Outcome<Move> {
                         }
                     }
                 }
-            });
+            }
         }
         depth += 1;
         if let Some(&best) = goals.iter().min_by_key(|&&g| (steps[g as usize], g)) {
+            arena.extra = steps;
             return Outcome::optimal(arena.path(best), nodes, t0.elapsed());
         }
         layer_start = layer_end;
         layer_end = arena.keys.len();
     }
+    arena.extra = steps;
     Outcome::unsolvable(nodes, t0.elapsed())
 }
 
@@ -183,11 +206,23 @@ pub fn astar(board: &Board, start: Position, budget: &Budget) -> Outcome<Move> {
 
 fn best_first(board: &Board, start: Position, budget: &Budget, order: Order) -> Outcome<Move> {
     let t0 = Instant::now();
+    with_arena(start, |arena| {
+        best_first_in(board, start, budget, order, arena, t0)
+    })
+}
+
+fn best_first_in(
+    board: &Board,
+    start: Position,
+    budget: &Budget,
+    order: Order,
+    arena: &mut Arena,
+    t0: Instant,
+) -> Outcome<Move> {
     let h = |p: Position| match order {
         Order::Greedy => board.blocking_score(p),
         Order::Astar => board.admissible_bound(p),
     } as usize;
-    let mut arena = Arena::new(start);
     let mut g: Vec<u32> = vec![0];
     let mut open: BucketQueue<u32> = BucketQueue::new();
     open.push(h(start), 0, 0);
