@@ -9,7 +9,9 @@
 //!
 //! Only clusters with a solved position matter, so the enumeration walks
 //! the solved positions (every placement of the other pieces and walls
-//! with the primary piece at the exit). A cluster is explored once: from
+//! with the primary piece at the exit), and of those only the ones where
+//! no piece can slide left or up (any other has a smaller solved
+//! neighbour in its cluster). A cluster is explored once: from
 //! its least solved position, in a piece order that moves cannot change
 //! (pieces by axis, line, then order along the line, which sliding never
 //! changes), so the packed positions of one cluster compare the same way
@@ -73,7 +75,7 @@ pub struct Summary {
     pub walls: usize,
     /// Work units.
     pub units: usize,
-    /// Solved positions (placements) visited.
+    /// Solved positions visited (those where no piece can slide left or up).
     pub solved_positions: u64,
     /// Clusters with a solved position.
     pub clusters: u64,
@@ -166,6 +168,18 @@ fn rec(u: &mut Unit, n: usize, walls: usize, stop: usize, f: &mut impl FnMut(&Un
                 r + len <= n
             };
             if !fits || u.pieces.len() >= super::board::MAX_PIECES {
+                continue;
+            }
+            // Only solved positions where no piece can move left or up
+            // are listed: moving one that can gives a smaller solved
+            // position of the same cluster, which owns it. The cell
+            // before the piece is final (it comes earlier in row order).
+            let pushed = if horizontal {
+                c == 0 || u.occupied & (1 << (cell - 1)) != 0
+            } else {
+                r == 0 || u.occupied & (1 << (cell - n)) != 0
+            };
+            if !pushed {
                 continue;
             }
             let mut m = 0u64;
@@ -409,7 +423,51 @@ mod tests {
                 "{e:?}"
             );
         }
-        eprintln!("{s:?}");
+        // Pinned: a change in the enumeration shows here.
+        assert_eq!(
+            (
+                s.units,
+                s.solved_positions,
+                s.clusters,
+                s.positions,
+                s.puzzles
+            ),
+            (22, 1378, 1143, 9444, 484)
+        );
+        assert_eq!(
+            s.hardest,
+            Some(Entry {
+                moves: 7,
+                board: "BBBCDAACDoEEDFFF".into(),
+                cluster_size: 8
+            })
+        );
+    }
+
+    #[test]
+    fn five_by_five_counts_are_stable() {
+        let (s, entries) = enumerate(5, 0, None, |_, _| {}).unwrap();
+        assert_eq!(
+            (
+                s.units,
+                s.solved_positions,
+                s.clusters,
+                s.positions,
+                s.puzzles
+            ),
+            (180, 354_260, 238_244, 7_104_587, 88_627)
+        );
+        assert_eq!(s.by_moves.get(&20), Some(&2));
+        assert_eq!(s.by_moves.get(&1), Some(&34_466));
+        assert_eq!(entries[0].board, "BBCCDEEoFDGAAFoGoHIIJJHoo");
+        for e in entries.iter().take(5) {
+            let (b, p) = parse_board(&e.board).unwrap();
+            assert_eq!(
+                bfs(&b, p, &Budget::unlimited()).len(),
+                Some(e.moves as usize),
+                "{e:?}"
+            );
+        }
     }
 
     #[test]
