@@ -129,7 +129,7 @@ fn bfs_in(board: &Board, budget: &Budget, arena: &mut Arena, t0: Instant) -> Out
     while layer_start < layer_end {
         for i in layer_start..layer_end {
             nodes += 1;
-            if nodes % CHECK_EVERY == 0 || nodes >= node_limit {
+            if nodes.is_multiple_of(CHECK_EVERY) || nodes >= node_limit {
                 if let Err(why) = budget.check_nodes(nodes, arena.bytes() + steps.capacity() * 4) {
                     arena.extra = steps;
                     return Outcome::stopped(None, depth + 1, why, nodes, t0.elapsed());
@@ -254,7 +254,7 @@ fn best_first_in(
             };
         }
         nodes += 1;
-        if nodes % CHECK_EVERY == 0 || nodes >= node_limit {
+        if nodes.is_multiple_of(CHECK_EVERY) || nodes >= node_limit {
             let lb = match order {
                 Order::Astar => bound,
                 Order::Greedy => board.admissible_bound(start),
