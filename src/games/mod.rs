@@ -4,3 +4,4 @@
 
 pub mod flood;
 pub mod registry;
+pub mod rush;

@@ -1,0 +1,494 @@
+//! Rush Hour's command line: `gridbot solve|bench|analyse|generate rush`.
+//! The work is in the library modules; this file parses arguments and
+//! prints.
+
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use anyhow::{bail, Context};
+use clap::{ArgMatches, Command};
+
+use super::analyse::{analyse, Difficulty};
+use super::bench::bench;
+use super::generate::{from_database, generate_random, Rng};
+use super::parse::{parse_line, parse_puzzles, Puzzle};
+use super::search::steps;
+use super::solve::{solve, Strategy};
+use crate::cli::args::{parse_bytes, parse_duration, read_input, source_name};
+use crate::games::registry::{command_for, parse, GameCli, Verb};
+use crate::solver::Budget;
+
+/// Rush Hour in the registry.
+pub struct Rush;
+
+impl GameCli for Rush {
+    fn name(&self) -> &'static str {
+        "rush"
+    }
+
+    fn title(&self) -> &'static str {
+        "Rush Hour"
+    }
+
+    fn about(&self) -> &'static str {
+        "Pieces of length 2 and 3 slide along their axis on an N x N board (4 to 8) with \
+         optional walls; the red piece A must reach the exit on the right of its row. One \
+         move slides one piece any distance. Boards in Fogleman's format (36 characters, \
+         o empty, x wall). Solver: exact breadth-first search (fewest moves, then fewest \
+         steps; proves unsolvable boards), A* with the admissible blocker count (fewest \
+         moves), the seed's greedy best-first search (fast, not shortest)."
+    }
+
+    fn command(&self, verb: Verb) -> Option<Command> {
+        let name = self.name();
+        Some(match verb {
+            Verb::Solve => command_for::<SolveArgs>(name, "Solve Rush Hour boards"),
+            Verb::Bench => command_for::<BenchArgs>(
+                name,
+                "Solve every puzzle of a database file and compare with its MOVES column",
+            ),
+            Verb::Analyse => command_for::<AnalyseArgs>(
+                name,
+                "The cluster of a board: positions, solved ones, the farthest, difficulty",
+            ),
+            Verb::Enumerate => command_for::<EnumerateArgs>(
+                name,
+                "Every position, its cluster and distances: Fogleman's database and a summary",
+            ),
+            Verb::Generate => command_for::<GenerateArgs>(
+                name,
+                "Puzzles of a chosen number of moves, from a database or random positions",
+            ),
+            _ => return None,
+        })
+    }
+
+    fn run(&self, verb: Verb, m: &ArgMatches) -> anyhow::Result<ExitCode> {
+        match verb {
+            Verb::Solve => run_solve(parse(m)?),
+            Verb::Bench => run_bench(parse(m)?),
+            Verb::Analyse => run_analyse(parse(m)?),
+            Verb::Generate => run_generate(parse(m)?),
+            Verb::Enumerate => run_enumerate(parse(m)?),
+            v => bail!("rush does not support `{}`", v.label()),
+        }
+    }
+}
+
+/// Search options shared by `solve` and `bench`.
+#[derive(Debug, clap::Args)]
+pub struct SearchArgs {
+    /// Search strategy.
+    #[arg(long, value_enum, default_value_t = Strategy::Bfs)]
+    pub strategy: Strategy,
+    /// Stop a search after this long (e.g. `500ms`, `2s`).
+    #[arg(long, value_parser = parse_duration)]
+    pub time_limit: Option<Duration>,
+    /// Stop a search when its tables hold this much memory (e.g. `512M`).
+    #[arg(long, value_parser = parse_bytes, default_value = "2G")]
+    pub memory_limit: usize,
+}
+
+impl SearchArgs {
+    fn budget(&self) -> Budget {
+        Budget::new(self.time_limit, self.memory_limit)
+    }
+}
+
+/// The puzzles of a board argument: a literal board or database line, a
+/// file of them, or `-`.
+fn puzzles_of(arg: &str) -> anyhow::Result<Vec<Puzzle>> {
+    if !std::path::Path::new(arg).is_file() && arg != "-" {
+        if let Ok(p) = parse_line(arg, 1) {
+            return Ok(vec![p]);
+        }
+    }
+    let text = read_input(arg)?;
+    let puzzles = parse_puzzles(&text)
+        .with_context(|| format!("reading boards from {}", source_name(arg)))?;
+    if puzzles.is_empty() {
+        bail!("no board in {}", source_name(arg));
+    }
+    Ok(puzzles)
+}
+
+/// `gridbot solve rush`.
+#[derive(Debug, clap::Args)]
+pub struct SolveArgs {
+    /// A board (`oooBoo...`, 16 to 64 characters), a database line
+    /// (`MOVES BOARD CLUSTER_SIZE`), a file of them, or `-` for standard input.
+    board: String,
+    #[command(flatten)]
+    search: SearchArgs,
+    /// Print JSON (one object a board) instead of text.
+    #[arg(long)]
+    json: bool,
+}
+
+fn run_solve(args: SolveArgs) -> anyhow::Result<ExitCode> {
+    let puzzles = puzzles_of(&args.board)?;
+    let mut code = ExitCode::SUCCESS;
+    for p in &puzzles {
+        let o = solve(
+            &p.board,
+            p.start,
+            args.search.strategy,
+            &args.search.budget(),
+        );
+        let time_ms = o.elapsed.as_secs_f64() * 1e3;
+        let described: Vec<String> = o
+            .moves
+            .iter()
+            .flatten()
+            .map(|&m| p.board.describe(m))
+            .collect();
+        let st = o.moves.as_deref().map(steps);
+        if o.moves.is_none() && !o.proven_unsolvable {
+            code = ExitCode::FAILURE;
+        }
+        if args.json {
+            let v = serde_json::json!({
+                "board": p.board.to_text(p.start),
+                "line": p.line,
+                "strategy": args.search.strategy,
+                "moves": described,
+                "length": o.len(),
+                "steps": st,
+                "lower_bound": o.lower_bound,
+                "optimal": o.optimality(),
+                "nodes": o.nodes,
+                "positions_exhausted": o.proven_unsolvable.then_some(o.nodes),
+                "time_ms": (time_ms * 1000.0).round() / 1000.0,
+                "stopped": o.stopped.map(|s| s.to_string()),
+            });
+            println!("{}", serde_json::to_string(&v)?);
+            continue;
+        }
+        if puzzles.len() > 1 {
+            println!("# line {}: {}", p.line, p.board.to_text(p.start));
+        }
+        if o.proven_unsolvable {
+            println!(
+                "unsolvable: no solution among the {} positions reachable",
+                o.nodes
+            );
+        } else if let Some(why) = o.stopped.filter(|_| o.moves.is_none()) {
+            println!("stopped by the {why} before a solution");
+        } else {
+            println!("{}", described.join(", "));
+        }
+        println!(
+            "length={} steps={} lower_bound={} optimal={} nodes={} time_ms={:.3}",
+            o.len().map_or("none".into(), |l| l.to_string()),
+            st.map_or("none".into(), |s| s.to_string()),
+            if o.proven_unsolvable {
+                "inf".into()
+            } else {
+                o.lower_bound.to_string()
+            },
+            o.optimality(),
+            o.nodes,
+            time_ms
+        );
+    }
+    Ok(code)
+}
+
+/// `gridbot bench rush`.
+#[derive(Debug, clap::Args)]
+pub struct BenchArgs {
+    /// A database file: lines `MOVES BOARD CLUSTER_SIZE`.
+    file: PathBuf,
+    #[command(flatten)]
+    search: SearchArgs,
+    /// Only the first N puzzles.
+    #[arg(long)]
+    limit: Option<usize>,
+    /// Print the summary as JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+fn run_bench(args: BenchArgs) -> anyhow::Result<ExitCode> {
+    let text = std::fs::read_to_string(&args.file)
+        .with_context(|| format!("reading {}", args.file.display()))?;
+    let mut puzzles =
+        parse_puzzles(&text).with_context(|| format!("reading {}", args.file.display()))?;
+    if let Some(n) = args.limit {
+        puzzles.truncate(n);
+    }
+    let bar = progress_bar(puzzles.len() as u64);
+    let r = bench(
+        &puzzles,
+        args.search.strategy,
+        || args.search.budget(),
+        |done, _| bar.set_position(done as u64),
+    );
+    bar.finish_and_clear();
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&r)?);
+    } else {
+        println!(
+            "puzzles={} proven={} total_moves={} total_steps={} mismatches={} nodes={} cpu_ms={:.1} wall_ms={:.1} median_ms={:.3} max_ms={:.3} (line {}) strategy={:?}",
+            r.puzzles,
+            r.proven,
+            r.total_moves,
+            r.total_steps,
+            r.mismatches.len(),
+            r.nodes,
+            r.cpu_ms,
+            r.wall_ms,
+            r.median_ms,
+            r.max_ms,
+            r.max_line,
+            r.strategy
+        );
+        for m in &r.mismatches {
+            println!(
+                "line {}: file says {}, found {} (optimal={})",
+                m.line,
+                m.expected.map_or("-".into(), |e| e.to_string()),
+                m.found.map_or("none".into(), |e| e.to_string()),
+                m.optimal
+            );
+        }
+    }
+    Ok(if r.mismatches.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
+}
+
+fn progress_bar(len: u64) -> indicatif::ProgressBar {
+    if std::io::stderr().is_terminal() {
+        indicatif::ProgressBar::new(len)
+    } else {
+        indicatif::ProgressBar::hidden()
+    }
+}
+
+/// `gridbot analyse rush`.
+#[derive(Debug, clap::Args)]
+pub struct AnalyseArgs {
+    /// A board, a database line, a file of them or `-`.
+    board: String,
+    /// Stop when the cluster's tables hold this much memory.
+    #[arg(long, value_parser = parse_bytes, default_value = "2G")]
+    memory_limit: usize,
+    /// Print JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+fn run_analyse(args: AnalyseArgs) -> anyhow::Result<ExitCode> {
+    for p in puzzles_of(&args.board)? {
+        let r = analyse(&p.board, p.start, &Budget::new(None, args.memory_limit))
+            .map_err(|e| anyhow::anyhow!("line {}: stopped by the {e}", p.line))?;
+        if args.json {
+            println!("{}", serde_json::to_string(&r)?);
+        } else {
+            println!(
+                "board={} positions={} solved={} moves={} difficulty={} farthest={} farthest_moves={}",
+                r.board,
+                r.positions,
+                r.solved,
+                r.moves.map_or("unsolvable".into(), |m| m.to_string()),
+                serde_json::to_value(r.difficulty)?.as_str().unwrap_or("?"),
+                r.farthest.as_deref().unwrap_or("none"),
+                r.farthest_moves.map_or("none".into(), |m| m.to_string()),
+            );
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `gridbot generate rush`.
+#[derive(Debug, clap::Args)]
+pub struct GenerateArgs {
+    /// Moves wanted: `A..B`, `N`, or a class (easy, medium, hard, very-hard).
+    #[arg(long, value_parser = parse_moves)]
+    moves: (u32, u32),
+    /// Walls in each puzzle.
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u8).range(0..=8))]
+    walls: u8,
+    /// How many puzzles.
+    #[arg(long, default_value_t = 1)]
+    count: usize,
+    /// Board side (4 to 8) for random generation.
+    #[arg(long, default_value_t = 6, value_parser = clap::value_parser!(u8).range(4..=8))]
+    size: u8,
+    /// Pick from this database (`MOVES BOARD CLUSTER_SIZE` lines) instead
+    /// of generating random positions.
+    #[arg(long)]
+    database: Option<PathBuf>,
+    /// Random positions to try before giving up.
+    #[arg(long, default_value_t = 100_000)]
+    attempts: usize,
+    /// Seed of the random positions (default: from the clock).
+    #[arg(long)]
+    seed: Option<u64>,
+}
+
+/// Parses `A..B`, `N` or a difficulty class name.
+fn parse_moves(s: &str) -> Result<(u32, u32), String> {
+    use clap::ValueEnum;
+    if let Ok(d) = Difficulty::from_str(s, true) {
+        return d
+            .moves()
+            .ok_or_else(|| "unsolvable puzzles are not generated".to_string());
+    }
+    let num = |t: &str| {
+        t.trim()
+            .parse::<u32>()
+            .map_err(|_| format!("bad number {t:?} in {s:?}"))
+    };
+    let (lo, hi) = match s.split_once("..") {
+        Some((a, b)) => (num(a)?, num(b.trim_start_matches('='))?),
+        None => (num(s)?, num(s)?),
+    };
+    if lo > hi || hi > 250 {
+        return Err(format!("bad range {s:?}: want A..B with A <= B <= 250"));
+    }
+    Ok((lo, hi))
+}
+
+fn run_generate(args: GenerateArgs) -> anyhow::Result<ExitCode> {
+    let found = if let Some(db) = &args.database {
+        let text =
+            std::fs::read_to_string(db).with_context(|| format!("reading {}", db.display()))?;
+        let puzzles = parse_puzzles(&text).with_context(|| format!("reading {}", db.display()))?;
+        from_database(&puzzles, args.moves, Some(args.walls as usize), args.count)
+    } else {
+        let seed = args.seed.unwrap_or_else(|| {
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(1, |d| d.as_nanos() as u64)
+        });
+        let mut rng = Rng::new(seed);
+        let bar = progress_bar(args.attempts as u64);
+        let out = generate_random(
+            args.size as usize,
+            args.walls as usize,
+            args.moves,
+            args.count,
+            args.attempts,
+            &mut rng,
+            |k, _| bar.set_position(k as u64),
+        );
+        bar.finish_and_clear();
+        out
+    };
+    for g in &found {
+        println!("{g}");
+    }
+    if found.len() < args.count {
+        eprintln!(
+            "gridbot: found {} of {} puzzles of {}..{} moves",
+            found.len(),
+            args.count,
+            args.moves.0,
+            args.moves.1
+        );
+        return Ok(ExitCode::FAILURE);
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `gridbot enumerate rush`.
+#[derive(Debug, clap::Args)]
+pub struct EnumerateArgs {
+    /// Board side.
+    #[arg(long, default_value_t = 6, value_parser = clap::value_parser!(u8).range(4..=8))]
+    size: u8,
+    /// Most walls in a position.
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u8).range(0..=2))]
+    walls: u8,
+    /// Write the database (`MOVES BOARD CLUSTER_SIZE` lines, hardest first)
+    /// here; finished work units are kept in `FILE.units/`, so a run that
+    /// was interrupted resumes.
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// Worker threads (default: one per core).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Print the summary as JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+fn run_enumerate(args: EnumerateArgs) -> anyhow::Result<ExitCode> {
+    use super::enumerate::enumerate;
+    let units = args.out.as_ref().map(|o| {
+        let mut d = o.clone().into_os_string();
+        d.push(".units");
+        PathBuf::from(d)
+    });
+    let bar = progress_bar(0);
+    bar.set_style(
+        indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} units {elapsed} (eta {eta})")
+            .expect("template"),
+    );
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(args.threads.unwrap_or(0))
+        .build()?;
+    let t0 = std::time::Instant::now();
+    let (summary, entries) = pool.install(|| {
+        enumerate(
+            args.size as usize,
+            args.walls as usize,
+            units.as_deref(),
+            |done, total| {
+                bar.set_length(total);
+                bar.set_position(done);
+            },
+        )
+    })?;
+    bar.finish_and_clear();
+    if let Some(out) = &args.out {
+        let mut text = String::with_capacity(entries.len() * 48);
+        for e in &entries {
+            text.push_str(&format!("{} {} {}\n", e.moves, e.board, e.cluster_size));
+        }
+        std::fs::write(out, text).with_context(|| format!("writing {}", out.display()))?;
+    }
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&summary)?);
+    } else {
+        println!(
+            "size={} walls={} units={} solved_positions={} clusters={} positions={} puzzles={} wall_s={:.1}",
+            summary.size,
+            summary.walls,
+            summary.units,
+            summary.solved_positions,
+            summary.clusters,
+            summary.positions,
+            summary.puzzles,
+            t0.elapsed().as_secs_f64()
+        );
+        if let Some(h) = &summary.hardest {
+            println!("hardest: {} {} {}", h.moves, h.board, h.cluster_size);
+        }
+        for (m, c) in summary.by_moves.iter().rev() {
+            println!("moves={m} puzzles={c}");
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn move_ranges() {
+        assert_eq!(parse_moves("10..20"), Ok((10, 20)));
+        assert_eq!(parse_moves("7"), Ok((7, 7)));
+        assert_eq!(parse_moves("hard"), Ok((21, 35)));
+        assert!(parse_moves("20..10").is_err());
+        assert!(parse_moves("x..3").is_err());
+        assert!(parse_moves("unsolvable").is_err());
+    }
+}

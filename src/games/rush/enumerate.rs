@@ -1,0 +1,488 @@
+//! Enumerates every position of the game on an N x N board (the primary
+//! piece on row `(N - 1) / 2`, pieces of length 2 and 3, at most `walls`
+//! walls), groups the positions into clusters of mutually reachable ones,
+//! computes the distance of every position of a cluster to a solved one,
+//! and lists for every cluster that has a solved position and whose
+//! farthest position is not solved: the farthest position (least in
+//! canonical text order), its moves and the cluster size. That is
+//! Fogleman's database.
+//!
+//! Only clusters with a solved position matter, so the enumeration walks
+//! the solved positions (every placement of the other pieces and walls
+//! with the primary piece at the exit), and of those only the ones where
+//! no piece can slide left or up (any other has a smaller solved
+//! neighbour in its cluster). A cluster is explored once: from
+//! its least solved position, in a piece order that moves cannot change
+//! (pieces by axis, line, then order along the line, which sliding never
+//! changes), so the packed positions of one cluster compare the same way
+//! whichever solved position they were reached from. An exploration that
+//! meets a smaller solved position stops at once: that one owns the
+//! cluster. Memory is one cluster per thread.
+//!
+//! The work is split into units by the placement of the first row;
+//! units run in parallel (rayon), and with an output folder each finished
+//! unit is saved, so an interrupted run resumes where it stopped.
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use rayon::prelude::*;
+use serde::Serialize;
+
+use super::analyse::{cluster_unless, NO_SOLUTION};
+use super::board::{Board, Piece, Position, MAX_SIZE, MIN_SIZE};
+use super::generate::canonical_text;
+use crate::solver::Budget;
+
+/// One piece placed: axis, length, row and column of its first cell.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Placed {
+    horizontal: bool,
+    len: u8,
+    row: u8,
+    col: u8,
+}
+
+/// A partial placement: the cells filled so far (row order) and what is on them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Unit {
+    occupied: u64,
+    walls: u64,
+    pieces: Vec<Placed>,
+    next_cell: usize,
+}
+
+/// One line of the database.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Entry {
+    /// Moves of the farthest position.
+    pub moves: u32,
+    /// The farthest position (least canonical text among the farthest).
+    pub board: String,
+    /// Positions in the cluster.
+    pub cluster_size: u64,
+}
+
+/// What an enumeration found.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct Summary {
+    /// Board side.
+    pub size: usize,
+    /// Most walls a position may have.
+    pub walls: usize,
+    /// Work units.
+    pub units: usize,
+    /// Solved positions visited (those where no piece can slide left or up).
+    pub solved_positions: u64,
+    /// Clusters with a solved position.
+    pub clusters: u64,
+    /// Positions in those clusters.
+    pub positions: u64,
+    /// Database entries (clusters whose farthest position is not solved).
+    pub puzzles: u64,
+    /// Entries by moves.
+    pub by_moves: BTreeMap<u32, u64>,
+    /// The hardest entry (most moves, then least text).
+    pub hardest: Option<Entry>,
+}
+
+/// Errors of an enumeration.
+#[derive(Debug, thiserror::Error)]
+pub enum EnumerateError {
+    /// A size outside 4..=8.
+    #[error("board side {0} is not supported (4 to 8)")]
+    Size(usize),
+    /// Reading or writing the output folder.
+    #[error("{0}: {1}")]
+    Io(PathBuf, std::io::Error),
+    /// A saved unit that cannot be read.
+    #[error("{0}: damaged unit file ({1}); delete it to redo the unit")]
+    Damaged(PathBuf, String),
+}
+
+/// The row of the primary piece on a board of side `n`.
+pub fn primary_row(n: usize) -> usize {
+    (n - 1) / 2
+}
+
+/// The work units: every placement of the first row's cells.
+pub fn units(n: usize, walls: usize) -> Result<Vec<Unit>, EnumerateError> {
+    if !(MIN_SIZE..=MAX_SIZE).contains(&n) {
+        return Err(EnumerateError::Size(n));
+    }
+    let row = primary_row(n);
+    let a = Placed {
+        horizontal: true,
+        len: 2,
+        row: row as u8,
+        col: (n - 2) as u8,
+    };
+    let start = Unit {
+        occupied: 0b11 << (row * n + n - 2),
+        walls: 0,
+        pieces: vec![a],
+        next_cell: 0,
+    };
+    let mut out = Vec::new();
+    extend(&start, n, walls, n, &mut |u| out.push(u.clone()));
+    Ok(out)
+}
+
+/// Calls `f` with every completion of `u` up to cell `stop`.
+fn extend(u: &Unit, n: usize, walls: usize, stop: usize, f: &mut impl FnMut(&Unit)) {
+    let mut u = u.clone();
+    rec(&mut u, n, walls, stop, f);
+}
+
+fn rec(u: &mut Unit, n: usize, walls: usize, stop: usize, f: &mut impl FnMut(&Unit)) {
+    let cell = u.next_cell;
+    if cell == stop {
+        f(u);
+        return;
+    }
+    u.next_cell += 1;
+    if u.occupied & (1 << cell) != 0 {
+        rec(u, n, walls, stop, f);
+        u.next_cell -= 1;
+        return;
+    }
+    // Empty.
+    rec(u, n, walls, stop, f);
+    // A wall.
+    if (u.walls.count_ones() as usize) < walls {
+        u.walls |= 1 << cell;
+        u.occupied |= 1 << cell;
+        rec(u, n, walls, stop, f);
+        u.walls &= !(1 << cell);
+        u.occupied &= !(1 << cell);
+    }
+    let (r, c) = (cell / n, cell % n);
+    for horizontal in [true, false] {
+        for len in 2..=3usize {
+            let fits = if horizontal {
+                c + len <= n
+            } else {
+                r + len <= n
+            };
+            if !fits || u.pieces.len() >= super::board::MAX_PIECES {
+                continue;
+            }
+            // Only solved positions where no piece can move left or up
+            // are listed: moving one that can gives a smaller solved
+            // position of the same cluster, which owns it. The cell
+            // before the piece is final (it comes earlier in row order).
+            let pushed = if horizontal {
+                c == 0 || u.occupied & (1 << (cell - 1)) != 0
+            } else {
+                r == 0 || u.occupied & (1 << (cell - n)) != 0
+            };
+            if !pushed {
+                continue;
+            }
+            let mut m = 0u64;
+            for k in 0..len {
+                m |= 1 << if horizontal { cell + k } else { cell + k * n };
+            }
+            if u.occupied & m != 0 {
+                continue;
+            }
+            u.occupied |= m;
+            u.pieces.push(Placed {
+                horizontal,
+                len: len as u8,
+                row: r as u8,
+                col: c as u8,
+            });
+            rec(u, n, walls, stop, f);
+            u.pieces.pop();
+            u.occupied &= !m;
+        }
+    }
+    u.next_cell -= 1;
+}
+
+/// The board of a complete placement with its pieces in the canonical
+/// order (primary first, then by axis, line and place along the line),
+/// and the (solved) position.
+fn canonical_board(u: &Unit, n: usize) -> (Board, Position) {
+    let mut others: Vec<Placed> = u.pieces[1..].to_vec();
+    let key = |p: &Placed| {
+        if p.horizontal {
+            (0, p.row, p.col)
+        } else {
+            (1, p.col, p.row)
+        }
+    };
+    others.sort_by_key(key);
+    let mut pieces = Vec::with_capacity(u.pieces.len());
+    let mut pos = Position(0);
+    for (i, p) in std::iter::once(&u.pieces[0]).chain(&others).enumerate() {
+        pieces.push(Piece {
+            horizontal: p.horizontal,
+            len: p.len,
+            line: if p.horizontal { p.row } else { p.col },
+            label: (b'A' + i as u8) as char,
+        });
+        pos = pos.with(i, if p.horizontal { p.col } else { p.row });
+    }
+    let board = Board::new(n, u.walls, pieces).expect("placements fit the board");
+    (board, pos)
+}
+
+/// Counters and entries of one unit.
+#[derive(Debug, Clone, Default)]
+struct UnitResult {
+    solved_positions: u64,
+    clusters: u64,
+    positions: u64,
+    entries: Vec<Entry>,
+}
+
+fn run_unit(u: &Unit, n: usize, walls: usize) -> UnitResult {
+    let mut r = UnitResult::default();
+    let budget = Budget::unlimited();
+    extend(u, n, walls, n * n, &mut |full| {
+        r.solved_positions += 1;
+        let (board, start) = canonical_board(full, n);
+        let goal = board.goal_offset();
+        let own = start.0;
+        let Ok(Some(c)) = cluster_unless(&board, start, &budget, |p| p.get(0) == goal && p.0 < own)
+        else {
+            return;
+        };
+        r.clusters += 1;
+        r.positions += c.positions.len() as u64;
+        let Some(max) = c
+            .distance
+            .iter()
+            .copied()
+            .filter(|&d| d != NO_SOLUTION)
+            .max()
+        else {
+            return;
+        };
+        if max == 0 {
+            return;
+        }
+        let text = c
+            .positions
+            .iter()
+            .zip(&c.distance)
+            .filter(|(_, &d)| d == max)
+            .map(|(&p, _)| canonical_text(&board.to_text(Position(p))))
+            .min()
+            .expect("a farthest position");
+        r.entries.push(Entry {
+            moves: max as u32,
+            board: text,
+            cluster_size: c.positions.len() as u64,
+        });
+    });
+    r
+}
+
+/// The file that holds unit `k`'s result in folder `dir`.
+fn unit_path(dir: &Path, k: usize) -> PathBuf {
+    dir.join(format!("unit-{k:05}.txt"))
+}
+
+fn save_unit(dir: &Path, k: usize, r: &UnitResult) -> Result<(), EnumerateError> {
+    let path = unit_path(dir, k);
+    let tmp = path.with_extension("tmp");
+    let io = |e| EnumerateError::Io(tmp.clone(), e);
+    let mut f = std::io::BufWriter::new(fs::File::create(&tmp).map_err(io)?);
+    writeln!(
+        f,
+        "# {} {} {} {}",
+        r.solved_positions,
+        r.clusters,
+        r.positions,
+        r.entries.len()
+    )
+    .map_err(io)?;
+    for e in &r.entries {
+        writeln!(f, "{} {} {}", e.moves, e.board, e.cluster_size).map_err(io)?;
+    }
+    f.flush().map_err(io)?;
+    drop(f);
+    fs::rename(&tmp, &path).map_err(|e| EnumerateError::Io(path.clone(), e))
+}
+
+fn load_unit(path: &Path) -> Result<UnitResult, EnumerateError> {
+    let text = fs::read_to_string(path).map_err(|e| EnumerateError::Io(path.into(), e))?;
+    let bad = |why: &str| EnumerateError::Damaged(path.into(), why.into());
+    let mut lines = text.lines();
+    let head: Vec<u64> = lines
+        .next()
+        .and_then(|l| l.strip_prefix("# "))
+        .ok_or_else(|| bad("no header"))?
+        .split(' ')
+        .map(|w| w.parse().map_err(|_| bad("bad header")))
+        .collect::<Result<_, _>>()?;
+    let [solved_positions, clusters, positions, count] = head[..] else {
+        return Err(bad("bad header"));
+    };
+    let mut entries = Vec::new();
+    for l in lines {
+        let f: Vec<&str> = l.split(' ').collect();
+        let [m, b, c] = f[..] else {
+            return Err(bad("bad line"));
+        };
+        entries.push(Entry {
+            moves: m.parse().map_err(|_| bad("bad moves"))?,
+            board: b.to_string(),
+            cluster_size: c.parse().map_err(|_| bad("bad cluster size"))?,
+        });
+    }
+    if entries.len() as u64 != count {
+        return Err(bad("truncated"));
+    }
+    Ok(UnitResult {
+        solved_positions,
+        clusters,
+        positions,
+        entries,
+    })
+}
+
+/// Enumerates side `n` with at most `walls` walls. With `dir`, finished
+/// units are saved there and found again on the next run. `progress(done,
+/// total)` is called as units finish. Returns the summary and every
+/// database entry (sorted by moves descending, then board).
+pub fn enumerate(
+    n: usize,
+    walls: usize,
+    dir: Option<&Path>,
+    progress: impl Fn(u64, u64) + Sync,
+) -> Result<(Summary, Vec<Entry>), EnumerateError> {
+    let units = units(n, walls)?;
+    if let Some(d) = dir {
+        fs::create_dir_all(d).map_err(|e| EnumerateError::Io(d.into(), e))?;
+    }
+    let done = AtomicU64::new(0);
+    let total = units.len() as u64;
+    let results: Vec<UnitResult> = units
+        .par_iter()
+        .enumerate()
+        .map(|(k, u)| {
+            let r = match dir {
+                Some(d) if unit_path(d, k).is_file() => load_unit(&unit_path(d, k))?,
+                _ => {
+                    let r = run_unit(u, n, walls);
+                    if let Some(d) = dir {
+                        save_unit(d, k, &r)?;
+                    }
+                    r
+                }
+            };
+            progress(done.fetch_add(1, Ordering::Relaxed) + 1, total);
+            Ok(r)
+        })
+        .collect::<Result<_, EnumerateError>>()?;
+    let mut s = Summary {
+        size: n,
+        walls,
+        units: units.len(),
+        ..Summary::default()
+    };
+    let mut entries = Vec::new();
+    for r in results {
+        s.solved_positions += r.solved_positions;
+        s.clusters += r.clusters;
+        s.positions += r.positions;
+        entries.extend(r.entries);
+    }
+    entries.sort_by(|a, b| b.moves.cmp(&a.moves).then_with(|| a.board.cmp(&b.board)));
+    s.puzzles = entries.len() as u64;
+    for e in &entries {
+        *s.by_moves.entry(e.moves).or_default() += 1;
+    }
+    s.hardest = entries.first().cloned();
+    Ok((s, entries))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::parse::parse_board;
+    use super::super::search::bfs;
+    use super::*;
+
+    #[test]
+    fn four_by_four_is_stable_and_its_hardest_solve_to_their_length() {
+        let (s, entries) = enumerate(4, 0, None, |_, _| {}).unwrap();
+        assert_eq!(s.puzzles, entries.len() as u64);
+        assert!(s.clusters >= s.puzzles);
+        for e in entries.iter().take(20) {
+            let (b, p) = parse_board(&e.board).unwrap();
+            assert_eq!(
+                bfs(&b, p, &Budget::unlimited()).len(),
+                Some(e.moves as usize),
+                "{e:?}"
+            );
+        }
+        // Pinned: a change in the enumeration shows here.
+        assert_eq!(
+            (
+                s.units,
+                s.solved_positions,
+                s.clusters,
+                s.positions,
+                s.puzzles
+            ),
+            (22, 1378, 1143, 9444, 484)
+        );
+        assert_eq!(
+            s.hardest,
+            Some(Entry {
+                moves: 7,
+                board: "BBBCDAACDoEEDFFF".into(),
+                cluster_size: 8
+            })
+        );
+    }
+
+    #[test]
+    fn five_by_five_counts_are_stable() {
+        let (s, entries) = enumerate(5, 0, None, |_, _| {}).unwrap();
+        assert_eq!(
+            (
+                s.units,
+                s.solved_positions,
+                s.clusters,
+                s.positions,
+                s.puzzles
+            ),
+            (180, 354_260, 238_244, 7_104_587, 88_627)
+        );
+        assert_eq!(s.by_moves.get(&20), Some(&2));
+        assert_eq!(s.by_moves.get(&1), Some(&34_466));
+        assert_eq!(entries[0].board, "BBCCDEEoFDGAAFoGoHIIJJHoo");
+        for e in entries.iter().take(5) {
+            let (b, p) = parse_board(&e.board).unwrap();
+            assert_eq!(
+                bfs(&b, p, &Budget::unlimited()).len(),
+                Some(e.moves as usize),
+                "{e:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn resumes_from_saved_units() {
+        let dir = std::env::temp_dir().join(format!("gridbot-rush-enum-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        let (a, ea) = enumerate(4, 1, Some(&dir), |_, _| {}).unwrap();
+        let (b, eb) = enumerate(4, 1, Some(&dir), |_, _| {}).unwrap();
+        assert_eq!(a, b);
+        assert_eq!(ea, eb);
+        fs::write(unit_path(&dir, 0), "# 1 2\n").unwrap();
+        assert!(matches!(
+            enumerate(4, 1, Some(&dir), |_, _| {}),
+            Err(EnumerateError::Damaged(..))
+        ));
+        let _ = fs::remove_dir_all(&dir);
+    }
+}

@@ -1,0 +1,236 @@
+//! Puzzles of a chosen difficulty: picked from a database file, or made as
+//! the seed does by generating random positions and solving them. A random
+//! position's whole cluster is explored (see [`super::analyse::cluster`]),
+//! and the position kept is the least (as text) of those at the largest
+//! distance from a solution within the range asked for, so one cluster
+//! gives at most one puzzle and every puzzle's MOVES is proven exact.
+
+use serde::Serialize;
+
+use super::analyse::{cluster, NO_SOLUTION};
+use super::board::{Board, Position};
+use super::parse::{parse_board, Puzzle};
+use crate::solver::Budget;
+
+/// One generated puzzle, a database line.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Generated {
+    /// Fewest moves (proven by exhausting the cluster).
+    pub moves: u32,
+    /// The board in Fogleman's format, letters in order of appearance.
+    pub board: String,
+    /// Positions in its cluster.
+    pub cluster_size: u64,
+}
+
+impl std::fmt::Display for Generated {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} {} {}", self.moves, self.board, self.cluster_size)
+    }
+}
+
+/// A small xorshift generator (reproducible from a seed).
+#[derive(Debug, Clone)]
+pub struct Rng(u64);
+
+impl Rng {
+    /// A generator from `seed` (any value).
+    pub fn new(seed: u64) -> Rng {
+        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
+    }
+
+    /// A number in `0..m` (`m` > 0).
+    pub fn below(&mut self, m: usize) -> usize {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        ((self.0 >> 11) % m as u64) as usize
+    }
+}
+
+/// Relabels a board text so the pieces other than `A` are lettered `B`,
+/// `C`, ... in order of first appearance (row order), `o` for empty.
+pub fn canonical_text(text: &str) -> String {
+    let mut map: Vec<(char, char)> = vec![('A', 'A')];
+    let mut next = b'B';
+    text.chars()
+        .map(|c| match c {
+            '.' | 'o' => 'o',
+            'x' => 'x',
+            c => match map.iter().find(|(from, _)| *from == c) {
+                Some(&(_, to)) => to,
+                None => {
+                    let to = next as char;
+                    next += 1;
+                    map.push((c, to));
+                    to
+                }
+            },
+        })
+        .collect()
+}
+
+/// A random position of side `size` with `walls` wall cells: the primary
+/// piece on row `(size - 1) / 2`, then pieces of random length and axis
+/// wherever a random try fits, `tries` tries.
+pub fn random_position(
+    size: usize,
+    walls: usize,
+    tries: usize,
+    rng: &mut Rng,
+) -> (Board, Position) {
+    let n = size;
+    let row = (n - 1) / 2;
+    let mut g = vec![b'o'; n * n];
+    let c = rng.below(n - 2);
+    g[row * n + c] = b'A';
+    g[row * n + c + 1] = b'A';
+    let mut placed = 0;
+    while placed < walls {
+        let i = rng.below(n * n);
+        if g[i] == b'o' {
+            g[i] = b'x';
+            placed += 1;
+        }
+    }
+    let mut label = b'B';
+    for _ in 0..tries {
+        if label > b'Z' {
+            break;
+        }
+        let len = 2 + (rng.below(4) == 0) as usize;
+        let horizontal = rng.below(2) == 0;
+        let (r, c) = if horizontal {
+            (rng.below(n), rng.below(n + 1 - len))
+        } else {
+            (rng.below(n + 1 - len), rng.below(n))
+        };
+        let cells: Vec<usize> = (0..len)
+            .map(|k| {
+                if horizontal {
+                    r * n + c + k
+                } else {
+                    (r + k) * n + c
+                }
+            })
+            .collect();
+        if (horizontal && r == row) || cells.iter().any(|&i| g[i] != b'o') {
+            continue;
+        }
+        for i in cells {
+            g[i] = label;
+        }
+        label += 1;
+    }
+    let text = String::from_utf8(g).expect("ascii");
+    parse_board(&text).expect("a generated board is well formed")
+}
+
+/// The puzzle a cluster offers for the range `lo..=hi`: the least position
+/// (as text) at the largest distance not above `hi`, when that is `lo` or
+/// more.
+pub fn pick(
+    board: &Board,
+    start: Position,
+    lo: u32,
+    hi: u32,
+    budget: &Budget,
+) -> Option<Generated> {
+    let c = cluster(board, start, budget).ok()?;
+    let target = c
+        .distance
+        .iter()
+        .copied()
+        .filter(|&d| d != NO_SOLUTION && (d as u32) <= hi)
+        .max()? as u32;
+    if target < lo {
+        return None;
+    }
+    let board_text = c
+        .positions
+        .iter()
+        .zip(&c.distance)
+        .filter(|(_, &d)| d as u32 == target)
+        .map(|(&p, _)| canonical_text(&board.to_text(Position(p))))
+        .min()?;
+    Some(Generated {
+        moves: target,
+        board: board_text,
+        cluster_size: c.positions.len() as u64,
+    })
+}
+
+/// Generates up to `count` distinct puzzles of `lo..=hi` moves from random
+/// positions, giving up after `attempts` random positions.
+pub fn generate_random(
+    size: usize,
+    walls: usize,
+    (lo, hi): (u32, u32),
+    count: usize,
+    attempts: usize,
+    rng: &mut Rng,
+    mut progress: impl FnMut(usize, usize),
+) -> Vec<Generated> {
+    let mut out: Vec<Generated> = Vec::new();
+    for k in 0..attempts {
+        if out.len() >= count {
+            break;
+        }
+        let tries = size + rng.below(3 * size);
+        let (board, start) = random_position(size, walls, tries, rng);
+        let budget = Budget::new(None, 1 << 30);
+        if let Some(g) = pick(&board, start, lo, hi, &budget) {
+            if !out.iter().any(|o| o.board == g.board) {
+                out.push(g);
+            }
+        }
+        progress(k + 1, out.len());
+    }
+    out
+}
+
+/// Up to `count` puzzles of a database with `lo..=hi` moves and exactly
+/// `walls` walls (any number when `None`), in file order.
+pub fn from_database(
+    puzzles: &[Puzzle],
+    (lo, hi): (u32, u32),
+    walls: Option<usize>,
+    count: usize,
+) -> Vec<Generated> {
+    puzzles
+        .iter()
+        .filter(|p| p.moves.is_some_and(|m| (lo..=hi).contains(&m)))
+        .filter(|p| walls.is_none_or(|w| p.board.walls().count_ones() as usize == w))
+        .take(count)
+        .map(|p| Generated {
+            moves: p.moves.unwrap_or(0),
+            board: p.board.to_text(p.start),
+            cluster_size: p.cluster_size.unwrap_or(0),
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::search::bfs;
+    use super::*;
+
+    #[test]
+    fn generated_puzzles_have_their_listed_length() {
+        let mut rng = Rng::new(7);
+        let got = generate_random(6, 0, (8, 20), 3, 2000, &mut rng, |_, _| {});
+        assert_eq!(got.len(), 3);
+        for g in &got {
+            let (b, p) = parse_board(&g.board).unwrap();
+            let o = bfs(&b, p, &Budget::unlimited());
+            assert_eq!(o.len(), Some(g.moves as usize), "{g}");
+            assert!((8..=20).contains(&g.moves));
+            assert_eq!(canonical_text(&g.board), g.board);
+        }
+    }
+
+    #[test]
+    fn canonical_letters() {
+        assert_eq!(canonical_text("CCoAAoxD.D..ooo."), "BBoAAoxCoCoooooo");
+    }
+}
