@@ -2,3 +2,4 @@
 //! screen and how a move becomes a click.
 
 pub mod flood;
+pub mod pegs;
