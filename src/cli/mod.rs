@@ -56,6 +56,21 @@ enum Command {
     Validate(validate::Args),
     /// Measure speed and memory.
     Bench(bench::Args),
+    /// Analyse a start position: reachable positions, winning first moves,
+    /// single-peg changes that flip winnability.
+    Analyse(AnalyseArgs),
+}
+
+#[derive(Debug, clap::Args)]
+struct AnalyseArgs {
+    #[command(subcommand)]
+    game: AnalyseGame,
+}
+
+#[derive(Debug, Subcommand)]
+enum AnalyseGame {
+    /// Pegs (peg solitaire).
+    Pegs(gridbot::games::pegs::cli::AnalyseArgs),
 }
 
 fn init_logging(verbose: u8, quiet: bool) {
@@ -95,6 +110,9 @@ pub fn main() -> ExitCode {
         Command::Demo(args) => demo::run(args),
         Command::Validate(args) => validate::run(args),
         Command::Bench(args) => bench::run(args),
+        Command::Analyse(args) => match args.game {
+            AnalyseGame::Pegs(a) => gridbot::games::pegs::cli::run_analyse(a),
+        },
     };
     match result {
         Ok(code) => code,

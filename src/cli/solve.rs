@@ -10,18 +10,23 @@ use std::time::Duration;
 use anyhow::{bail, Context};
 use gridbot::games::flood::{parse_board, solve, SolveOptions, Strategy};
 
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    #[command(subcommand)]
+    game: Game,
+}
+
 /// Games that `solve` knows.
-#[derive(Debug, Clone, Copy, clap::ValueEnum)]
-pub enum Game {
+#[derive(Debug, clap::Subcommand)]
+enum Game {
     /// Flood-It.
-    Flood,
+    Flood(FloodArgs),
+    /// Pegs (peg solitaire): prints one jump a line as `row,col row,col`.
+    Pegs(gridbot::games::pegs::cli::SolveArgs),
 }
 
 #[derive(Debug, clap::Args)]
-pub struct Args {
-    /// The game.
-    #[arg(value_enum)]
-    game: Game,
+pub struct FloodArgs {
     /// The board: a file name, `-` for standard input, or the board text
     /// itself (rows of digits/letters, one square line, or an sgt-flood
     /// game ID such as `12x12:0123...,23`).
@@ -137,7 +142,13 @@ fn read_input(arg: &str) -> anyhow::Result<String> {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let Game::Flood = args.game;
+    match args.game {
+        Game::Flood(a) => run_flood(a),
+        Game::Pegs(a) => gridbot::games::pegs::cli::run_solve(a),
+    }
+}
+
+fn run_flood(args: FloodArgs) -> anyhow::Result<ExitCode> {
     let text = read_input(&args.board)?;
     let parsed = parse_board(&text)
         .with_context(|| format!("reading the board from {}", source_name(&args.board)))?;

@@ -117,6 +117,48 @@ impl Pagodas {
         Pagodas { list }
     }
 
+    /// Pagoda functions for a win whose last peg stands on cell `target`:
+    /// `σ^d` for the distance to the target (cell, row, column), and the
+    /// 0/1 closures of `{target}`; the weight needed is the target's.
+    pub fn for_target(board: &Board, target: u8) -> Pagodas {
+        let n = board.width() * board.height();
+        let sigma = (5f64.sqrt() - 1.0) / 2.0;
+        let (tr, tc) = board.row_col(target);
+        let dist = |a: usize, b: usize| (a as i32 - b as i32).unsigned_abs() as i32;
+        let mut cands: Vec<Vec<f64>> = Vec::new();
+        for (use_r, use_c) in [(true, true), (true, false), (false, true)] {
+            cands.push(
+                (0..n)
+                    .map(|i| {
+                        let (r, c) = (i / board.width(), i % board.width());
+                        let d = if use_r { dist(r, tr) } else { 0 }
+                            + if use_c { dist(c, tc) } else { 0 };
+                        sigma.powi(d)
+                    })
+                    .collect(),
+            );
+        }
+        for grow_over in [true, false] {
+            if let Some(set) = closure(board, 1u128 << target, grow_over) {
+                cands.push((0..n).map(|i| ((set >> i) & 1) as f64).collect());
+            }
+        }
+        let mut list = Vec::new();
+        for mut weights in cands {
+            for (i, w) in weights.iter_mut().enumerate() {
+                if !board.on_board(i / board.width(), i % board.width()) {
+                    *w = 0.0;
+                }
+            }
+            let need = weights[target as usize];
+            let p = Pagoda { weights, need };
+            if need > EPS && p.is_valid(board) && list.len() < MAX_PAGODAS {
+                list.push(p);
+            }
+        }
+        Pagodas { list }
+    }
+
     /// The totals of `pegs` under each function.
     pub fn values(&self, pegs: Cells) -> Vec<f64> {
         self.list.iter().map(|p| p.value(pegs)).collect()

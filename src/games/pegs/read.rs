@@ -104,19 +104,26 @@ struct Disc {
     size: f64,
 }
 
-/// Classifies each pixel: 1 saturated, 2 dark grey, 0 other.
-fn classify(image: &RgbaImage) -> Vec<u8> {
-    // Background: the most common colour.
+/// The most common colour's brightness inside a box of the image.
+fn background_lum(image: &RgbaImage, x0: u32, y0: u32, x1: u32, y1: u32) -> i32 {
     let mut counts = rustc_hash::FxHashMap::default();
-    for p in image.pixels().step_by(7) {
-        *counts.entry([p[0], p[1], p[2]]).or_insert(0u32) += 1;
+    for y in y0..y1.min(image.height()) {
+        for x in x0..x1.min(image.width()) {
+            let p = image.get_pixel(x, y);
+            *counts.entry([p[0], p[1], p[2]]).or_insert(0u32) += 1;
+        }
     }
     let bg = counts
         .into_iter()
         .max_by_key(|&(_, n)| n)
         .map(|(c, _)| c)
         .unwrap_or([255, 255, 255]);
-    let bg_lum = bg.iter().map(|&v| v as i32).sum::<i32>() / 3;
+    bg.iter().map(|&v| v as i32).sum::<i32>() / 3
+}
+
+/// Classifies each pixel: 1 saturated, 2 grey and darker than the board
+/// (brightness `bg_lum`), 0 other.
+fn classify(image: &RgbaImage, bg_lum: i32) -> Vec<u8> {
     image
         .pixels()
         .map(|p| {
@@ -136,9 +143,9 @@ fn classify(image: &RgbaImage) -> Vec<u8> {
 }
 
 /// Disc-shaped 4-connected components of each class.
-fn discs(image: &RgbaImage) -> Vec<Disc> {
+fn discs(image: &RgbaImage, bg_lum: i32) -> Vec<Disc> {
     let (w, h) = (image.width() as usize, image.height() as usize);
-    let mut class = classify(image);
+    let mut class = classify(image, bg_lum);
     let mut out = Vec::new();
     let mut stack = Vec::new();
     for start in 0..w * h {
@@ -181,7 +188,9 @@ fn discs(image: &RgbaImage) -> Vec<Disc> {
         let (bw, bh) = ((x1 - x0 + 1) as f64, (y1 - y0 + 1) as f64);
         let fill = n as f64 / (bw * bh);
         let square = bw.min(bh) / bw.max(bh);
-        if bw >= 3.0 && square > 0.8 && fill > 0.6 && fill < 0.95 {
+        // Small discs are near-squares of pixels: allow a full box there.
+        let max_fill = if bw <= 6.0 { 1.0 } else { 0.95 };
+        if bw >= 3.0 && square > 0.8 && fill > 0.6 && fill <= max_fill {
             out.push(Disc {
                 kind: if k == 1 { Kind::Peg } else { Kind::Hole },
                 x: sx as f64 / n as f64,
@@ -208,55 +217,122 @@ fn min_spacing(mut v: Vec<f64>, tol: f64) -> Option<f64> {
 
 /// Reads the Pegs board in `image`.
 pub fn read_board(image: &RgbaImage) -> Result<PegsReading, ReadError> {
-    let all = discs(image);
-    // Keep discs of the typical sizes only: pegs are the largest saturated
-    // discs, holes the grey ones; stray marks far smaller are dropped.
-    let peg_size = median(all.iter().filter(|d| d.kind == Kind::Peg).map(|d| d.size));
-    let hole_size = median(all.iter().filter(|d| d.kind == Kind::Hole).map(|d| d.size));
-    let discs: Vec<Disc> = all
-        .into_iter()
-        .filter(|d| {
-            let typical = match d.kind {
-                Kind::Peg => peg_size,
-                Kind::Hole => hole_size,
-            };
-            typical.is_some_and(|t| (d.size - t).abs() <= t * 0.25 + 1.0)
-        })
+    // First the pegs alone (saturated discs), then the board's colour
+    // around them, then the holes: grey discs darker than the board.
+    let first = discs(image, 0);
+    let peg_size0 = median(first.iter().map(|d| d.size)).unwrap_or(0.0);
+    let typical: Vec<&Disc> = first
+        .iter()
+        .filter(|d| (d.size - peg_size0).abs() <= peg_size0 * 0.25 + 1.0)
         .collect();
-    if discs.is_empty() {
+    let bg_lum = if typical.is_empty() {
+        0
+    } else {
+        let x0 = typical.iter().map(|d| d.x).fold(f64::INFINITY, f64::min);
+        let x1 = typical.iter().map(|d| d.x).fold(0.0, f64::max);
+        let y0 = typical.iter().map(|d| d.y).fold(f64::INFINITY, f64::min);
+        let y1 = typical.iter().map(|d| d.y).fold(0.0, f64::max);
+        background_lum(image, x0 as u32, y0 as u32, x1 as u32 + 1, y1 as u32 + 1)
+    };
+    let all = discs(image, bg_lum);
+    // Pegs are the saturated discs of the typical (median) size; holes
+    // grey discs clearly smaller than a peg, of their own typical size.
+    let peg_size = median(all.iter().filter(|d| d.kind == Kind::Peg).map(|d| d.size));
+    let Some(peg_size) = peg_size else {
         return Err(ReadError::NoBoard {
             width: image.width(),
             height: image.height(),
         });
-    }
-    let tol = discs.iter().map(|d| d.size).fold(f64::INFINITY, f64::min) / 2.0;
-    let px = min_spacing(discs.iter().map(|d| d.x).collect(), tol);
-    let py = min_spacing(discs.iter().map(|d| d.y).collect(), tol);
-    let pitch = match (px, py) {
-        (Some(a), Some(b)) => a.min(b),
-        (Some(a), None) | (None, Some(a)) => a,
-        (None, None) => {
+    };
+    let near = |size: f64, t: f64| (size - t).abs() <= t * 0.25 + 1.0;
+    let tol = 0.8 * peg_size;
+    let spacing = |ds: &[&Disc]| {
+        let px = min_spacing(ds.iter().map(|d| d.x).collect(), tol);
+        let py = min_spacing(ds.iter().map(|d| d.y).collect(), tol);
+        match (px, py) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
+    };
+    let pegs_only: Vec<&Disc> = all
+        .iter()
+        .filter(|d| d.kind == Kind::Peg && near(d.size, peg_size))
+        .collect();
+    // Holes are looked for only around the pegs (grey marks elsewhere on
+    // the screen, such as text, must not count), and are clearly smaller
+    // than a peg.
+    let peg_pitch = spacing(&pegs_only).unwrap_or(2.0 * peg_size);
+    let (x0, x1) = pegs_only
+        .iter()
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), d| {
+            (a.min(d.x), b.max(d.x))
+        });
+    let (y0, y1) = pegs_only
+        .iter()
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), d| {
+            (a.min(d.y), b.max(d.y))
+        });
+    let reach = 1.2 * peg_pitch;
+    let near_pegs =
+        |d: &Disc| d.x >= x0 - reach && d.x <= x1 + reach && d.y >= y0 - reach && d.y <= y1 + reach;
+    let hole_like = |d: &Disc| {
+        d.kind == Kind::Hole && near_pegs(d) && d.size >= 0.2 * peg_size && d.size <= 0.9 * peg_size
+    };
+    let discs: Vec<Disc> = all
+        .iter()
+        .filter(|d| match d.kind {
+            Kind::Peg => near(d.size, peg_size) && near_pegs(d),
+            Kind::Hole => hole_like(d),
+        })
+        .copied()
+        .collect();
+    let pitch = match spacing(&discs.iter().collect::<Vec<_>>()) {
+        Some(p) => p,
+        None => {
             return Err(ReadError::NoPitch(format!(
                 "only {} disc(s), none beside another",
                 discs.len()
             )))
         }
     };
-    let xmin = discs.iter().map(|d| d.x).fold(f64::INFINITY, f64::min);
-    let ymin = discs.iter().map(|d| d.y).fold(f64::INFINITY, f64::min);
-    let mut cells: Vec<(usize, usize, Kind)> = Vec::new();
+    // The lattice is anchored on the median peg; discs off it (stray
+    // marks elsewhere on the screen) are dropped, but if many are, the
+    // image is not a Pegs board.
+    let pegs_only: Vec<&Disc> = discs.iter().filter(|d| d.kind == Kind::Peg).collect();
+    let anchor = *pegs_only[pegs_only.len() / 2];
+    let mut on_lattice: Vec<(i64, i64, Disc)> = Vec::new();
+    let mut off: Option<Disc> = None;
+    let mut off_count = 0;
     for d in &discs {
-        let cf = (d.x - xmin) / pitch;
-        let rf = (d.y - ymin) / pitch;
+        let cf = (d.x - anchor.x) / pitch;
+        let rf = (d.y - anchor.y) / pitch;
         if (cf - cf.round()).abs() > 0.2 || (rf - rf.round()).abs() > 0.2 {
-            return Err(ReadError::OffLattice {
-                x: d.x,
-                y: d.y,
-                pitch,
-            });
+            // Grey marks off the lattice are not holes; pegs off it are
+            // counted against the reading.
+            if d.kind == Kind::Peg {
+                off_count += 1;
+                off.get_or_insert(*d);
+            }
+            continue;
         }
-        cells.push((rf.round() as usize, cf.round() as usize, d.kind));
+        on_lattice.push((rf.round() as i64, cf.round() as i64, *d));
     }
+    if off_count * 4 > pegs_only.len() {
+        let d = off.expect("counted");
+        return Err(ReadError::OffLattice {
+            x: d.x,
+            y: d.y,
+            pitch,
+        });
+    }
+    on_lattice.sort_by_key(|c| c.2.kind == Kind::Hole);
+    let rmin = on_lattice.iter().map(|c| c.0).min().unwrap();
+    let cmin = on_lattice.iter().map(|c| c.1).min().unwrap();
+    let discs: Vec<Disc> = on_lattice.iter().map(|c| c.2).collect();
+    let cells: Vec<(usize, usize, Kind)> = on_lattice
+        .iter()
+        .map(|&(r, c, d)| ((r - rmin) as usize, (c - cmin) as usize, d.kind))
+        .collect();
     let width = cells.iter().map(|c| c.1).max().unwrap() + 1;
     let height = cells.iter().map(|c| c.0).max().unwrap() + 1;
     if width > MAX_SIDE || height > MAX_SIDE {
@@ -267,6 +343,10 @@ pub fn read_board(image: &RgbaImage) -> Result<PegsReading, ReadError> {
     for &(r, c, k) in &cells {
         let i = (r * width + c) as u8;
         if on & bit(i) != 0 {
+            if k == Kind::Hole {
+                // A grey mark inside a cell already read (a peg's shading).
+                continue;
+            }
             return Err(ReadError::Collision { row: r, col: c });
         }
         on |= bit(i);
@@ -297,7 +377,7 @@ pub fn read_board(image: &RgbaImage) -> Result<PegsReading, ReadError> {
         x0,
         y0,
         pitch,
-        peg_size: peg_size.unwrap_or(0.0),
+        peg_size,
     })
 }
 

@@ -12,8 +12,9 @@
 
 use rustc_hash::FxHashSet;
 
+use super::classes::final_cells;
 use super::pagoda::Pagodas;
-use super::rules::{apply, is_won, Board, Cells, Game, Jump};
+use super::rules::{apply, cells_of, is_won, Board, Cells, Game, Jump};
 use super::symmetry::Symmetries;
 use crate::solver::{Budget, BudgetExceeded, Outcome};
 
@@ -48,11 +49,19 @@ pub struct WinSolver<'a> {
     board: &'a Board,
     syms: Symmetries,
     opts: SolveOptions,
-    lost: FxHashSet<Cells>,
+    lost: FxHashSet<(Cells, u8)>,
     nodes: u64,
     pagoda_prunes: u64,
     not_col0: Cells,
     not_col_last: Cells,
+    /// Squared distance (x4) of each cell from the board's centre.
+    outer: Vec<i32>,
+    /// Node count at which the current target's round ends.
+    cap: u64,
+    /// True when the last stop was the round's cap, not the budget.
+    capped: bool,
+    /// Per-depth move buffers (no allocation per node).
+    buffers: Vec<Vec<(i32, Jump)>>,
 }
 
 impl<'a> WinSolver<'a> {
@@ -69,7 +78,18 @@ impl<'a> WinSolver<'a> {
             col0 |= 1u128 << board.index(r, 0);
             col_last |= 1u128 << board.index(r, board.width() - 1);
         }
+        let (cr, cc) = (board.height() as i32 - 1, board.width() as i32 - 1);
+        let outer = (0..board.width() * board.height())
+            .map(|i| {
+                let (r, c) = ((i / board.width()) as i32, (i % board.width()) as i32);
+                (2 * r - cr).pow(2) + (2 * c - cc).pow(2)
+            })
+            .collect();
         WinSolver {
+            outer,
+            cap: u64::MAX,
+            capped: false,
+            buffers: Vec::new(),
             board,
             syms,
             opts,
@@ -100,19 +120,63 @@ impl<'a> WinSolver<'a> {
     /// exists (`proven_unsolvable`), or a stop by the budget.
     pub fn solve(&mut self, pegs: Cells, budget: &Budget) -> Outcome<Jump> {
         let nodes0 = self.nodes;
-        let pagodas = if self.opts.pagoda {
-            Pagodas::for_position(self.board, pegs)
-        } else {
-            Pagodas::none()
-        };
-        let values = pagodas.values(pegs);
         let mut path = Vec::new();
-        let res = if pagodas.prunes_values(&values) {
-            self.pagoda_prunes += 1;
-            Ok(false)
-        } else {
-            self.dfs(pegs, &pagodas, &values, budget, &mut path)
-        };
+        // One search per cell the last peg can stand on (position
+        // classes), nearest the centre first, each pruned by pagoda
+        // functions aimed at that cell.
+        let mut targets: Vec<u8> = cells_of(final_cells(self.board, pegs)).collect();
+        targets.sort_by_key(|&t| self.outer[t as usize]);
+        // Iterative broadening over the targets: each gets a node cap that
+        // grows 4x per round, so a wrong first guess cannot starve the
+        // right one; a target whose search ends under its cap is proven
+        // lost (its table entries stay valid across rounds).
+        let mut live: Vec<(u8, Pagodas)> = Vec::new();
+        for t in targets {
+            let pagodas = if self.opts.pagoda {
+                Pagodas::for_target(self.board, t)
+            } else {
+                Pagodas::none()
+            };
+            if pagodas.prunes(pegs) {
+                self.pagoda_prunes += 1;
+            } else {
+                live.push((t, pagodas));
+            }
+        }
+        let mut res: Result<bool, BudgetExceeded> = Ok(false);
+        let mut cap = 2000u64;
+        'rounds: while !live.is_empty() {
+            let mut k = 0;
+            while k < live.len() {
+                let (t, pagodas) = (live[k].0, live[k].1.clone());
+                let values = pagodas.values(pegs);
+                self.cap = if live.len() == 1 {
+                    u64::MAX
+                } else {
+                    self.nodes.saturating_add(cap)
+                };
+                self.capped = false;
+                match self.dfs(pegs, t, &pagodas, &values, budget, &mut path) {
+                    Ok(true) => {
+                        res = Ok(true);
+                        break 'rounds;
+                    }
+                    Ok(false) => {
+                        live.remove(k);
+                        continue;
+                    }
+                    Err(_) if self.capped => {
+                        path.clear();
+                        k += 1;
+                    }
+                    Err(e) => {
+                        res = Err(e);
+                        break 'rounds;
+                    }
+                }
+            }
+            cap = cap.saturating_mul(4);
+        }
         let nodes = self.nodes - nodes0;
         let elapsed = budget.elapsed();
         match res {
@@ -148,9 +212,11 @@ impl<'a> WinSolver<'a> {
         (p & !nb).count_ones()
     }
 
+    #[allow(clippy::too_many_arguments)]
     fn dfs(
         &mut self,
         pegs: Cells,
+        target: u8,
         pagodas: &Pagodas,
         values: &[f64],
         budget: &Budget,
@@ -159,15 +225,24 @@ impl<'a> WinSolver<'a> {
         if is_won(pegs) {
             return Ok(true);
         }
-        let key = self.syms.canonical(pegs);
+        let key = self.syms.canonical_marked(pegs, target);
         if self.lost.contains(&key) {
             return Ok(false);
         }
         self.nodes += 1;
+        if self.nodes >= self.cap {
+            self.capped = true;
+            return Err(BudgetExceeded::Nodes);
+        }
         if self.nodes & 1023 == 0 {
             budget.check_nodes(self.nodes, self.lost.len() * ENTRY_BYTES)?;
         }
-        let mut jumps: Vec<(u32, Jump)> = Vec::new();
+        let depth = 128 - pegs.count_ones() as usize;
+        if self.buffers.len() <= depth {
+            self.buffers.resize_with(depth + 1, Vec::new);
+        }
+        let mut jumps = std::mem::take(&mut self.buffers[depth]);
+        jumps.clear();
         let src = self.board.jump_sources(pegs);
         for (d, &set) in src.iter().enumerate() {
             let mut s = set;
@@ -176,7 +251,7 @@ impl<'a> WinSolver<'a> {
                 s &= s - 1;
                 let j = self.board.jump(f, d);
                 let score = if self.opts.ordering {
-                    self.isolated(apply(pegs, j))
+                    self.score(pegs, j)
                 } else {
                     0
                 };
@@ -186,7 +261,8 @@ impl<'a> WinSolver<'a> {
         if self.opts.ordering {
             jumps.sort_by_key(|&(s, _)| s);
         }
-        let mut child_values = values.to_vec();
+        let mut child_values = [0f64; 8];
+        let mut found = false;
         for &(_, j) in &jumps {
             let next = apply(pegs, j);
             if !pagodas.list.is_empty() {
@@ -195,18 +271,47 @@ impl<'a> WinSolver<'a> {
                         values[k] - p.weights[j.from as usize] - p.weights[j.over as usize]
                             + p.weights[j.to as usize];
                 }
-                if pagodas.prunes_values(&child_values) {
+                if pagodas.prunes_values(&child_values[..values.len()]) {
                     self.pagoda_prunes += 1;
                     continue;
                 }
             }
-            if self.dfs(next, pagodas, &child_values, budget, path)? {
-                path.push(j);
-                return Ok(true);
+            match self.dfs(
+                next,
+                target,
+                pagodas,
+                &child_values[..values.len()],
+                budget,
+                path,
+            ) {
+                Ok(true) => {
+                    path.push(j);
+                    found = true;
+                    break;
+                }
+                Ok(false) => {}
+                Err(e) => {
+                    self.buffers[depth] = jumps;
+                    return Err(e);
+                }
             }
+        }
+        self.buffers[depth] = jumps;
+        if found {
+            return Ok(true);
         }
         self.lost.insert(key);
         Ok(false)
+    }
+
+    /// Ordering score of `j` in `pegs` (lower first).
+    #[inline]
+    fn score(&self, pegs: Cells, j: Jump) -> i32 {
+        let o = |i: u8| self.outer[i as usize];
+        let outer = o(j.to) - o(j.from) - o(j.over);
+        // Fewest isolated pegs first, then the jump that brings the most
+        // weight in from the edge.
+        self.isolated(apply(pegs, j)) as i32 * 1024 + outer
     }
 }
 
