@@ -3,5 +3,6 @@
 //! one folder here plus one line in [`registry::all`].
 
 pub mod flood;
+pub mod pegs;
 pub mod registry;
 pub mod rush;

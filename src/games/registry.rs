@@ -156,7 +156,11 @@ pub fn parse<A: FromArgMatches>(matches: &ArgMatches) -> anyhow::Result<A> {
 
 /// Every game gridbot knows, one line each.
 pub fn all() -> &'static [&'static dyn GameCli] {
-    &[&super::flood::cli::Flood, &super::rush::cli::Rush]
+    &[
+        &super::flood::cli::Flood,
+        &super::pegs::cli::Pegs,
+        &super::rush::cli::Rush,
+    ]
 }
 
 /// The game called `name`.

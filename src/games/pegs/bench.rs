@@ -1,0 +1,224 @@
+//! The Pegs benchmark as a library function: solve a list of boards one
+//! after another on one thread and report what was decided and how long
+//! each took.
+
+use std::path::Path;
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use serde::Serialize;
+
+use super::parse::parse_game;
+use super::rules::Game;
+use super::solve::{SolveOptions, WinSolver};
+use crate::solver::Budget;
+
+/// Why boards for a benchmark could not be had.
+#[derive(Debug, thiserror::Error)]
+pub enum BoardsError {
+    /// `sgt-pegs --generate` could not be run or failed.
+    #[error("running {program} --generate {count} {preset}: {why}")]
+    Generate {
+        /// The program.
+        program: String,
+        /// Boards asked for.
+        count: usize,
+        /// The preset.
+        preset: String,
+        /// What went wrong.
+        why: String,
+    },
+    /// A line is not a game.
+    #[error("{source_name}: line {line}: {error}")]
+    Parse {
+        /// File name or "sgt-pegs output".
+        source_name: String,
+        /// 1-based line.
+        line: usize,
+        /// The parse error.
+        error: super::parse::ParseError,
+    },
+    /// No boards at all.
+    #[error("{0}: no boards")]
+    Empty(String),
+}
+
+/// The `sgt-pegs` program: `/usr/games/sgt-pegs` when present, else on PATH.
+pub fn sgt_pegs_program() -> String {
+    let games = "/usr/games/sgt-pegs";
+    if Path::new(games).exists() {
+        games.to_string()
+    } else {
+        "sgt-pegs".to_string()
+    }
+}
+
+/// Game IDs from `sgt-pegs --generate count preset` (e.g. `9x9random`,
+/// `7x7octagon`, `7x7cross`).
+pub fn generate(count: usize, preset: &str) -> Result<Vec<Game>, BoardsError> {
+    let program = sgt_pegs_program();
+    let err = |why: String| BoardsError::Generate {
+        program: program.clone(),
+        count,
+        preset: preset.to_string(),
+        why,
+    };
+    let out = Command::new(&program)
+        .arg("--generate")
+        .arg(count.to_string())
+        .arg(preset)
+        .output()
+        .map_err(|e| err(e.to_string()))?;
+    if !out.status.success() {
+        return Err(err(format!(
+            "{}: {}",
+            out.status,
+            String::from_utf8_lossy(&out.stderr).trim()
+        )));
+    }
+    parse_lines(&String::from_utf8_lossy(&out.stdout), "sgt-pegs output")
+}
+
+/// One game per non-blank line (`#` starts a comment line).
+pub fn parse_lines(text: &str, source_name: &str) -> Result<Vec<Game>, BoardsError> {
+    let mut games = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        games.push(parse_game(line).map_err(|error| BoardsError::Parse {
+            source_name: source_name.to_string(),
+            line: i + 1,
+            error,
+        })?);
+    }
+    if games.is_empty() {
+        return Err(BoardsError::Empty(source_name.to_string()));
+    }
+    Ok(games)
+}
+
+/// One board's result.
+#[derive(Debug, Clone, Serialize)]
+pub struct BoardResult {
+    /// Its game ID.
+    pub id: String,
+    /// `won`, `lost` or `unproven`.
+    pub result: &'static str,
+    /// Positions expanded.
+    pub nodes: u64,
+    /// Thread CPU time in microseconds.
+    pub cpu_us: u64,
+    /// Wall time in microseconds.
+    pub wall_us: u64,
+}
+
+/// A whole benchmark run.
+#[derive(Debug, Clone, Serialize)]
+pub struct BenchReport {
+    /// Boards run.
+    pub boards: usize,
+    /// Boards with a win found.
+    pub solved: usize,
+    /// Boards proven lost.
+    pub lost: usize,
+    /// Boards the budget left undecided.
+    pub unproven: usize,
+    /// Sum of thread CPU times, ms.
+    pub cpu_ms: f64,
+    /// Wall time of the run, ms.
+    pub wall_ms: f64,
+    /// Median wall time per board, ms.
+    pub median_ms: f64,
+    /// Largest wall time of a board, ms.
+    pub max_ms: f64,
+    /// The slowest board.
+    pub slowest: String,
+    /// Per board.
+    pub per_board: Vec<BoardResult>,
+}
+
+/// CPU time used by the calling thread.
+fn thread_cpu() -> Duration {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: clock_gettime writes into the timespec we own.
+    unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
+    Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32)
+}
+
+/// Decides each of `games` on this thread with a fresh solver and
+/// `budget()` per board; `progress` is called after each board.
+pub fn run(
+    games: &[Game],
+    budget: impl Fn() -> Budget,
+    mut progress: impl FnMut(usize),
+) -> BenchReport {
+    let start = Instant::now();
+    let mut per_board = Vec::with_capacity(games.len());
+    for (k, g) in games.iter().enumerate() {
+        let c0 = thread_cpu();
+        let t0 = Instant::now();
+        let mut solver = WinSolver::new(&g.board, SolveOptions::default());
+        let o = solver.solve(g.pegs, &budget());
+        let wall = t0.elapsed();
+        let cpu = thread_cpu() - c0;
+        let result = if o.moves.is_some() {
+            "won"
+        } else if o.proven_unsolvable {
+            "lost"
+        } else {
+            "unproven"
+        };
+        per_board.push(BoardResult {
+            id: g.id(),
+            result,
+            nodes: o.nodes,
+            cpu_us: cpu.as_micros() as u64,
+            wall_us: wall.as_micros() as u64,
+        });
+        progress(k + 1);
+    }
+    let mut walls: Vec<u64> = per_board.iter().map(|b| b.wall_us).collect();
+    walls.sort_unstable();
+    let median = walls.get(walls.len() / 2).copied().unwrap_or(0);
+    let slowest = per_board
+        .iter()
+        .max_by_key(|b| b.wall_us)
+        .map(|b| b.id.clone())
+        .unwrap_or_default();
+    let count = |r: &str| per_board.iter().filter(|b| b.result == r).count();
+    BenchReport {
+        boards: games.len(),
+        solved: count("won"),
+        lost: count("lost"),
+        unproven: count("unproven"),
+        cpu_ms: per_board.iter().map(|b| b.cpu_us).sum::<u64>() as f64 / 1000.0,
+        wall_ms: start.elapsed().as_secs_f64() * 1000.0,
+        median_ms: median as f64 / 1000.0,
+        max_ms: walls.last().copied().unwrap_or(0) as f64 / 1000.0,
+        slowest,
+        per_board,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lines_with_a_bad_board_name_the_line() {
+        let e = parse_lines("3x1:PPH\n\n3x1:PQH\n", "f.txt").unwrap_err();
+        assert!(e.to_string().starts_with("f.txt: line 3:"), "{e}");
+        assert!(matches!(
+            parse_lines("# only\n", "f"),
+            Err(BoardsError::Empty(_))
+        ));
+        let games = parse_lines("3x1:PPH\n5x1:PHHHP\n", "f").unwrap();
+        let r = run(&games, Budget::unlimited, |_| {});
+        assert_eq!((r.solved, r.lost, r.unproven), (1, 1, 0));
+    }
+}

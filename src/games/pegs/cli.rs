@@ -1,0 +1,399 @@
+//! The Pegs commands: `solve pegs`, `analyse pegs`, `bench pegs`. Each has
+//! a clap `Args` struct and a `run_*` function; [`Pegs`] lists them in the
+//! game registry.
+//!
+//! Exit codes of `solve pegs`: 0 a win was found, 1 the position is proven
+//! lost (the answer is printed; there is nothing to play), 2 the budget
+//! ended before an answer; errors exit 1 with a message on stderr.
+
+use std::path::Path;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use anyhow::{bail, Context};
+
+use super::analyse::analyse;
+use super::bench;
+use super::fewest::fewest_moves;
+use super::parse::parse_game;
+use super::rules::{Game, Jump};
+use super::solve::{SolveOptions, WinSolver};
+use crate::cli::args::{parse_bytes, parse_duration, read_input, source_name};
+use crate::games::registry::{command_for, parse, GameCli, Verb};
+use crate::solver::{Budget, Outcome};
+
+/// Pegs in the registry.
+pub struct Pegs;
+
+impl GameCli for Pegs {
+    fn name(&self) -> &'static str {
+        "pegs"
+    }
+
+    fn title(&self) -> &'static str {
+        "Pegs (peg solitaire)"
+    }
+
+    fn about(&self) -> &'static str {
+        "A board of pegs and holes; a move jumps a peg over an orthogonal neighbour into \
+         the hole behind it and removes the jumped peg; won with one peg left anywhere. \
+         Solver: depth-first search with a table of lost positions up to the board's \
+         symmetries and pagoda pruning (a win is checked by replay; lost is said only when \
+         proven); --fewest-moves by iterative deepening with Merson-region bounds, proven \
+         when it completes. Reads sgt-pegs screenshots; play is not built yet."
+    }
+
+    fn command(&self, verb: Verb) -> Option<clap::Command> {
+        let name = self.name();
+        Some(match verb {
+            Verb::Solve => command_for::<SolveArgs>(name, "Decide or solve a Pegs position"),
+            Verb::Analyse => command_for::<AnalyseArgs>(
+                name,
+                "Reachable positions, winning first moves, pegs that change the outcome",
+            ),
+            Verb::Bench => {
+                command_for::<BenchArgs>(name, "Solve a file of positions or generated boards")
+            }
+            _ => return None,
+        })
+    }
+
+    fn run(&self, verb: Verb, m: &clap::ArgMatches) -> anyhow::Result<ExitCode> {
+        match verb {
+            Verb::Solve => run_solve(parse(m)?),
+            Verb::Analyse => run_analyse(parse(m)?),
+            Verb::Bench => run_bench(parse(m)?),
+            v => anyhow::bail!("pegs does not support `{}`", v.label()),
+        }
+    }
+}
+
+/// Reads a board argument: `-` standard input, an existing file, or the
+/// text itself.
+fn read_board_arg(arg: &str) -> anyhow::Result<(Game, String)> {
+    let text = read_input(arg)?;
+    let name = source_name(arg);
+    let game = parse_game(&text).with_context(|| format!("reading the board from {name}"))?;
+    Ok((game, name))
+}
+
+/// `gridbot solve pegs`.
+#[derive(Debug, clap::Args)]
+pub struct SolveArgs {
+    /// The position: an sgt-pegs game ID (`7x7:OOPPPOO...`), a file holding
+    /// one (or a picture of rows of P/H/O), or `-` for standard input.
+    pub board: String,
+    /// Find the fewest moves (a chain of jumps by one peg is one move),
+    /// proven minimal when the search completes.
+    #[arg(long)]
+    pub fewest_moves: bool,
+    /// Stop after this long (e.g. `500ms`, `2s`, `10m`).
+    #[arg(long, value_parser = parse_duration)]
+    pub time_limit: Option<Duration>,
+    /// Stop when the search's tables hold this much memory.
+    #[arg(long, value_parser = parse_bytes, default_value = "4G")]
+    pub memory_limit: usize,
+    /// Print JSON instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Number of moves (chains by one peg) in a jump sequence.
+pub fn count_moves(jumps: &[Jump]) -> usize {
+    jumps
+        .iter()
+        .enumerate()
+        .filter(|&(i, j)| i == 0 || jumps[i - 1].to != j.from)
+        .count()
+}
+
+/// Runs `gridbot solve pegs`.
+pub fn run_solve(args: SolveArgs) -> anyhow::Result<ExitCode> {
+    let (game, _) = read_board_arg(&args.board)?;
+    let budget = Budget::new(args.time_limit, args.memory_limit);
+    let (outcome, jumps, moves): (Outcome<()>, Vec<Jump>, Option<usize>) = if args.fewest_moves {
+        let f = fewest_moves(&game, &budget).outcome;
+        let jumps: Vec<Jump> = f
+            .moves
+            .iter()
+            .flatten()
+            .flat_map(|c| c.jumps(&game.board))
+            .collect();
+        let n = f.moves.as_ref().map(Vec::len);
+        (strip(&f), jumps, n)
+    } else {
+        let mut solver = WinSolver::new(&game.board, SolveOptions::default());
+        let o = solver.solve(game.pegs, &budget);
+        let jumps = o.moves.clone().unwrap_or_default();
+        let n = o.moves.as_ref().map(|m| count_moves(m));
+        (strip(&o), jumps, n)
+    };
+    let result = if moves.is_some() {
+        "won"
+    } else if outcome.proven_unsolvable {
+        "lost"
+    } else {
+        "unproven"
+    };
+    let coords: Vec<[(usize, usize); 2]> = jumps
+        .iter()
+        .map(|&j| [game.board.row_col(j.from), game.board.row_col(j.to)])
+        .collect();
+    let length = if args.fewest_moves {
+        moves
+    } else {
+        moves.map(|_| jumps.len())
+    };
+    let time_ms = outcome.elapsed.as_secs_f64() * 1e3;
+    if args.json {
+        let v = serde_json::json!({
+            "id": game.id(),
+            "result": result,
+            "metric": if args.fewest_moves { "moves" } else { "jumps" },
+            "jumps": coords,
+            "jump_count": jumps.len(),
+            "moves": moves,
+            "length": length,
+            "lower_bound": outcome.lower_bound,
+            "optimal": outcome.optimality(),
+            "nodes": outcome.nodes,
+            "time_ms": (time_ms * 1000.0).round() / 1000.0,
+            "stopped": outcome.stopped.map(|s| s.to_string()),
+        });
+        println!("{}", serde_json::to_string_pretty(&v)?);
+    } else {
+        for [(fr, fc), (tr, tc)] in &coords {
+            println!("{fr},{fc} {tr},{tc}");
+        }
+        match result {
+            "lost" => {
+                println!("lost: no sequence of jumps from this position leaves one peg (proven)")
+            }
+            "unproven" => println!(
+                "unproven: the {} ended before the search decided the position",
+                outcome
+                    .stopped
+                    .map_or("budget".to_string(), |s| s.to_string())
+            ),
+            _ => {}
+        }
+        let len = length.map_or("none".to_string(), |l| l.to_string());
+        let lb = if outcome.lower_bound == u32::MAX {
+            "none".to_string()
+        } else {
+            outcome.lower_bound.to_string()
+        };
+        println!(
+            "length={len} jumps={} moves={} lower_bound={lb} optimal={} nodes={} time_ms={time_ms:.3}",
+            jumps.len(),
+            moves.map_or("none".to_string(), |m| m.to_string()),
+            outcome.optimality(),
+            outcome.nodes,
+        );
+    }
+    Ok(match result {
+        "won" => ExitCode::SUCCESS,
+        "lost" => ExitCode::from(1),
+        _ => ExitCode::from(2),
+    })
+}
+
+/// The outcome without its moves (for printing the summary).
+fn strip<M>(o: &Outcome<M>) -> Outcome<()> {
+    Outcome {
+        moves: o.moves.as_ref().map(|m| vec![(); m.len()]),
+        lower_bound: o.lower_bound,
+        proven_optimal: o.proven_optimal,
+        proven_unsolvable: o.proven_unsolvable,
+        nodes: o.nodes,
+        elapsed: o.elapsed,
+        stopped: o.stopped,
+    }
+}
+
+/// `gridbot analyse pegs`.
+#[derive(Debug, clap::Args)]
+pub struct AnalyseArgs {
+    /// The position (as for `solve pegs`).
+    pub board: String,
+    /// Time limit of the reachable-position count.
+    #[arg(long, value_parser = parse_duration)]
+    pub count_time_limit: Option<Duration>,
+    /// Time limit of each winnability question.
+    #[arg(long, value_parser = parse_duration, default_value = "10s")]
+    pub solve_time_limit: Duration,
+    /// Memory limit of each part.
+    #[arg(long, value_parser = parse_bytes, default_value = "6G")]
+    pub memory_limit: usize,
+    /// Print JSON instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Runs `gridbot analyse pegs`.
+pub fn run_analyse(args: AnalyseArgs) -> anyhow::Result<ExitCode> {
+    let (game, _) = read_board_arg(&args.board)?;
+    let t0 = std::time::Instant::now();
+    let count_budget = Budget::new(args.count_time_limit, args.memory_limit);
+    let a = analyse(&game, &count_budget, || {
+        Budget::new(Some(args.solve_time_limit), args.memory_limit)
+    });
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&a)?);
+        return Ok(ExitCode::SUCCESS);
+    }
+    let yn = |w: Option<bool>| match w {
+        Some(true) => "yes",
+        Some(false) => "no (proven)",
+        None => "unproven",
+    };
+    println!("board: {}", a.id);
+    println!("pegs: {}", a.pegs);
+    println!("winnable: {}", yn(a.winnable));
+    println!(
+        "reachable positions: {}{} (up to {} symmetries; widest layer {})",
+        a.reachable.positions,
+        if a.reachable.exhausted {
+            ""
+        } else {
+            " or more (count stopped by the budget)"
+        },
+        a.reachable.symmetries,
+        a.reachable.widest_layer
+    );
+    println!(
+        "first moves: {} legal, {} still win",
+        a.first_moves.len(),
+        a.winning_first_moves
+    );
+    for m in &a.first_moves {
+        println!(
+            "  {},{} {},{}: {}",
+            m.from.0,
+            m.from.1,
+            m.to.0,
+            m.to.1,
+            yn(m.wins)
+        );
+    }
+    println!(
+        "single-peg changes that flip winnability: {} of {} tried ({} undecided)",
+        a.changing_toggles.len(),
+        a.toggles_tried,
+        a.toggles_unproven
+    );
+    for t in &a.changing_toggles {
+        println!(
+            "  {} a peg at {},{}: {}",
+            if t.added { "add" } else { "remove" },
+            t.row,
+            t.col,
+            if t.winnable {
+                "becomes winnable"
+            } else {
+                "becomes lost"
+            }
+        );
+    }
+    println!("time_ms={:.1}", t0.elapsed().as_secs_f64() * 1e3);
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `gridbot bench pegs`.
+#[derive(Debug, clap::Args)]
+pub struct BenchArgs {
+    /// File of game IDs, one a line (or one game ID).
+    #[arg(required_unless_present = "generate")]
+    pub file: Option<String>,
+    /// Generate N boards of PRESET with sgt-pegs (e.g. `--generate 100
+    /// 9x9random`; presets 7x7cross, 7x7octagon, 5x5random, 7x7random,
+    /// 9x9random).
+    #[arg(long, num_args = 2, value_names = ["N", "PRESET"], conflicts_with = "file")]
+    pub generate: Option<Vec<String>>,
+    /// Time limit per board.
+    #[arg(long, value_parser = parse_duration, default_value = "10s")]
+    pub time_limit: Duration,
+    /// Memory limit per board.
+    #[arg(long, value_parser = parse_bytes, default_value = "4G")]
+    pub memory_limit: usize,
+    /// Print JSON instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Runs `gridbot bench pegs`.
+pub fn run_bench(args: BenchArgs) -> anyhow::Result<ExitCode> {
+    let games = if let Some(g) = &args.generate {
+        let n: usize = g[0]
+            .parse()
+            .ok()
+            .filter(|&n| n > 0 && n <= 100_000)
+            .with_context(|| format!("--generate: bad count {:?} (1..=100000)", g[0]))?;
+        bench::generate(n, &g[1])?
+    } else {
+        let f = args.file.as_deref().expect("clap requires one");
+        if Path::new(f).is_file() {
+            let text = std::fs::read_to_string(f).with_context(|| format!("reading {f}"))?;
+            bench::parse_lines(&text, f)?
+        } else if f.contains(':') {
+            bench::parse_lines(f, "the command line")?
+        } else {
+            bail!("{f}: no such file (and not a game ID)");
+        }
+    };
+    let bar = indicatif::ProgressBar::new(games.len() as u64);
+    if args.json {
+        bar.set_draw_target(indicatif::ProgressDrawTarget::hidden());
+    }
+    let report = bench::run(
+        &games,
+        || Budget::new(Some(args.time_limit), args.memory_limit),
+        |k| bar.set_position(k as u64),
+    );
+    bar.finish_and_clear();
+    let rss = peak_rss_bytes();
+    if args.json {
+        let mut v = serde_json::to_value(&report)?;
+        v["peak_rss_bytes"] = serde_json::json!(rss);
+        println!("{}", serde_json::to_string_pretty(&v)?);
+    } else {
+        println!(
+            "boards={} solved={} lost={} unproven={} cpu_ms={:.1} wall_ms={:.1} median_ms={:.3} max_ms={:.3} peak_rss_mb={}",
+            report.boards,
+            report.solved,
+            report.lost,
+            report.unproven,
+            report.cpu_ms,
+            report.wall_ms,
+            report.median_ms,
+            report.max_ms,
+            rss.map_or("?".to_string(), |b| format!("{:.1}", b as f64 / 1048576.0)),
+        );
+        println!("slowest: {}", report.slowest);
+    }
+    Ok(if report.unproven == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(2)
+    })
+}
+
+/// Peak resident set size in bytes (VmHWM), when /proc is available.
+fn peak_rss_bytes() -> Option<u64> {
+    let s = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = s.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb * 1024)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn moves_count_chains() {
+        let j = |from, to| Jump { from, over: 0, to };
+        assert_eq!(count_moves(&[j(1, 3), j(3, 5), j(7, 9), j(5, 1)]), 3);
+        assert_eq!(count_moves(&[]), 0);
+    }
+}

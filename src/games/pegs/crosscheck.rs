@@ -1,0 +1,193 @@
+//! Tests of the fast searches against plain exhaustive search on random
+//! small boards (up to 5x5 cells, random shapes and positions, lost ones
+//! included): winnability, pagoda pruning and fewest moves.
+
+#[cfg(test)]
+mod tests {
+    use std::collections::{HashMap, HashSet, VecDeque};
+
+    use crate::games::pegs::fewest::{chains, fewest_moves};
+    use crate::games::pegs::pagoda::Pagodas;
+    use crate::games::pegs::rules::{apply, Board, Cells, Game, JumpProblem};
+    use crate::games::pegs::solve::{solve, SolveOptions};
+    use crate::solver::{wins, Budget};
+
+    /// xorshift64*: a fixed, dependency-free random sequence.
+    struct Rng(u64);
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 >> 12;
+            self.0 ^= self.0 << 25;
+            self.0 ^= self.0 >> 27;
+            self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+        }
+        fn below(&mut self, n: u64) -> u64 {
+            self.next() % n
+        }
+    }
+
+    fn random_game(rng: &mut Rng) -> Game {
+        loop {
+            let w = 1 + rng.below(5) as usize;
+            let h = 1 + rng.below(5) as usize;
+            let mut cells = 0u128;
+            let mut pegs = 0u128;
+            for i in 0..w * h {
+                if rng.below(10) < 8 {
+                    cells |= 1 << i;
+                    if rng.below(10) < 7 {
+                        pegs |= 1 << i;
+                    }
+                }
+            }
+            if pegs != 0 {
+                return Game {
+                    board: Board::new(w, h, cells).unwrap(),
+                    pegs,
+                };
+            }
+        }
+    }
+
+    /// Plain memoised search over every jump.
+    fn reference_winnable(board: &Board, pegs: Cells, memo: &mut HashMap<Cells, bool>) -> bool {
+        if pegs.count_ones() == 1 {
+            return true;
+        }
+        if let Some(&w) = memo.get(&pegs) {
+            return w;
+        }
+        let mut js = Vec::new();
+        board.jumps(pegs, &mut js);
+        let w = js
+            .iter()
+            .any(|&j| reference_winnable(board, apply(pegs, j), memo));
+        memo.insert(pegs, w);
+        w
+    }
+
+    /// Every position reachable from `pegs`.
+    fn reachable(board: &Board, pegs: Cells) -> HashSet<Cells> {
+        let mut seen = HashSet::from([pegs]);
+        let mut stack = vec![pegs];
+        let mut js = Vec::new();
+        while let Some(p) = stack.pop() {
+            js.clear();
+            board.jumps(p, &mut js);
+            for &j in &js {
+                let q = apply(p, j);
+                if seen.insert(q) {
+                    stack.push(q);
+                }
+            }
+        }
+        seen
+    }
+
+    /// Fewest chain moves by plain breadth-first search.
+    fn reference_fewest(board: &Board, pegs: Cells) -> Option<usize> {
+        let mut dist = HashMap::from([(pegs, 0usize)]);
+        let mut queue = VecDeque::from([pegs]);
+        let mut cs = Vec::new();
+        while let Some(p) = queue.pop_front() {
+            let d = dist[&p];
+            if p.count_ones() == 1 {
+                return Some(d);
+            }
+            cs.clear();
+            chains(board, p, None, &mut cs);
+            for c in &cs {
+                let q = c.apply(p);
+                if !dist.contains_key(&q) {
+                    dist.insert(q, d + 1);
+                    queue.push_back(q);
+                }
+            }
+        }
+        None
+    }
+
+    #[test]
+    fn winnability_matches_exhaustive_search_with_every_option_set() {
+        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+        let (mut won, mut lost) = (0, 0);
+        for _ in 0..300 {
+            let g = random_game(&mut rng);
+            let truth = reference_winnable(&g.board, g.pegs, &mut HashMap::new());
+            for opts in [
+                SolveOptions::default(),
+                SolveOptions {
+                    pagoda: false,
+                    symmetry: false,
+                    ordering: false,
+                },
+                SolveOptions {
+                    pagoda: true,
+                    symmetry: false,
+                    ordering: false,
+                },
+                SolveOptions {
+                    pagoda: false,
+                    symmetry: true,
+                    ordering: true,
+                },
+            ] {
+                let o = solve(&g, opts, &Budget::unlimited());
+                assert_eq!(o.moves.is_some(), truth, "{} {opts:?}", g.id());
+                assert_eq!(o.proven_unsolvable, !truth, "{} {opts:?}", g.id());
+                if let Some(m) = &o.moves {
+                    assert!(wins(&JumpProblem { board: &g.board }, &g.pegs, m));
+                }
+            }
+            if truth {
+                won += 1
+            } else {
+                lost += 1
+            }
+        }
+        assert!(won > 30 && lost > 30, "won {won} lost {lost}");
+    }
+
+    #[test]
+    fn pagoda_pruning_never_prunes_a_winnable_position() {
+        let mut rng = Rng(0x1234_5678_9abc_def1);
+        let mut pruned_lost = 0;
+        for _ in 0..150 {
+            let g = random_game(&mut rng);
+            let pagodas = Pagodas::for_position(&g.board, g.pegs);
+            let mut memo = HashMap::new();
+            for p in reachable(&g.board, g.pegs) {
+                let w = reference_winnable(&g.board, p, &mut memo);
+                if pagodas.prunes(p) {
+                    assert!(!w, "{} pruned winnable {p:#x}", g.id());
+                    pruned_lost += 1;
+                }
+            }
+        }
+        assert!(pruned_lost > 0, "the pagodas never pruned anything");
+    }
+
+    #[test]
+    fn fewest_moves_matches_breadth_first_search() {
+        let mut rng = Rng(0xdead_beef_cafe_f00d);
+        let mut solved = 0;
+        for _ in 0..120 {
+            let g = random_game(&mut rng);
+            let truth = reference_fewest(&g.board, g.pegs);
+            let f = fewest_moves(&g, &Budget::unlimited()).outcome;
+            assert_eq!(f.len(), truth, "{}", g.id());
+            if let Some(m) = &f.moves {
+                assert!(f.proven_optimal);
+                let mut p = g.pegs;
+                for c in m {
+                    p = c.apply(p);
+                }
+                assert_eq!(p.count_ones(), 1);
+                solved += 1;
+            } else {
+                assert!(f.proven_unsolvable);
+            }
+        }
+        assert!(solved > 20);
+    }
+}

@@ -1,0 +1,228 @@
+//! Pagoda functions: weights on cells that no jump can increase.
+//!
+//! A pagoda function `p` gives each cell a weight such that for every jump
+//! (from, over, to) of the board `p(from) + p(over) >= p(to)`; the total
+//! weight of the pegs then never grows. A win leaves one peg on one of the
+//! cells the position classes allow ([`super::classes::final_cells`]), so a
+//! position whose total is below the smallest weight of those cells can
+//! never be won and the search prunes it.
+//!
+//! [`Pagodas::for_position`] builds candidates from two families that are
+//! pagodas on every board — `σ^d` with `σ = (√5 - 1) / 2` and `d` the
+//! distance to a cell, a row or a column (`σ^2 + σ = 1`, so a jump towards
+//! the centre at best keeps the total), and 0/1 functions grown from the
+//! final cells by closing them under "a jump into the set comes from a peg
+//! over a cell of the set" — then keeps those that pass the inequality on
+//! every jump of the board (checked, not assumed) and can prune.
+
+use super::classes::final_cells;
+use super::rules::{cells_of, Board, Cells};
+
+/// Tolerance for the floating-point comparisons.
+const EPS: f64 = 1e-9;
+
+/// One pagoda function with the weight a win needs.
+#[derive(Debug, Clone)]
+pub struct Pagoda {
+    /// Weight per cell number (0 off the board).
+    pub weights: Vec<f64>,
+    /// The smallest weight of a cell the last peg can stand on.
+    pub need: f64,
+}
+
+impl Pagoda {
+    /// The total weight of `pegs`.
+    pub fn value(&self, pegs: Cells) -> f64 {
+        cells_of(pegs).map(|i| self.weights[i as usize]).sum()
+    }
+
+    /// True when `p(from) + p(over) >= p(to)` for every jump of `board`.
+    pub fn is_valid(&self, board: &Board) -> bool {
+        board.all_jumps().iter().all(|j| {
+            self.weights[j.from as usize] + self.weights[j.over as usize]
+                >= self.weights[j.to as usize] - EPS
+        })
+    }
+}
+
+/// The pagoda functions used to prune searches from one position.
+#[derive(Debug, Clone, Default)]
+pub struct Pagodas {
+    /// The functions.
+    pub list: Vec<Pagoda>,
+}
+
+/// At most this many functions are kept (each costs a little per node).
+const MAX_PAGODAS: usize = 6;
+
+impl Pagodas {
+    /// No pruning.
+    pub fn none() -> Pagodas {
+        Pagodas::default()
+    }
+
+    /// Pagoda functions for positions reachable from `pegs` on `board`.
+    pub fn for_position(board: &Board, pegs: Cells) -> Pagodas {
+        let finals = final_cells(board, pegs);
+        if finals == 0 {
+            return Pagodas::none();
+        }
+        let n = board.width() * board.height();
+        let mut cands: Vec<Vec<f64>> = Vec::new();
+        // 0/1 closures of the final cells.
+        for grow_over in [true, false] {
+            if let Some(set) = closure(board, finals, grow_over) {
+                cands.push((0..n).map(|i| ((set >> i) & 1) as f64).collect());
+            }
+        }
+        // σ^distance to the centre of the final cells' bounding box (cell,
+        // row and column versions) and to each final cell when few.
+        let sigma = (5f64.sqrt() - 1.0) / 2.0;
+        let rc: Vec<(usize, usize)> = cells_of(finals).map(|i| board.row_col(i)).collect();
+        let rmin = rc.iter().map(|x| x.0).min().unwrap();
+        let rmax = rc.iter().map(|x| x.0).max().unwrap();
+        let cmin = rc.iter().map(|x| x.1).min().unwrap();
+        let cmax = rc.iter().map(|x| x.1).max().unwrap();
+        let (r0, c0) = ((rmin + rmax) / 2, (cmin + cmax) / 2);
+        let dist = |a: usize, b: usize| (a as i32 - b as i32).unsigned_abs() as i32;
+        let mut targets = vec![(Some(r0), Some(c0)), (Some(r0), None), (None, Some(c0))];
+        if rc.len() <= 2 {
+            targets.extend(rc.iter().map(|&(r, c)| (Some(r), Some(c))));
+        }
+        for (tr, tc) in targets {
+            let w: Vec<f64> = (0..n)
+                .map(|i| {
+                    let (r, c) = (i / board.width(), i % board.width());
+                    let d = tr.map_or(0, |t| dist(r, t)) + tc.map_or(0, |t| dist(c, t));
+                    sigma.powi(d)
+                })
+                .collect();
+            cands.push(w);
+        }
+        let mut list = Vec::new();
+        for mut weights in cands {
+            for (i, w) in weights.iter_mut().enumerate() {
+                if !board.on_board(i / board.width(), i % board.width()) {
+                    *w = 0.0;
+                }
+            }
+            let need = cells_of(finals)
+                .map(|i| weights[i as usize])
+                .fold(f64::INFINITY, f64::min);
+            let p = Pagoda { weights, need };
+            if need > EPS && p.is_valid(board) && list.len() < MAX_PAGODAS {
+                list.push(p);
+            }
+        }
+        Pagodas { list }
+    }
+
+    /// Pagoda functions for a win whose last peg stands on cell `target`:
+    /// `σ^d` for the distance to the target (cell, row, column), and the
+    /// 0/1 closures of `{target}`; the weight needed is the target's.
+    pub fn for_target(board: &Board, target: u8) -> Pagodas {
+        let n = board.width() * board.height();
+        let sigma = (5f64.sqrt() - 1.0) / 2.0;
+        let (tr, tc) = board.row_col(target);
+        let dist = |a: usize, b: usize| (a as i32 - b as i32).unsigned_abs() as i32;
+        let mut cands: Vec<Vec<f64>> = Vec::new();
+        for (use_r, use_c) in [(true, true), (true, false), (false, true)] {
+            cands.push(
+                (0..n)
+                    .map(|i| {
+                        let (r, c) = (i / board.width(), i % board.width());
+                        let d = if use_r { dist(r, tr) } else { 0 }
+                            + if use_c { dist(c, tc) } else { 0 };
+                        sigma.powi(d)
+                    })
+                    .collect(),
+            );
+        }
+        for grow_over in [true, false] {
+            if let Some(set) = closure(board, 1u128 << target, grow_over) {
+                cands.push((0..n).map(|i| ((set >> i) & 1) as f64).collect());
+            }
+        }
+        let mut list = Vec::new();
+        for mut weights in cands {
+            for (i, w) in weights.iter_mut().enumerate() {
+                if !board.on_board(i / board.width(), i % board.width()) {
+                    *w = 0.0;
+                }
+            }
+            let need = weights[target as usize];
+            let p = Pagoda { weights, need };
+            if need > EPS && p.is_valid(board) && list.len() < MAX_PAGODAS {
+                list.push(p);
+            }
+        }
+        Pagodas { list }
+    }
+
+    /// The totals of `pegs` under each function.
+    pub fn values(&self, pegs: Cells) -> Vec<f64> {
+        self.list.iter().map(|p| p.value(pegs)).collect()
+    }
+
+    /// True when some function proves `pegs` lost.
+    pub fn prunes(&self, pegs: Cells) -> bool {
+        self.list.iter().any(|p| p.value(pegs) < p.need - EPS)
+    }
+
+    /// True when the totals `values` (as from [`Pagodas::values`]) prove
+    /// the position lost.
+    #[inline]
+    pub fn prunes_values(&self, values: &[f64]) -> bool {
+        self.list.iter().zip(values).any(|(p, &v)| v < p.need - EPS)
+    }
+}
+
+/// The smallest superset of `seed` closed under "every jump landing in the
+/// set starts on, or jumps over, a cell of the set" (adding the jumped-over
+/// cell, or the start cell when `grow_over` is false). `None` when that is
+/// the whole board (no pruning power).
+fn closure(board: &Board, seed: Cells, grow_over: bool) -> Option<Cells> {
+    let jumps = board.all_jumps();
+    let mut set = seed;
+    loop {
+        let mut grew = false;
+        for j in &jumps {
+            let inside = |i: u8| set >> i & 1 == 1;
+            if inside(j.to) && !inside(j.from) && !inside(j.over) {
+                set |= 1u128 << if grow_over { j.over } else { j.from };
+                grew = true;
+            }
+        }
+        if !grew {
+            break;
+        }
+    }
+    (set != board.cells()).then_some(set)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::pegs::parse::{parse_game, ENGLISH};
+
+    #[test]
+    fn english_pagodas_are_valid_and_let_the_start_through() {
+        let g = parse_game(ENGLISH).unwrap();
+        let p = Pagodas::for_position(&g.board, g.pegs);
+        assert!(!p.list.is_empty());
+        for f in &p.list {
+            assert!(f.is_valid(&g.board));
+        }
+        assert!(!p.prunes(g.pegs));
+    }
+
+    #[test]
+    fn a_broken_function_is_rejected() {
+        let g = parse_game("3x1:PPH").unwrap();
+        let bad = Pagoda {
+            weights: vec![0.0, 0.0, 1.0],
+            need: 1.0,
+        };
+        assert!(!bad.is_valid(&g.board));
+    }
+}

@@ -1,0 +1,355 @@
+//! Deciding whether a position can be won, and finding a win.
+//!
+//! Depth-first search over single jumps on the bitboard. Every jump removes
+//! a peg, so no position repeats on one path and every win has exactly
+//! `pegs - 1` jumps (any win is shortest in jumps). The search keeps a
+//! transposition table of positions proven lost (keyed up to the board's
+//! symmetries, so a position and its mirror images are explored once),
+//! prunes positions a pagoda function proves lost ([`super::pagoda`]),
+//! and tries first the jumps that leave the fewest isolated pegs. Winning
+//! is proven by the moves found; losing by exhausting the position; when
+//! the budget ends first the answer is `unproven`.
+
+use rustc_hash::FxHashSet;
+
+use super::classes::final_cells;
+use super::pagoda::Pagodas;
+use super::rules::{apply, cells_of, is_won, Board, Cells, Game, Jump};
+use super::symmetry::Symmetries;
+use crate::solver::{Budget, BudgetExceeded, Outcome};
+
+/// Which prunings the search uses (all on by default; tests switch them
+/// off to check they never change an answer).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SolveOptions {
+    /// Prune with pagoda functions.
+    pub pagoda: bool,
+    /// Key the lost table up to the board's symmetries.
+    pub symmetry: bool,
+    /// Try jumps leaving fewer isolated pegs first.
+    pub ordering: bool,
+}
+
+impl Default for SolveOptions {
+    fn default() -> Self {
+        SolveOptions {
+            pagoda: true,
+            symmetry: true,
+            ordering: true,
+        }
+    }
+}
+
+/// Bytes a lost-table entry costs, for the memory budget.
+const ENTRY_BYTES: usize = 40;
+
+/// A solver for one board shape; its table of lost positions survives
+/// between calls (facts about positions, not about a start).
+pub struct WinSolver<'a> {
+    board: &'a Board,
+    syms: Symmetries,
+    opts: SolveOptions,
+    lost: FxHashSet<(Cells, u8)>,
+    nodes: u64,
+    pagoda_prunes: u64,
+    not_col0: Cells,
+    not_col_last: Cells,
+    /// Squared distance (x4) of each cell from the board's centre.
+    outer: Vec<i32>,
+    /// Node count at which the current target's round ends.
+    cap: u64,
+    /// True when the last stop was the round's cap, not the budget.
+    capped: bool,
+    /// Per-depth move buffers (no allocation per node).
+    buffers: Vec<Vec<(i32, Jump)>>,
+}
+
+impl<'a> WinSolver<'a> {
+    /// A solver for positions on `board`.
+    pub fn new(board: &'a Board, opts: SolveOptions) -> Self {
+        let syms = if opts.symmetry {
+            Symmetries::of(board)
+        } else {
+            Symmetries::identity(board)
+        };
+        let mut col0 = 0;
+        let mut col_last = 0;
+        for r in 0..board.height() {
+            col0 |= 1u128 << board.index(r, 0);
+            col_last |= 1u128 << board.index(r, board.width() - 1);
+        }
+        let (cr, cc) = (board.height() as i32 - 1, board.width() as i32 - 1);
+        let outer = (0..board.width() * board.height())
+            .map(|i| {
+                let (r, c) = ((i / board.width()) as i32, (i % board.width()) as i32);
+                (2 * r - cr).pow(2) + (2 * c - cc).pow(2)
+            })
+            .collect();
+        WinSolver {
+            outer,
+            cap: u64::MAX,
+            capped: false,
+            buffers: Vec::new(),
+            board,
+            syms,
+            opts,
+            lost: FxHashSet::default(),
+            nodes: 0,
+            pagoda_prunes: 0,
+            not_col0: !col0,
+            not_col_last: !col_last,
+        }
+    }
+
+    /// Positions expanded so far (over all calls).
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    /// Positions pruned by a pagoda function so far.
+    pub fn pagoda_prunes(&self) -> u64 {
+        self.pagoda_prunes
+    }
+
+    /// Entries of the lost table.
+    pub fn lost_positions(&self) -> usize {
+        self.lost.len()
+    }
+
+    /// Decides `pegs`: the jumps of a win (`moves`), a proof that none
+    /// exists (`proven_unsolvable`), or a stop by the budget.
+    pub fn solve(&mut self, pegs: Cells, budget: &Budget) -> Outcome<Jump> {
+        let nodes0 = self.nodes;
+        let mut path = Vec::new();
+        // One search per cell the last peg can stand on (position
+        // classes), nearest the centre first, each pruned by pagoda
+        // functions aimed at that cell.
+        let mut targets: Vec<u8> = cells_of(final_cells(self.board, pegs)).collect();
+        targets.sort_by_key(|&t| self.outer[t as usize]);
+        // Iterative broadening over the targets: each gets a node cap that
+        // grows 4x per round, so a wrong first guess cannot starve the
+        // right one; a target whose search ends under its cap is proven
+        // lost (its table entries stay valid across rounds).
+        let mut live: Vec<(u8, Pagodas)> = Vec::new();
+        for t in targets {
+            let pagodas = if self.opts.pagoda {
+                Pagodas::for_target(self.board, t)
+            } else {
+                Pagodas::none()
+            };
+            if pagodas.prunes(pegs) {
+                self.pagoda_prunes += 1;
+            } else {
+                live.push((t, pagodas));
+            }
+        }
+        let mut res: Result<bool, BudgetExceeded> = Ok(false);
+        let mut cap = 2000u64;
+        'rounds: while !live.is_empty() {
+            let mut k = 0;
+            while k < live.len() {
+                let (t, pagodas) = (live[k].0, live[k].1.clone());
+                let values = pagodas.values(pegs);
+                self.cap = if live.len() == 1 {
+                    u64::MAX
+                } else {
+                    self.nodes.saturating_add(cap)
+                };
+                self.capped = false;
+                match self.dfs(pegs, t, &pagodas, &values, budget, &mut path) {
+                    Ok(true) => {
+                        res = Ok(true);
+                        break 'rounds;
+                    }
+                    Ok(false) => {
+                        live.remove(k);
+                        continue;
+                    }
+                    Err(_) if self.capped => {
+                        path.clear();
+                        k += 1;
+                    }
+                    Err(e) => {
+                        res = Err(e);
+                        break 'rounds;
+                    }
+                }
+            }
+            cap = cap.saturating_mul(4);
+        }
+        let nodes = self.nodes - nodes0;
+        let elapsed = budget.elapsed();
+        match res {
+            Ok(true) => {
+                path.reverse();
+                Outcome::optimal(path, nodes, elapsed)
+            }
+            Ok(false) => Outcome::unsolvable(nodes, elapsed),
+            Err(why) => {
+                let lb = pegs.count_ones().saturating_sub(1);
+                Outcome::stopped(None, lb, why, nodes, elapsed)
+            }
+        }
+    }
+
+    /// True when `pegs` can be won (`None` when the budget ended first).
+    pub fn winnable(&mut self, pegs: Cells, budget: &Budget) -> Option<bool> {
+        let o = self.solve(pegs, budget);
+        if o.moves.is_some() {
+            Some(true)
+        } else if o.proven_unsolvable {
+            Some(false)
+        } else {
+            None
+        }
+    }
+
+    /// Pegs with no orthogonal neighbour peg.
+    #[inline]
+    fn isolated(&self, p: Cells) -> u32 {
+        let w = self.board.width() as u32;
+        let nb = ((p << 1) & self.not_col0) | ((p >> 1) & self.not_col_last) | (p << w) | (p >> w);
+        (p & !nb).count_ones()
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn dfs(
+        &mut self,
+        pegs: Cells,
+        target: u8,
+        pagodas: &Pagodas,
+        values: &[f64],
+        budget: &Budget,
+        path: &mut Vec<Jump>,
+    ) -> Result<bool, BudgetExceeded> {
+        if is_won(pegs) {
+            return Ok(true);
+        }
+        let key = self.syms.canonical_marked(pegs, target);
+        if self.lost.contains(&key) {
+            return Ok(false);
+        }
+        self.nodes += 1;
+        if self.nodes >= self.cap {
+            self.capped = true;
+            return Err(BudgetExceeded::Nodes);
+        }
+        if self.nodes & 1023 == 0 {
+            budget.check_nodes(self.nodes, self.lost.len() * ENTRY_BYTES)?;
+        }
+        let depth = 128 - pegs.count_ones() as usize;
+        if self.buffers.len() <= depth {
+            self.buffers.resize_with(depth + 1, Vec::new);
+        }
+        let mut jumps = std::mem::take(&mut self.buffers[depth]);
+        jumps.clear();
+        let src = self.board.jump_sources(pegs);
+        for (d, &set) in src.iter().enumerate() {
+            let mut s = set;
+            while s != 0 {
+                let f = s.trailing_zeros() as u8;
+                s &= s - 1;
+                let j = self.board.jump(f, d);
+                let score = if self.opts.ordering {
+                    self.score(pegs, j)
+                } else {
+                    0
+                };
+                jumps.push((score, j));
+            }
+        }
+        if self.opts.ordering {
+            jumps.sort_by_key(|&(s, _)| s);
+        }
+        let mut child_values = [0f64; 8];
+        let mut found = false;
+        for &(_, j) in &jumps {
+            let next = apply(pegs, j);
+            if !pagodas.list.is_empty() {
+                for (k, p) in pagodas.list.iter().enumerate() {
+                    child_values[k] =
+                        values[k] - p.weights[j.from as usize] - p.weights[j.over as usize]
+                            + p.weights[j.to as usize];
+                }
+                if pagodas.prunes_values(&child_values[..values.len()]) {
+                    self.pagoda_prunes += 1;
+                    continue;
+                }
+            }
+            match self.dfs(
+                next,
+                target,
+                pagodas,
+                &child_values[..values.len()],
+                budget,
+                path,
+            ) {
+                Ok(true) => {
+                    path.push(j);
+                    found = true;
+                    break;
+                }
+                Ok(false) => {}
+                Err(e) => {
+                    self.buffers[depth] = jumps;
+                    return Err(e);
+                }
+            }
+        }
+        self.buffers[depth] = jumps;
+        if found {
+            return Ok(true);
+        }
+        self.lost.insert(key);
+        Ok(false)
+    }
+
+    /// Ordering score of `j` in `pegs` (lower first).
+    #[inline]
+    fn score(&self, pegs: Cells, j: Jump) -> i32 {
+        let o = |i: u8| self.outer[i as usize];
+        let outer = o(j.to) - o(j.from) - o(j.over);
+        // Fewest isolated pegs first, then the jump that brings the most
+        // weight in from the edge.
+        self.isolated(apply(pegs, j)) as i32 * 1024 + outer
+    }
+}
+
+/// Decides `game` with a fresh solver (see [`WinSolver::solve`]).
+pub fn solve(game: &Game, opts: SolveOptions, budget: &Budget) -> Outcome<Jump> {
+    WinSolver::new(&game.board, opts).solve(game.pegs, budget)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::pegs::parse::{parse_game, ENGLISH};
+    use crate::solver::wins;
+
+    #[test]
+    fn english_board_is_won() {
+        let g = parse_game(ENGLISH).unwrap();
+        let o = solve(&g, SolveOptions::default(), &Budget::unlimited());
+        let moves = o.moves.expect("the English board can be won");
+        assert_eq!(moves.len(), 31);
+        let p = crate::games::pegs::rules::JumpProblem { board: &g.board };
+        assert!(wins(&p, &g.pegs, &moves));
+    }
+
+    #[test]
+    fn a_stuck_position_is_proven_lost() {
+        let g = parse_game("5x1:PHHHP").unwrap();
+        let o = solve(&g, SolveOptions::default(), &Budget::unlimited());
+        assert!(o.proven_unsolvable);
+        let g = parse_game("3x1:PPH").unwrap();
+        assert_eq!(
+            solve(&g, SolveOptions::default(), &Budget::unlimited()).len(),
+            Some(1)
+        );
+        let g = parse_game("1x1:P").unwrap();
+        assert_eq!(
+            solve(&g, SolveOptions::default(), &Budget::unlimited()).len(),
+            Some(0)
+        );
+    }
+}
