@@ -41,7 +41,8 @@ enum Command {
     /// Click once at a screen point.
     Click(click::Args),
     /// Solve a board given as text, a file or an sgt game ID.
-    Solve(solve::Args),
+    #[command(subcommand)]
+    Solve(SolveCmd),
     /// Read a board off a screenshot.
     Read(read::Args),
     /// Write a calibration file from a screenshot by auto-detection.
@@ -56,6 +57,15 @@ enum Command {
     Validate(validate::Args),
     /// Measure speed and memory.
     Bench(bench::Args),
+}
+
+/// The games `solve` knows.
+#[derive(Debug, Subcommand)]
+enum SolveCmd {
+    /// Flood-It.
+    Flood(solve::Args),
+    /// Fifteen (sliding tiles).
+    Fifteen(gridbot::games::fifteen::cli::SolveArgs),
 }
 
 fn init_logging(verbose: u8, quiet: bool) {
@@ -87,7 +97,8 @@ pub fn main() -> ExitCode {
     let result = match cli.command {
         Command::Screenshot(args) => screenshot::run(args),
         Command::Click(args) => click::run(args),
-        Command::Solve(args) => solve::run(args),
+        Command::Solve(SolveCmd::Flood(args)) => solve::run(args),
+        Command::Solve(SolveCmd::Fifteen(args)) => gridbot::games::fifteen::cli::run_solve(args),
         Command::Read(args) => read::run(args),
         Command::Calibrate(args) => calibrate::run(args),
         Command::Fixtures(args) => fixtures::run(args),

@@ -10,18 +10,8 @@ use std::time::Duration;
 use anyhow::{bail, Context};
 use gridbot::games::flood::{parse_board, solve, SolveOptions, Strategy};
 
-/// Games that `solve` knows.
-#[derive(Debug, Clone, Copy, clap::ValueEnum)]
-pub enum Game {
-    /// Flood-It.
-    Flood,
-}
-
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// The game.
-    #[arg(value_enum)]
-    game: Game,
     /// The board: a file name, `-` for standard input, or the board text
     /// itself (rows of digits/letters, one square line, or an sgt-flood
     /// game ID such as `12x12:0123...,23`).
@@ -137,7 +127,6 @@ fn read_input(arg: &str) -> anyhow::Result<String> {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let Game::Flood = args.game;
     let text = read_input(&args.board)?;
     let parsed = parse_board(&text)
         .with_context(|| format!("reading the board from {}", source_name(&args.board)))?;
