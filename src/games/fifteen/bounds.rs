@@ -44,6 +44,24 @@ impl Geometry {
         }
     }
 
+    /// The geometry whose goal is the position `target` (cells in row
+    /// order, 0 the gap) instead of the solved board.
+    pub fn towards(width: usize, height: usize, target: &[u8]) -> Geometry {
+        let n = width * height;
+        let mut goal_row = vec![0u8; n];
+        let mut goal_col = vec![0u8; n];
+        for (cell, &t) in target.iter().enumerate() {
+            goal_row[t as usize] = (cell / width) as u8;
+            goal_col[t as usize] = (cell % width) as u8;
+        }
+        Geometry {
+            width,
+            height,
+            goal_row,
+            goal_col,
+        }
+    }
+
     /// Manhattan distance of tile `t` standing on `cell`.
     #[inline]
     pub fn distance(&self, t: u8, cell: usize) -> u32 {

@@ -115,6 +115,15 @@ impl<'a> Slide<'a> {
         self
     }
 
+    /// The problem of reaching the position `target` (same size) instead
+    /// of the solved board, with Manhattan distance plus linear conflicts
+    /// measured towards it.
+    pub fn towards(target: &Board) -> Slide<'static> {
+        let mut p = Slide::new(target.width(), target.height(), BoundKind::LinearConflict);
+        p.geo = Geometry::towards(target.width(), target.height(), target.cells());
+        p
+    }
+
     /// Geometry of the board.
     pub fn geometry(&self) -> &Geometry {
         &self.geo

@@ -111,9 +111,15 @@ pub fn solve(board: &Board, opts: &SolveOptions) -> Result<Solved, SolveError> {
             })
         }
     };
-    // Prove what we can in the time left, capped below the first solution
-    // so that a finished search is either a shorter (optimal) solution or
-    // a proof that the first one is optimal.
+    // Improve: re-solve windows of the path exactly, half the time left.
+    let improve_budget = match opts.time_limit {
+        Some(t) => Budget::new(Some(t.saturating_sub(t0.elapsed()) / 2), usize::MAX),
+        None => Budget::unlimited(),
+    };
+    let (better, improve_nodes) = improve(board, first.0, &improve_budget);
+    let first = (better, first.1 + improve_nodes);
+    // Then prove what we can in the time left: a finished IDA* is an
+    // optimal solution; a stopped one leaves a proven lower bound.
     let exact = idastar(&problem, &start, &budget);
     let nodes = first.1 + exact.nodes;
     let outcome = match exact.moves {
@@ -182,6 +188,45 @@ fn staged(board: &Board, budget: &Budget) -> Result<(Vec<Dir>, u64), (BudgetExce
     }
     debug_assert!(b.is_solved());
     Ok((cut_loops(board, &moves), nodes))
+}
+
+/// Shortens a solution by replacing each window of `WINDOW` moves with a
+/// shortest path between its two ends (IDA* towards the window's end
+/// position, at most `WINDOW_NODES` nodes each), windows overlapping by
+/// half, until a pass gains nothing or the budget ends. Returns the moves
+/// and the nodes spent.
+pub fn improve(board: &Board, mut moves: Vec<Dir>, budget: &Budget) -> (Vec<Dir>, u64) {
+    const WINDOW: usize = 24;
+    const WINDOW_NODES: u64 = 200_000;
+    let mut nodes = 0;
+    loop {
+        let before = moves.len();
+        let mut i = 0;
+        let mut at = board.clone();
+        while i + 2 <= moves.len() {
+            if budget.time_up() {
+                return (moves, nodes);
+            }
+            let j = (i + WINDOW).min(moves.len());
+            let mut end = at.clone();
+            end.play_all(&moves[i..j]).expect("legal moves");
+            let p = Slide::towards(&end);
+            let b = Budget::new(None, usize::MAX).with_node_limit(WINDOW_NODES);
+            let o = idastar(&p, &p.node(&at), &b);
+            nodes += o.nodes;
+            if let Some(m) = o.moves {
+                if m.len() < j - i {
+                    moves.splice(i..j, m);
+                }
+            }
+            let step = (WINDOW / 2).min(moves.len() - i);
+            at.play_all(&moves[i..i + step]).expect("legal moves");
+            i += step;
+        }
+        if moves.len() >= before {
+            return (moves, nodes);
+        }
+    }
 }
 
 /// Removes every stretch of `moves` that returns to a position already
@@ -264,5 +309,151 @@ mod tests {
         end.play_all(m).unwrap();
         assert!(end.is_solved());
         assert!(s.outcome.lower_bound as usize <= m.len());
+        assert!(!s.outcome.proven_optimal || s.outcome.stopped.is_none());
+    }
+
+    #[test]
+    fn improve_shortens_a_detour() {
+        // Goal, then a long detour around a 2x2 block and back, then one
+        // real move: improvement must find the single move.
+        let g = Board::goal(5, 5);
+        let mut b = g.clone();
+        b.play(Dir::Up);
+        let mut detour = Vec::new();
+        for _ in 0..3 {
+            detour.extend([Dir::Left, Dir::Up, Dir::Right, Dir::Down]);
+        }
+        detour.push(Dir::Down);
+        let mut end = b.clone();
+        end.play_all(&detour).unwrap();
+        assert!(end.is_solved());
+        let (m, _) = improve(&b, detour, &Budget::unlimited());
+        assert_eq!(m, vec![Dir::Down]);
+    }
+
+    use crate::games::fifteen::pdb::{Partition, PatternDb};
+    use crate::games::fifteen::problem::{BoundKind, Slide};
+    use crate::solver::bfs::bfs_distances;
+
+    /// Distances from the goal of a `w` x `h` board, by the core's BFS
+    /// (moves are reversible), at most `limit` states expanded: exact for
+    /// every state returned.
+    fn distances(w: usize, h: usize, limit: u64) -> Vec<(Board, u32)> {
+        let p = Slide::new(w, h, BoundKind::Manhattan);
+        let budget = Budget::unlimited().with_node_limit(limit);
+        let d = bfs_distances(&p, &p.node(&Board::goal(w, h)), &budget);
+        let mut v: Vec<(Board, u32)> = d
+            .depth
+            .into_iter()
+            .map(|(k, d)| {
+                let nums: Vec<usize> = k[..w * h].iter().map(|&c| c as usize).collect();
+                (Board::try_new(w, h, &nums).unwrap(), d)
+            })
+            .collect();
+        v.sort_by(|a, b| a.0.cells().cmp(b.0.cells()));
+        v
+    }
+
+    fn sample<T: Clone>(v: &[T], k: usize, seed: u64) -> Vec<T> {
+        let mut rng = seed;
+        (0..k)
+            .map(|_| {
+                rng = rng
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                v[(rng >> 33) as usize % v.len()].clone()
+            })
+            .collect()
+    }
+
+    fn check_bounds_admissible(all: &[(Board, u32)], kinds: &[BoundKind]) {
+        let (w, h) = (all[0].0.width(), all[0].0.height());
+        for &kind in kinds {
+            let p = Slide::new(w, h, kind);
+            for (b, d) in all {
+                let lb = p.lower_bound(&p.node(b));
+                assert!(lb <= *d, "{kind:?}: bound {lb} > distance {d} on\n{b}");
+                assert_eq!(lb % 2, d % 2, "{kind:?}: parity of the bound on\n{b}");
+            }
+        }
+    }
+
+    fn check_solver(all: &[(Board, u32)], k: usize, pdb: Option<&PatternDb>) {
+        let opts = SolveOptions {
+            pdb,
+            ..Default::default()
+        };
+        for (b, d) in sample(all, k, 99) {
+            let s = solve(&b, &opts).unwrap();
+            let m = s.outcome.moves.as_ref().unwrap();
+            assert_eq!(m.len() as u32, d, "on\n{b}");
+            assert!(s.outcome.proven_optimal);
+            let mut end = b.clone();
+            end.play_all(m).unwrap();
+            assert!(end.is_solved());
+        }
+    }
+
+    #[test]
+    fn every_2x4_position_matches_bfs() {
+        let all = distances(4, 2, u64::MAX);
+        assert_eq!(all.len(), 20160);
+        check_bounds_admissible(&all, &[BoundKind::Manhattan, BoundKind::LinearConflict]);
+        check_solver(&all, 200, None);
+        // The other half of the positions is refused by parity.
+        let mut odd = Board::goal(4, 2).cells().to_vec();
+        odd.swap(0, 1);
+        let nums: Vec<usize> = odd.iter().map(|&c| c as usize).collect();
+        let b = Board::try_new(4, 2, &nums).unwrap();
+        assert!(all.iter().all(|(x, _)| x != &b));
+        assert!(solve(&b, &SolveOptions::default()).is_err());
+    }
+
+    #[test]
+    fn random_3x3_positions_match_bfs() {
+        let all = distances(3, 3, u64::MAX);
+        assert_eq!(all.len(), 181440);
+        assert_eq!(all.iter().map(|x| x.1).max(), Some(31));
+        check_bounds_admissible(&all, &[BoundKind::LinearConflict]);
+        check_solver(&all, 100, None);
+    }
+
+    #[test]
+    fn random_3x4_and_4x4_positions_match_bfs() {
+        // Partial walks: every returned depth is exact.
+        let some = distances(4, 3, 300_000);
+        check_bounds_admissible(&some, &[BoundKind::LinearConflict]);
+        let deep: Vec<_> = some.iter().filter(|x| x.1 >= 14).cloned().collect();
+        check_solver(&deep, 40, None);
+        let db = PatternDb::build(Partition::P555);
+        let some = distances(4, 4, 200_000);
+        check_bounds_admissible(&some, &[BoundKind::LinearConflict, BoundKind::Pdb(&db)]);
+        let deep: Vec<_> = some.iter().filter(|x| x.1 >= 12).cloned().collect();
+        check_solver(&deep, 30, Some(&db));
+    }
+
+    #[test]
+    fn ten_easiest_korf_instances_proven_with_663() {
+        let db = PatternDb::build(Partition::P663);
+        let text = include_str!("../../../tests/data/fifteen/korf-easiest10.txt");
+        let opts = SolveOptions {
+            pdb: Some(&db),
+            ..Default::default()
+        };
+        let mut n = 0;
+        for line in text.lines().filter(|l| !l.starts_with('#')) {
+            let nums: Vec<&str> = line.split_whitespace().collect();
+            let want: usize = nums[1].parse().unwrap();
+            let b = crate::games::fifteen::parse::parse_board(
+                &nums[2..].join(" "),
+                crate::games::fifteen::parse::Convention::BlankFirst,
+            )
+            .unwrap();
+            let s = solve(&b, &opts).unwrap();
+            assert!(s.outcome.proven_optimal, "instance {}", nums[0]);
+            assert_eq!(s.outcome.len(), Some(want), "instance {}", nums[0]);
+            n += 1;
+        }
+        assert_eq!(n, 10);
     }
 }
