@@ -16,7 +16,9 @@
 pub mod actuator;
 pub mod calibration;
 pub mod capture;
+pub mod cli;
 pub mod display;
 pub mod games;
+pub mod hosts;
 pub mod play;
 pub mod solver;

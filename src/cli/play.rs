@@ -1,38 +1,34 @@
-//! `gridbot play flood`: plays Flood-It on the current display (the game
-//! window found by title), one or more games, and reports each. Also the
-//! helpers `demo` and `validate` share: loading the calibration, building
-//! the loop's configuration, printing a game's line, saving screenshots.
+//! The play loop's commands, for any game: the options every `play`,
+//! `demo`, `validate` and `bench play` shares ([`LoopArgs`]), the loop's
+//! configuration from a calibration, a series of games on one window
+//! ([`play_series`]), the dry run, a line per game, the report, and the
+//! virtual display a demo starts. A game's own `play`/`demo`/`validate`
+//! files (under `src/games/NAME/cli/`) add how its games are started and
+//! checked.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context};
-use gridbot::calibration::Calibration;
-use gridbot::capture::window_grabber::WindowGrabber;
-use gridbot::games::flood::play::{sgt_flood_binary, FloodGame};
-use gridbot::games::flood::Strategy;
-use gridbot::play::engine::{Finished, GameContext, PlayConfig, Player};
-use gridbot::play::report::{self, GameRecord, Summary};
-use gridbot::play::settle::SettleTiming;
-use gridbot::play::x11::{open_pointer, open_screen};
-use gridbot::play::{abort, AbortGuard, GameResult};
 
-/// The built-in sgt-flood calibration, used when no file is given.
-pub const DEFAULT_CALIBRATION: &str = include_str!("../../calibration/sgt-flood.toml");
+use crate::actuator::Gesture;
+use crate::calibration::Calibration;
+use crate::capture::window_grabber::WindowGrabber;
+use crate::display::{x11, VirtualDisplay};
+use crate::hosts::Host;
+use crate::play::engine::{Finished, GameContext, PlayConfig, Player};
+use crate::play::io::{DeviceError, Pointer};
+use crate::play::report::{self, GameRecord, Summary};
+use crate::play::settle::SettleTiming;
+use crate::play::x11::open_pointer;
+use crate::play::{abort, AbortGuard, GameResult, PlayableGame};
 
-/// Games `play` knows.
-#[derive(Debug, Clone, Copy, clap::ValueEnum)]
-pub enum GameName {
-    /// Flood-It (Simon Tatham's sgt-flood or a look-alike).
-    Flood,
-}
-
-/// Options shared by `play`, `demo` and `validate`.
+/// Options shared by `play`, `demo`, `validate` and `bench play`.
 #[derive(Debug, Clone, clap::Args)]
 pub struct LoopArgs {
     /// Calibration file (palette in the game's colour order, timings, keys);
-    /// default: the built-in sgt-flood calibration.
+    /// default: the game's built-in calibration.
     #[arg(long, value_name = "FILE")]
     pub calibration: Option<PathBuf>,
     /// Solver time budget per solve in ms (default: the calibration's
@@ -40,12 +36,6 @@ pub struct LoopArgs {
     /// as unproven.
     #[arg(long, value_name = "MS")]
     pub solve_budget_ms: Option<u64>,
-    /// Solver strategy: astar (default) runs a portfolio (exact A* on half
-    /// the budget, then sgt-flood's own lookahead, beam, greedy + optimiser
-    /// and branch and bound on the rest; the shortest line wins); any other
-    /// runs that search alone.
-    #[arg(long, value_enum, default_value = "astar")]
-    pub strategy: Strategy,
     /// Mismatches in a row tolerated before giving up.
     #[arg(long, default_value_t = 3)]
     pub max_retries: usize,
@@ -61,36 +51,16 @@ pub struct LoopArgs {
     pub report: Option<PathBuf>,
 }
 
-#[derive(Debug, clap::Args)]
-pub struct Args {
-    /// The game to play.
-    #[arg(value_enum)]
-    game: GameName,
-    /// Title (substring) of the game window; default: the calibration's
-    /// window_title ("Flood").
-    #[arg(long, value_name = "TITLE", conflicts_with = "full_screen")]
-    window: Option<String>,
-    /// Capture the whole screen instead of one window.
-    #[arg(long)]
-    full_screen: bool,
-    /// Games to play; after each win the calibration's new-game key starts the next.
-    #[arg(long, default_value_t = 1)]
-    games: usize,
-    /// Read, solve and print the clicks it would make, without moving the mouse.
-    #[arg(long)]
-    dry_run: bool,
-    #[command(flatten)]
-    common: LoopArgs,
-}
-
-/// Loads the calibration file, or the built-in one.
-pub fn load_calibration(path: Option<&Path>) -> anyhow::Result<Calibration> {
+/// Loads the calibration file, or the game's built-in one (`builtin`, the
+/// TOML text, named `builtin_name` in messages).
+pub fn load_calibration(
+    path: Option<&Path>,
+    builtin: &str,
+    builtin_name: &str,
+) -> anyhow::Result<Calibration> {
     match path {
         Some(p) => Ok(Calibration::load(p)?),
-        None => Ok(Calibration::parse(
-            DEFAULT_CALIBRATION,
-            Path::new("built-in sgt-flood.toml"),
-        )?),
+        None => Ok(Calibration::parse(builtin, Path::new(builtin_name))?),
     }
 }
 
@@ -113,44 +83,6 @@ pub fn config_from(calibration: &Calibration, args: &LoopArgs) -> anyhow::Result
         read_status: !args.no_status,
         ..PlayConfig::default()
     })
-}
-
-/// The Flood-It game for the loop.
-pub fn flood_game(calibration: Calibration, args: &LoopArgs) -> FloodGame {
-    let mut game = FloodGame::new(calibration);
-    game.strategy = args.strategy;
-    game
-}
-
-/// What a run that starts its own sgt-flood needs before the first game:
-/// the game's binary, its window title, the loop configuration and the game.
-pub struct GameSetup {
-    pub binary: std::path::PathBuf,
-    pub title: String,
-    pub config: PlayConfig,
-    pub game: FloodGame,
-}
-
-impl GameSetup {
-    /// Finds sgt-flood and loads the calibration named on the command line
-    /// (or the built-in one).
-    pub fn prepare(args: &LoopArgs) -> anyhow::Result<Self> {
-        let binary = sgt_flood_binary()
-            .context("sgt-flood not found (Debian package sgt-puzzles; ./dev deps installs it)")?;
-        let calibration = load_calibration(args.calibration.as_deref())?;
-        let title = calibration
-            .window_title
-            .clone()
-            .unwrap_or_else(|| "Flood".into());
-        let config = config_from(&calibration, args)?;
-        let game = flood_game(calibration, args);
-        Ok(GameSetup {
-            binary,
-            title,
-            config,
-            game,
-        })
-    }
 }
 
 /// One line for a finished game.
@@ -205,82 +137,56 @@ pub fn finish_run(records: &[GameRecord], report_path: Option<&Path>) -> anyhow:
     Ok(())
 }
 
-pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let GameName::Flood = args.game;
-    if args.games == 0 {
-        bail!("--games must be at least 1");
-    }
-    let calibration = load_calibration(args.common.calibration.as_deref())?;
-    let title = if args.full_screen {
-        None
-    } else {
-        Some(
-            args.window
-                .clone()
-                .or_else(|| calibration.window_title.clone())
-                .unwrap_or_else(|| "Flood".into()),
-        )
-    };
-    let config = config_from(&calibration, &args.common)?;
-    let game = flood_game(calibration, &args.common);
-    let mut screen = open_screen(title.as_deref())?;
+/// Reads and solves the board on `screen` and prints the gestures the bot
+/// would make, without touching the mouse.
+pub fn print_dry_run<G: PlayableGame>(
+    game: &G,
+    host: &dyn Host,
+    screen: &mut WindowGrabber,
+    config: PlayConfig,
+) -> anyhow::Result<ExitCode> {
     let size = screen.screen_size();
-
-    if args.dry_run {
-        // A pointer that is never used: the dry run does not click.
-        let mut pointer = DryPointer(size);
-        let guard = AbortGuard::new(abort::interrupt_flag(), size);
-        let mut player = Player::new(&game, &mut screen, &mut pointer, guard, config);
-        let dry = player.dry_run()?;
-        println!("board: {}", dry.board);
-        println!(
-            "plan: {} moves, optimal={} (lower bound {}), solved in {:.1} ms",
-            dry.clicks.len(),
-            if dry.proven_optimal {
-                "proven"
-            } else {
-                "unproven"
-            },
-            dry.lower_bound,
-            dry.solve.as_secs_f64() * 1000.0
-        );
-        for (i, click) in dry.clicks.iter().enumerate() {
-            println!(
-                "{:>3}. click {} at ({}, {})",
-                i + 1,
-                click.label,
-                click.point.0,
-                click.point.1
-            );
-        }
-        return Ok(ExitCode::SUCCESS);
+    let mut pointer = DryPointer(size);
+    let guard = AbortGuard::new(abort::interrupt_flag(), size);
+    let mut player = Player::new(game, host, screen, &mut pointer, guard, config);
+    let dry = player.dry_run()?;
+    println!("board: {}", dry.board);
+    println!(
+        "plan: {} moves, optimal={} (lower bound {}), solved in {:.1} ms",
+        dry.clicks.len(),
+        if dry.proven_optimal {
+            "proven"
+        } else {
+            "unproven"
+        },
+        dry.lower_bound,
+        dry.solve.as_secs_f64() * 1000.0
+    );
+    for (i, click) in dry.clicks.iter().enumerate() {
+        println!("{:>3}. {}", i + 1, click.describe());
     }
-
-    play_series(
-        &game,
-        &mut screen,
-        config,
-        args.games,
-        None,
-        args.common.report.as_deref(),
-    )
+    Ok(ExitCode::SUCCESS)
 }
 
-/// Plays `games` games in a row on `screen` (a new game after each win),
-/// prints a line per game, saves before/after screenshots into
+/// Plays `games` games in a row on `screen` (the host's new game after
+/// each win), prints a line per game, saves before/after screenshots into
 /// `screenshots` when given, writes the report, and stops after a loss.
 /// Succeeds when every game was won.
-pub fn play_series(
-    game: &FloodGame,
+pub fn play_series<G: PlayableGame>(
+    game: &G,
+    host: &dyn Host,
     screen: &mut WindowGrabber,
     config: PlayConfig,
     games: usize,
     screenshots: Option<&Path>,
     report: Option<&Path>,
 ) -> anyhow::Result<ExitCode> {
+    if games == 0 {
+        bail!("--games must be at least 1");
+    }
     let mut pointer = open_pointer()?;
     let guard = AbortGuard::new(abort::interrupt_flag(), screen.screen_size());
-    let mut player = Player::new(game, screen, &mut pointer, guard, config);
+    let mut player = Player::new(game, host, screen, &mut pointer, guard, config);
     player.note_pointer()?;
     let mut records = Vec::new();
     let outcome = (|| -> anyhow::Result<()> {
@@ -303,33 +209,114 @@ pub fn play_series(
     })();
     finish_run(&records, report)?;
     outcome?;
+    Ok(exit_code(&records, games))
+}
+
+/// Success when `games` games were played and all won.
+pub fn exit_code(records: &[GameRecord], games: usize) -> ExitCode {
     let all_won = records.len() == games && records.iter().all(|r| r.result == GameResult::Won);
-    Ok(if all_won {
+    if all_won {
         ExitCode::SUCCESS
     } else {
         ExitCode::FAILURE
-    })
+    }
+}
+
+/// Parses `WxH`.
+pub fn parse_size(text: &str) -> anyhow::Result<(u32, u32)> {
+    let (w, h) = text
+        .split_once('x')
+        .context("screen size must be WxH, e.g. 1280x800")?;
+    let size = (
+        w.parse().context("bad screen width")?,
+        h.parse().context("bad screen height")?,
+    );
+    if !(64..=8192).contains(&size.0) || !(64..=8192).contains(&size.1) {
+        bail!("screen size {text} is out of range (64 to 8192 pixels a side)");
+    }
+    Ok(size)
+}
+
+/// Starts a virtual display and points this process's `DISPLAY` at it.
+/// Must run before any X connection of this process.
+pub fn start_display(size: (u32, u32)) -> anyhow::Result<VirtualDisplay> {
+    let display = VirtualDisplay::start(size.0, size.1)
+        .context("cannot start the virtual display (is Xvfb installed? ./dev deps)")?;
+    std::env::set_var("DISPLAY", display.name());
+    for var in ["WAYLAND_DISPLAY", "XDG_SESSION_TYPE"] {
+        std::env::remove_var(var);
+    }
+    Ok(display)
+}
+
+/// Waits until no window titled `title` is left (the previous game's).
+pub fn wait_until_gone(display: &VirtualDisplay, title: &str) -> anyhow::Result<()> {
+    let (conn, screen) = x11::connect(Some(display.name()))?;
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while x11::find_window(&conn, screen, title)?.is_some() {
+        if Instant::now() > deadline {
+            bail!("the previous game's window ({title:?}) did not close");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    Ok(())
+}
+
+/// Pins this process to the first CPU it may run on (for `bench play`);
+/// returns that CPU.
+pub fn pin_to_one_core() -> anyhow::Result<usize> {
+    // SAFETY: cpu_set_t is plain data; the calls only read and write it.
+    unsafe {
+        let mut set: libc::cpu_set_t = std::mem::zeroed();
+        if libc::sched_getaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &mut set) != 0 {
+            bail!(
+                "sched_getaffinity failed: {}",
+                std::io::Error::last_os_error()
+            );
+        }
+        let cpu = (0..libc::CPU_SETSIZE as usize)
+            .find(|&c| libc::CPU_ISSET(c, &set))
+            .context("no CPU allowed")?;
+        let mut one: libc::cpu_set_t = std::mem::zeroed();
+        libc::CPU_SET(cpu, &mut one);
+        if libc::sched_setaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &one) != 0 {
+            bail!(
+                "sched_setaffinity failed: {}",
+                std::io::Error::last_os_error()
+            );
+        }
+        Ok(cpu)
+    }
 }
 
 /// The pointer of a dry run: reports a fixed position and refuses to act.
 struct DryPointer((u32, u32));
 
-impl gridbot::play::io::Pointer for DryPointer {
-    fn position(&mut self) -> Result<(i32, i32), gridbot::play::io::DeviceError> {
+impl Pointer for DryPointer {
+    fn position(&mut self) -> Result<(i32, i32), DeviceError> {
         Ok((self.0 .0 as i32 / 2, self.0 .1 as i32 / 2))
     }
-    fn click(&mut self, _x: i32, _y: i32) -> Result<(), gridbot::play::io::DeviceError> {
-        Err(gridbot::play::io::DeviceError(
-            "a dry run does not click".into(),
-        ))
-    }
-    fn key(&mut self, _key: char) -> Result<(), gridbot::play::io::DeviceError> {
-        Err(gridbot::play::io::DeviceError(
-            "a dry run does not press keys".into(),
-        ))
+    fn perform(&mut self, gesture: &Gesture<(i32, i32)>) -> Result<(), DeviceError> {
+        Err(DeviceError(format!(
+            "a dry run does not {}",
+            gesture.kind()
+        )))
     }
     fn release_all(&mut self) {}
     fn screen_size(&self) -> (u32, u32) {
         self.0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes() {
+        assert_eq!(parse_size("1280x800").unwrap(), (1280, 800));
+        assert!(parse_size("1280").is_err());
+        assert!(parse_size("0x0").is_err());
+        assert!(parse_size("99999x800").is_err());
     }
 }

@@ -10,7 +10,9 @@
 use std::thread;
 use std::time::{Duration, Instant};
 
+use crate::actuator::Gesture;
 use crate::capture::screen::Screenshot;
+use crate::hosts::Host;
 
 use super::abort::{AbortGuard, AbortReason};
 use super::io::{DeviceError, Pointer, Screen};
@@ -80,13 +82,29 @@ pub enum PlayError {
     Device(#[from] DeviceError),
 }
 
-/// A click the bot would make (dry run) or made.
+/// A gesture the bot would make (dry run) or made.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PlannedClick {
     /// The move's name.
     pub label: String,
-    /// Screen point.
-    pub point: (i32, i32),
+    /// The gesture at screen points.
+    pub gesture: Gesture<(i32, i32)>,
+}
+
+impl PlannedClick {
+    /// `click red at (10, 20)`, `drag 3,4 at (1, 2) -> (5, 2)`, `key n`.
+    pub fn describe(&self) -> String {
+        let points: Vec<String> = self
+            .gesture
+            .points()
+            .iter()
+            .map(|(x, y)| format!("({x}, {y})"))
+            .collect();
+        match &self.gesture {
+            Gesture::Key(k) => format!("key {k:?} for {}", self.label),
+            g => format!("{} {} at {}", g.kind(), self.label, points.join(" -> ")),
+        }
+    }
 }
 
 /// What a dry run found.
@@ -94,7 +112,7 @@ pub struct PlannedClick {
 pub struct DryRun {
     /// The board as read.
     pub board: String,
-    /// The plan's clicks in order.
+    /// The plan's gestures in order.
     pub clicks: Vec<PlannedClick>,
     /// Whether the plan is proven optimal.
     pub proven_optimal: bool,
@@ -130,6 +148,7 @@ pub struct Finished<S> {
 /// Plays games.
 pub struct Player<'a, G: PlayableGame> {
     game: &'a G,
+    host: &'a dyn Host,
     screen: &'a mut dyn Screen,
     pointer: &'a mut dyn Pointer,
     guard: AbortGuard,
@@ -164,9 +183,10 @@ fn ms(d: Duration) -> f64 {
 }
 
 impl<'a, G: PlayableGame> Player<'a, G> {
-    /// A player for `game` on `screen` with `pointer`.
+    /// A player for `game` hosted by `host`, on `screen` with `pointer`.
     pub fn new(
         game: &'a G,
+        host: &'a dyn Host,
         screen: &'a mut dyn Screen,
         pointer: &'a mut dyn Pointer,
         guard: AbortGuard,
@@ -174,6 +194,7 @@ impl<'a, G: PlayableGame> Player<'a, G> {
     ) -> Self {
         Player {
             game,
+            host,
             screen,
             pointer,
             guard,
@@ -320,13 +341,10 @@ impl<'a, G: PlayableGame> Player<'a, G> {
         let plan = self.solve(&state)?;
         let mut clicks = Vec::new();
         for &mv in &plan.moves {
-            let (x, y) = self
-                .game
-                .click_point(&reading, &state, mv)
-                .ok_or_else(|| PlayError::NoClickPoint(self.game.describe_move(mv)))?;
+            let gesture = self.screen_gesture(&shot, &reading, &state, mv)?;
             clicks.push(PlannedClick {
                 label: self.game.describe_move(mv),
-                point: shot.to_screen(x, y),
+                gesture,
             });
             state = self.game.predict(&state, mv);
         }
@@ -403,9 +421,23 @@ impl<'a, G: PlayableGame> Player<'a, G> {
         Ok((shot, reading, changed))
     }
 
+    /// The gesture for `mv` at screen points.
+    fn screen_gesture(
+        &self,
+        shot: &Screenshot,
+        reading: &G::Reading,
+        state: &G::State,
+        mv: G::Move,
+    ) -> Result<Gesture<(i32, i32)>, PlayError> {
+        self.game
+            .gesture(reading, state, mv)
+            .and_then(|g| g.map(|(x, y)| Some(shot.to_screen(x, y))))
+            .ok_or_else(|| PlayError::NoClickPoint(self.game.describe_move(mv)))
+    }
+
     fn read_status(&self, shot: &Screenshot, reading: &G::Reading) -> StatusReading {
         if self.config.read_status {
-            self.game.status(shot, reading)
+            self.host.status(shot, self.game.board_area(reading))
         } else {
             StatusReading::unread()
         }
@@ -519,21 +551,20 @@ impl<'a, G: PlayableGame> Player<'a, G> {
             }
             let mv = plan.moves[cursor];
             let predicted = self.game.predict(&state, mv);
-            let image_point = self
-                .game
-                .click_point(&reading, &state, mv)
-                .ok_or_else(|| PlayError::NoClickPoint(self.game.describe_move(mv)))?;
-            let point = shot.to_screen(image_point.0, image_point.1);
+            let gesture = self.screen_gesture(&shot, &reading, &state, mv)?;
+            let point = gesture.points().last().copied().unwrap_or_default();
             let area = self.game.board_area(&reading);
             let before = Fingerprint::of(&shot, area);
 
             self.check_abort()?;
             let t = Instant::now();
-            self.pointer.click(point.0, point.1)?;
-            self.guard.note_position(point);
+            self.pointer.perform(&gesture)?;
+            if !gesture.points().is_empty() {
+                self.guard.note_position(point);
+            }
             clock.click_done(t.elapsed());
             log::debug!(
-                "clicked {} at ({}, {})",
+                "played {} at ({}, {})",
                 self.game.describe_move(mv),
                 point.0,
                 point.1
@@ -545,10 +576,10 @@ impl<'a, G: PlayableGame> Player<'a, G> {
                 retries += 1;
                 mismatches += 1;
                 if changed {
-                    counted_moves += 1;
+                    counted_moves += self.game.counted(&state, mv);
                 }
                 let what = format!(
-                    "after clicking {} at ({}, {}) no board could be read on the screen",
+                    "after playing {} at ({}, {}) no board could be read on the screen",
                     self.game.describe_move(mv),
                     point.0,
                     point.1
@@ -571,7 +602,7 @@ impl<'a, G: PlayableGame> Player<'a, G> {
             let seen = self.game.state(&new_reading).clone();
             if seen == predicted {
                 played.push(mv);
-                counted_moves += 1;
+                counted_moves += self.game.counted(&state, mv);
                 cursor += 1;
                 retries = 0;
                 shot = new_shot;
@@ -583,19 +614,19 @@ impl<'a, G: PlayableGame> Player<'a, G> {
                 let lost_click = seen == state;
                 if !lost_click {
                     // The board changed, so the game most likely counted a move.
-                    counted_moves += 1;
+                    counted_moves += self.game.counted(&state, mv);
                     played.push(mv);
                 }
                 let what = if lost_click {
                     format!(
-                        "after clicking {} at ({}, {}) the board did not change (lost click?)",
+                        "after playing {} at ({}, {}) the board did not change (lost click?)",
                         self.game.describe_move(mv),
                         point.0,
                         point.1
                     )
                 } else {
                     format!(
-                        "after clicking {} at ({}, {}) the board differs from the prediction: {}",
+                        "after playing {} at ({}, {}) the board differs from the prediction: {}",
                         self.game.describe_move(mv),
                         point.0,
                         point.1,
@@ -672,17 +703,20 @@ impl<'a, G: PlayableGame> Player<'a, G> {
     /// Presses the game's new-game key and waits until a new, unfinished
     /// board is on the screen.
     pub fn new_game(&mut self) -> Result<(), PlayError> {
-        let Some(key) = self.game.new_game_key() else {
+        let Some(gesture) = self.host.new_game() else {
             return Err(PlayError::Device(DeviceError(format!(
-                "{} has no new-game key in its calibration",
-                self.game.name()
+                "{} has no way to start a new game",
+                self.host.name()
             ))));
         };
         let (shot, reading, _) = self.find_board()?;
         let area = self.game.board_area(&reading);
         let before = Fingerprint::of(&shot, area);
         self.check_abort()?;
-        self.pointer.key(key)?;
+        let gesture = gesture
+            .map(|(x, y)| Some(shot.to_screen(x, y)))
+            .ok_or_else(|| PlayError::Device(DeviceError("no point for a new game".into())))?;
+        self.pointer.perform(&gesture)?;
         let mut stats = SettleStats::default();
         let _ = self.settle(
             area,
@@ -699,7 +733,8 @@ impl<'a, G: PlayableGame> Player<'a, G> {
             }
             if Instant::now() >= deadline {
                 return Err(PlayError::Device(DeviceError(format!(
-                    "pressed '{key}' for a new game but the board stayed finished"
+                    "asked {} for a new game but the board stayed finished",
+                    self.host.name()
                 ))));
             }
             self.sleep_checked(self.config.settle.poll_interval)?;
@@ -714,7 +749,8 @@ mod tests {
 
     use super::*;
     use crate::games::flood::Board;
-    use crate::play::fake::{FakeFlood, FakePointer, FakeScreen, World};
+    use crate::play::fake::{FakeFlood, FakeHost, FakePointer, FakeScreen, World};
+    use crate::play::Solving;
 
     fn board() -> Board {
         Board::new(
@@ -770,7 +806,14 @@ mod tests {
             };
             let guard = AbortGuard::new(self.flag.clone(), (1000, 800));
             let result = {
-                let mut player = Player::new(&self.game, &mut screen, &mut pointer, guard, config);
+                let mut player = Player::new(
+                    &self.game,
+                    &FakeHost,
+                    &mut screen,
+                    &mut pointer,
+                    guard,
+                    config,
+                );
                 player.note_pointer().unwrap();
                 player.play_game(1, context).map(|f| f.record)
             };
@@ -862,7 +905,7 @@ mod tests {
         let err = result.unwrap_err();
         let msg = err.to_string();
         assert!(
-            msg.starts_with("gave up after 3 retries: after clicking"),
+            msg.starts_with("gave up after 3 retries: after playing"),
             "{msg}"
         );
         assert!(msg.contains("did not change"), "{msg}");
@@ -943,7 +986,14 @@ mod tests {
             released: 0,
         };
         let guard = AbortGuard::new(rig.flag.clone(), (1000, 800));
-        let mut player = Player::new(&rig.game, &mut screen, &mut pointer, guard, config());
+        let mut player = Player::new(
+            &rig.game,
+            &FakeHost,
+            &mut screen,
+            &mut pointer,
+            guard,
+            config(),
+        );
         let dry = player.dry_run().unwrap();
         assert_eq!(dry.clicks.len(), rig.optimum());
         assert!(dry.proven_optimal);
@@ -951,7 +1001,7 @@ mod tests {
         assert!(dry
             .clicks
             .iter()
-            .all(|c| c.point.0 >= 110 && c.point.1 >= 60 && c.point.0 < 150 && c.point.1 < 100));
+            .all(|c| matches!(c.gesture, Gesture::Click((x, y)) if (110..150).contains(&x) && (60..100).contains(&y))));
         assert_eq!(rig.world.borrow().clicks, 0);
     }
 
@@ -971,7 +1021,14 @@ mod tests {
             released: 0,
         };
         let guard = AbortGuard::new(rig.flag.clone(), (1000, 800));
-        let mut player = Player::new(&rig.game, &mut screen, &mut pointer, guard, config());
+        let mut player = Player::new(
+            &rig.game,
+            &FakeHost,
+            &mut screen,
+            &mut pointer,
+            guard,
+            config(),
+        );
         player.note_pointer().unwrap();
         let first = player.play_game(1, &GameContext::default()).unwrap();
         player.new_game().unwrap();

@@ -14,7 +14,8 @@ use crate::capture::screen::Screenshot;
 use crate::games::flood::Board;
 
 use super::io::{DeviceError, Pointer, Screen};
-use super::{Plan, PlayableGame, ReadFailure, Rect, StatusReading, StatusResult};
+use super::{Acting, Plan, ReadFailure, Reading, Rect, Rules, Solving, Text};
+use crate::actuator::{Gesture, KeyName};
 
 pub const CELL: u32 = 10;
 pub const PALETTE: [[u8; 3]; 4] = [[255, 0, 0], [255, 255, 0], [0, 255, 0], [50, 80, 255]];
@@ -152,11 +153,20 @@ impl Pointer for FakePointer {
     fn position(&mut self) -> Result<(i32, i32), DeviceError> {
         Ok(self.world.borrow().pointer)
     }
-    fn click(&mut self, x: i32, y: i32) -> Result<(), DeviceError> {
-        self.world.borrow_mut().click(x, y);
-        Ok(())
-    }
-    fn key(&mut self, key: char) -> Result<(), DeviceError> {
+    fn perform(&mut self, gesture: &Gesture<(i32, i32)>) -> Result<(), DeviceError> {
+        let key = match gesture {
+            Gesture::Click((x, y)) => {
+                self.world.borrow_mut().click(*x, *y);
+                return Ok(());
+            }
+            Gesture::Key(KeyName::Char(c)) => *c,
+            other => {
+                return Err(DeviceError(format!(
+                    "the fake window takes no {}",
+                    other.kind()
+                )))
+            }
+        };
         let mut w = self.world.borrow_mut();
         w.keys.push(key);
         if let Some(b) = w.next_boards.pop_front() {
@@ -186,14 +196,27 @@ pub struct FakeFlood {
     pub height: usize,
 }
 
-impl PlayableGame for FakeFlood {
+impl Rules for FakeFlood {
     type State = Board;
     type Move = u8;
-    type Reading = FakeReading;
 
-    fn name(&self) -> &str {
-        "fake Flood-It"
+    fn predict(&self, state: &Board, mv: u8) -> Board {
+        let mut b = state.clone();
+        b.play(mv);
+        b
     }
+
+    fn is_won(&self, state: &Board) -> bool {
+        state.is_won()
+    }
+
+    fn dimensions(&self, state: &Board) -> (usize, usize) {
+        (state.width(), state.height())
+    }
+}
+
+impl Reading for FakeFlood {
+    type Reading = FakeReading;
 
     fn read(&self, shot: &Screenshot) -> Result<FakeReading, ReadFailure> {
         let mut cells = Vec::new();
@@ -227,7 +250,9 @@ impl PlayableGame for FakeFlood {
             height: self.height as u32 * CELL,
         }
     }
+}
 
+impl Solving for FakeFlood {
     fn plan(&self, state: &Board, _budget: Duration) -> Result<Plan<u8>, String> {
         // Breadth-first search over move sequences: exact, fine for tiny boards.
         let mut queue = VecDeque::from([(state.clone(), Vec::new())]);
@@ -256,36 +281,30 @@ impl PlayableGame for FakeFlood {
         }
         Err("no solution".into())
     }
+}
 
-    fn predict(&self, state: &Board, mv: u8) -> Board {
-        let mut b = state.clone();
-        b.play(mv);
-        b
-    }
-
-    fn click_point(&self, reading: &FakeReading, state: &Board, mv: u8) -> Option<(f64, f64)> {
+impl Acting for FakeFlood {
+    fn gesture(&self, reading: &FakeReading, state: &Board, mv: u8) -> Option<Gesture<(f64, f64)>> {
         for r in 0..state.height() {
             for c in 0..state.width() {
                 if state.get(r, c) == mv {
                     let x = reading.origin.0 as f64 + (c as f64 + 0.5) * CELL as f64;
                     let y = reading.origin.1 as f64 + (r as f64 + 0.5) * CELL as f64;
-                    return Some((x, y));
+                    return Some(Gesture::Click((x, y)));
                 }
             }
         }
         None
     }
+}
 
-    fn is_won(&self, state: &Board) -> bool {
-        state.is_won()
+impl Text for FakeFlood {
+    fn name(&self) -> &str {
+        "fake Flood-It"
     }
 
     fn describe_move(&self, mv: u8) -> String {
         ["red", "yellow", "green", "blue"][mv as usize].to_string()
-    }
-
-    fn dimensions(&self, state: &Board) -> (usize, usize) {
-        (state.width(), state.height())
     }
 
     fn describe_state(&self, state: &Board) -> String {
@@ -301,17 +320,19 @@ impl PlayableGame for FakeFlood {
             .count();
         format!("{n} cells differ")
     }
+}
 
-    fn status(&self, _shot: &Screenshot, _reading: &FakeReading) -> StatusReading {
-        StatusReading {
-            result: StatusResult::Unread,
-            text: None,
-            moves: None,
-            limit: None,
-        }
+/// The fake window's host: no status line, `n` for a new game.
+pub struct FakeHost;
+
+impl crate::hosts::Host for FakeHost {
+    fn name(&self) -> &str {
+        "fake window"
     }
-
-    fn new_game_key(&self) -> Option<char> {
-        Some('n')
+    fn status(&self, _shot: &Screenshot, _board: Rect) -> super::StatusReading {
+        super::StatusReading::unread()
+    }
+    fn new_game(&self) -> Option<Gesture<(f64, f64)>> {
+        Some(Gesture::Key(KeyName::Char('n')))
     }
 }

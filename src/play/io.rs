@@ -4,6 +4,7 @@
 
 use std::fmt;
 
+use crate::actuator::Gesture;
 use crate::capture::screen::Screenshot;
 
 /// A failure of the screen or the pointer, with a readable message.
@@ -31,14 +32,12 @@ pub trait Screen {
     fn capture(&mut self) -> Result<Screenshot, DeviceError>;
 }
 
-/// Something that moves and clicks the mouse pointer and taps keys.
+/// Something that moves the mouse pointer, clicks, drags and taps keys.
 pub trait Pointer {
     /// Where the pointer is now, in screen coordinates.
     fn position(&mut self) -> Result<(i32, i32), DeviceError>;
-    /// Moves to `(x, y)` and clicks the left button there.
-    fn click(&mut self, x: i32, y: i32) -> Result<(), DeviceError>;
-    /// Taps a key.
-    fn key(&mut self, key: char) -> Result<(), DeviceError>;
+    /// Plays a gesture at screen points (click, drag or key).
+    fn perform(&mut self, gesture: &Gesture<(i32, i32)>) -> Result<(), DeviceError>;
     /// Releases every button; used on abort paths, must not fail.
     fn release_all(&mut self);
     /// The screen size in pixels, for the corner check.

@@ -1,10 +1,11 @@
 //! The game-independent play loop: capture, read, solve, click, wait for the
 //! screen to settle, verify, recover.
 //!
-//! A game plugs in through [`PlayableGame`] (how a screenshot becomes a
-//! state, how a state is solved, what a move does and where to click for
-//! it); the screen and the mouse come in through the small [`io::Screen`]
-//! and [`io::Pointer`] traits so that the loop logic (settle, verify, retry,
+//! A game plugs in through the role traits of [`game`] (rules, solving,
+//! reading, acting, text: together [`PlayableGame`]); where it runs (its
+//! status line, how a new game starts) through a [`crate::hosts::Host`];
+//! the screen and the mouse through the small [`io::Screen`] and
+//! [`io::Pointer`] traits so that the loop logic (settle, verify, retry,
 //! abort) is unit-tested with fakes and runs unchanged against X.
 //!
 //! The loop solves once per game and reuses the plan: when the board read
@@ -15,6 +16,7 @@
 
 pub mod abort;
 pub mod engine;
+pub mod game;
 pub mod io;
 pub mod ocr;
 pub mod report;
@@ -27,10 +29,9 @@ mod fake;
 use std::fmt;
 use std::time::Duration;
 
-use crate::capture::screen::Screenshot;
-
 pub use abort::{AbortGuard, AbortReason};
 pub use engine::{PlayConfig, PlayError, Player};
+pub use game::{Acting, PlayableGame, Reading, Rules, Solving, Text};
 pub use report::{GameRecord, GameResult, StatusResult, Summary};
 
 /// An axis-aligned rectangle in image pixels.
@@ -105,56 +106,5 @@ pub struct ReadFailure(pub String);
 impl fmt::Display for ReadFailure {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.0)
-    }
-}
-
-/// A game the loop can play: everything game-specific lives behind this.
-pub trait PlayableGame {
-    /// The logical board.
-    type State: Clone + PartialEq + fmt::Debug;
-    /// One move.
-    type Move: Copy + PartialEq + fmt::Debug;
-    /// A board read off a screenshot: the state and where it is on the image.
-    type Reading;
-
-    /// Short name for messages, e.g. `"Flood-It"`.
-    fn name(&self) -> &str;
-    /// Called when a new game starts (forget what was learnt about the last).
-    fn begin_game(&self) {}
-    /// Finds and reads the board on a screenshot.
-    fn read(&self, shot: &Screenshot) -> Result<Self::Reading, ReadFailure>;
-    /// The state a reading shows.
-    fn state<'a>(&self, reading: &'a Self::Reading) -> &'a Self::State;
-    /// The board's bounding box in image pixels (what settling compares).
-    fn board_area(&self, reading: &Self::Reading) -> Rect;
-    /// Solves `state` within `budget`.
-    fn plan(&self, state: &Self::State, budget: Duration) -> Result<Plan<Self::Move>, String>;
-    /// The state after playing `mv` on `state`.
-    fn predict(&self, state: &Self::State, mv: Self::Move) -> Self::State;
-    /// Image point to click to play `mv` when the screen shows `reading`
-    /// and the board is `state` (normally the reading's own state).
-    fn click_point(
-        &self,
-        reading: &Self::Reading,
-        state: &Self::State,
-        mv: Self::Move,
-    ) -> Option<(f64, f64)>;
-    /// True when the state is a win.
-    fn is_won(&self, state: &Self::State) -> bool;
-    /// Human name of a move, e.g. `"yellow"`.
-    fn describe_move(&self, mv: Self::Move) -> String;
-    /// Width and height of the board, in cells.
-    fn dimensions(&self, state: &Self::State) -> (usize, usize);
-    /// Compact text of a state for logs and reports.
-    fn describe_state(&self, state: &Self::State) -> String;
-    /// What differs between the expected and the seen state, for logs.
-    fn diff(&self, expected: &Self::State, seen: &Self::State) -> String;
-    /// Reads the game's own status (win/loss text) off the screen.
-    fn status(&self, _shot: &Screenshot, _reading: &Self::Reading) -> StatusReading {
-        StatusReading::unread()
-    }
-    /// Key that starts a new game, if any.
-    fn new_game_key(&self) -> Option<char> {
-        None
     }
 }

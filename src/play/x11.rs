@@ -3,7 +3,7 @@
 //! with [`Pacing::Immediate`] (sgt-flood reads a click at the pointer
 //! position, so no pauses between move, press and release are needed).
 
-use crate::actuator::{Mouse, Pacing};
+use crate::actuator::{Gesture, Mouse, Pacing};
 use crate::capture::screen::Screenshot;
 use crate::capture::window_grabber::WindowGrabber;
 
@@ -31,12 +31,8 @@ impl Pointer for Mouse {
         Mouse::position(self).map_err(DeviceError::from_display)
     }
 
-    fn click(&mut self, x: i32, y: i32) -> Result<(), DeviceError> {
-        Mouse::click(self, x, y).map_err(DeviceError::from_display)
-    }
-
-    fn key(&mut self, key: char) -> Result<(), DeviceError> {
-        Mouse::key(self, key).map_err(DeviceError::from_display)
+    fn perform(&mut self, gesture: &Gesture<(i32, i32)>) -> Result<(), DeviceError> {
+        Mouse::perform(self, gesture).map_err(DeviceError::from_display)
     }
 
     fn release_all(&mut self) {

@@ -21,17 +21,16 @@
 //! file is missing, of the wrong shape or damaged: never trusted.
 
 use std::fs;
-use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use rayon::prelude::*;
+use crate::solver::rank::Permutations;
+use crate::solver::retrograde::{fill_distances, ByteTable, NibbleTable, TableError};
 
 /// Cells on the board the databases are for.
 pub const CELLS: usize = 16;
 const SIDE: usize = 4;
-const UNSEEN: u8 = 0xFF;
 
 /// A choice of disjoint patterns.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum, serde::Serialize)]
@@ -84,73 +83,34 @@ impl Partition {
 /// Why a database could not be loaded or stored.
 #[derive(Debug, thiserror::Error)]
 pub enum PdbError {
-    /// Reading or writing the file failed.
-    #[error("{path}: {source}")]
+    /// Creating the cache folder failed.
+    #[error("{}: {source}", path.display())]
     Io {
-        /// The file.
+        /// The folder.
         path: PathBuf,
         /// The error.
         source: std::io::Error,
     },
-    /// The file is not a complete, intact table of the expected shape.
-    #[error("{path}: damaged pattern database: {why}")]
-    Damaged {
-        /// The file.
-        path: PathBuf,
-        /// What did not match.
-        why: String,
-    },
+    /// The table file could not be read or written, or is damaged.
+    #[error(transparent)]
+    Table(#[from] TableError),
     /// No cache folder could be found.
     #[error("no cache folder: neither XDG_CACHE_HOME nor HOME is set")]
     NoCacheDir,
 }
 
-/// The number of placements of `k` distinct tiles on 16 cells.
-pub fn placements(k: usize) -> u64 {
-    (0..k).map(|i| (CELLS - i) as u64).product()
-}
-
-/// The rank of a placement: `cells[i]` is the cell of the i-th tile. A
-/// mixed-radix Lehmer code, `0..placements(k)`.
-#[inline]
-pub fn rank(cells: &[u8]) -> u64 {
-    let mut used: u32 = 0;
-    let mut r: u64 = 0;
-    for (i, &p) in cells.iter().enumerate() {
-        let below = (used & ((1u32 << p) - 1)).count_ones();
-        r = r * (CELLS - i) as u64 + (p as u32 - below) as u64;
-        used |= 1 << p;
-    }
-    r
-}
-
-/// The inverse of [`rank`] for `out.len()` tiles.
-pub fn unrank(mut r: u64, out: &mut [u8]) {
-    let k = out.len();
-    let mut digits = [0u8; CELLS];
-    for i in (0..k).rev() {
-        let base = (CELLS - i) as u64;
-        digits[i] = (r % base) as u8;
-        r /= base;
-    }
-    let mut used: u32 = 0;
-    for i in 0..k {
-        // The digits[i]-th free cell.
-        let mut free = !used & 0xFFFF;
-        for _ in 0..digits[i] {
-            free &= free - 1;
-        }
-        let p = free.trailing_zeros();
-        out[i] = p as u8;
-        used |= 1 << p;
-    }
+/// The ranking of placements of `k` distinct tiles on the 16 cells (the
+/// core's partial permutations: a mixed-radix Lehmer code).
+pub fn placements(k: usize) -> Permutations {
+    Permutations::new(CELLS as u32, k as u32)
 }
 
 /// One pattern's table: 4 bits per placement.
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub struct PatternTable {
     tiles: Vec<u8>,
-    nibbles: Vec<u8>,
+    perms: Permutations,
+    table: NibbleTable,
 }
 
 impl PatternTable {
@@ -161,7 +121,7 @@ impl PatternTable {
 
     /// Entries (placements).
     pub fn len(&self) -> u64 {
-        placements(self.tiles.len())
+        self.perms.count()
     }
 
     /// Always false (a pattern has at least one tile).
@@ -171,18 +131,17 @@ impl PatternTable {
 
     /// Bytes the table holds.
     pub fn bytes(&self) -> usize {
-        self.nibbles.len()
+        self.table.bytes()
     }
 
-    /// (moves - Manhattan distance) / 2 for the placement of rank `r`.
+    /// (moves - Manhattan distance) / 2 for the placement `cells`
+    /// (`cells[i]` the cell of the pattern's i-th tile).
     #[inline]
-    pub fn excess(&self, r: u64) -> u8 {
-        let b = self.nibbles[(r >> 1) as usize];
-        (b >> ((r & 1) * 4)) & 15
+    pub fn excess(&self, cells: &[u8]) -> u8 {
+        self.table.get(self.perms.rank(cells))
     }
 
-    /// Fewest pattern moves for a placement (`cells[i]` the cell of the
-    /// pattern's i-th tile).
+    /// Fewest pattern moves for a placement.
     pub fn moves(&self, cells: &[u8]) -> u32 {
         let md: u32 = self
             .tiles
@@ -190,99 +149,62 @@ impl PatternTable {
             .zip(cells)
             .map(|(&t, &p)| manhattan(t, p))
             .sum();
-        md + 2 * self.excess(rank(cells)) as u32
+        md + 2 * self.excess(cells) as u32
     }
 
-    /// Builds the table by breadth-first search from the goal placement
-    /// (in parallel on rayon's pool), reporting progress to `progress`
-    /// with the entries done so far.
+    /// Builds the table by the core's parallel backward breadth-first
+    /// search ([`fill_distances`], exact depths in a byte table) from the
+    /// goal placement; each entry's excess is written to the nibble table
+    /// when the search expands it. `progress` sees the entries done.
     pub fn build(tiles: &[u8], progress: &(dyn Fn(u64) + Sync)) -> PatternTable {
         let k = tiles.len();
-        let n = placements(k);
-        let words = n.div_ceil(8) as usize;
-        // Exact depth per entry, 8 per word; UNSEEN until reached.
-        let depth: Vec<AtomicU64> = (0..words).map(|_| AtomicU64::new(u64::MAX)).collect();
-        let nib: Vec<AtomicU64> = (0..n.div_ceil(16) as usize)
-            .map(|_| AtomicU64::new(0))
-            .collect();
+        let perms = placements(k);
+        let depth = ByteTable::new(perms.count());
+        let table = NibbleTable::new(perms.count());
         let goal: Vec<u8> = tiles.iter().map(|&t| t - 1).collect();
-        let g = rank(&goal);
-        claim(&depth, g, 0);
         let done = AtomicU64::new(0);
-        let mut d: u8 = 0;
-        loop {
-            let found = AtomicU64::new(0);
-            depth
-                .par_chunks(1 << 14)
-                .enumerate()
-                .for_each(|(chunk, ws)| {
-                    let mut cells = [0u8; CELLS];
-                    let cells = &mut cells[..k];
-                    let mut expanded = 0u64;
-                    let mut new = 0u64;
-                    let pattern = u64::from_ne_bytes([d; 8]);
-                    for (wi, w) in ws.iter().enumerate() {
-                        let word = w.load(Ordering::Relaxed);
-                        if !has_byte(word, pattern) {
-                            continue;
-                        }
-                        for b in 0..8 {
-                            if (word >> (b * 8)) as u8 != d {
-                                continue;
-                            }
-                            let r = (((chunk << 14) + wi) * 8 + b) as u64;
-                            if r >= n {
-                                continue;
-                            }
-                            expanded += 1;
-                            unrank(r, cells);
-                            let md: u32 = tiles
-                                .iter()
-                                .zip(cells.iter())
-                                .map(|(&t, &p)| manhattan(t, p))
-                                .sum();
-                            let excess = ((d as u32 - md) / 2).min(15) as u64;
-                            nib[(r >> 4) as usize]
-                                .fetch_or(excess << ((r & 15) * 4), Ordering::Relaxed);
-                            let mut occupied: u32 = 0;
-                            for &p in cells.iter() {
-                                occupied |= 1 << p;
-                            }
-                            for i in 0..k {
-                                let p = cells[i] as usize;
-                                for q in neighbours(p) {
-                                    if occupied & (1 << q) != 0 {
-                                        continue;
-                                    }
-                                    cells[i] = q as u8;
-                                    let s = rank(cells);
-                                    if claim(&depth, s, d + 1) {
-                                        new += 1;
-                                    }
-                                }
-                                cells[i] = p as u8;
-                            }
+        fill_distances(
+            &depth,
+            &[perms.rank(&goal)],
+            |r, out| {
+                let mut cells = [0u8; CELLS];
+                let cells = &mut cells[..k];
+                perms.unrank_into(r, cells);
+                let d = depth.get(r) as u32;
+                let md: u32 = tiles
+                    .iter()
+                    .zip(cells.iter())
+                    .map(|(&t, &p)| manhattan(t, p))
+                    .sum();
+                let excess = ((d - md) / 2).min(15) as u8;
+                if excess < NibbleTable::MAX {
+                    table.claim(r, NibbleTable::MAX, excess);
+                }
+                let mut occupied: u32 = 0;
+                for &p in cells.iter() {
+                    occupied |= 1 << p;
+                }
+                for i in 0..k {
+                    let p = cells[i] as usize;
+                    for q in neighbours(p) {
+                        if occupied & (1 << q) == 0 {
+                            cells[i] = q as u8;
+                            out.push(perms.rank(cells));
                         }
                     }
-                    found.fetch_add(new, Ordering::Relaxed);
-                    if expanded > 0 {
-                        progress(done.fetch_add(expanded, Ordering::Relaxed) + expanded);
-                    }
-                });
-            if found.load(Ordering::Relaxed) == 0 {
-                break;
-            }
-            d += 1;
-            assert!(d < UNSEEN - 1, "pattern distances fit in a byte");
-        }
-        let mut nibbles = Vec::with_capacity(n.div_ceil(2) as usize);
-        for w in nib {
-            nibbles.extend_from_slice(&w.into_inner().to_le_bytes());
-        }
-        nibbles.truncate(n.div_ceil(2) as usize);
+                    cells[i] = p as u8;
+                }
+                let n = done.fetch_add(1, Ordering::Relaxed) + 1;
+                if n % (1 << 16) == 0 {
+                    progress(n);
+                }
+            },
+            |_| {},
+        );
         PatternTable {
             tiles: tiles.to_vec(),
-            nibbles,
+            perms,
+            table,
         }
     }
 
@@ -292,129 +214,29 @@ impl PatternTable {
         format!("fifteen-4x4-pdb-{}.nib", t.join("-"))
     }
 
-    /// Writes the table (header with its shape and checksum, then the
-    /// nibbles) atomically: to a temporary file renamed into place.
+    /// Writes the table (the core's format: header with the entry count
+    /// and a checksum, then the nibbles; atomically renamed into place).
     pub fn save(&self, path: &Path) -> Result<(), PdbError> {
-        let io = |source| PdbError::Io {
-            path: path.to_path_buf(),
-            source,
-        };
         if let Some(dir) = path.parent() {
-            fs::create_dir_all(dir).map_err(io)?;
+            fs::create_dir_all(dir).map_err(|source| PdbError::Io {
+                path: dir.to_path_buf(),
+                source,
+            })?;
         }
-        let tmp = path.with_extension("tmp");
-        let mut f = fs::File::create(&tmp).map_err(io)?;
-        f.write_all(self.header().as_bytes()).map_err(io)?;
-        f.write_all(&self.nibbles).map_err(io)?;
-        f.sync_all().map_err(io)?;
-        drop(f);
-        fs::rename(&tmp, path).map_err(io)
+        Ok(self.table.save(path)?)
     }
 
-    fn header(&self) -> String {
-        let t: Vec<String> = self.tiles.iter().map(|t| t.to_string()).collect();
-        format!(
-            "gridbot fifteen pdb v1 tiles={} entries={} bytes={} checksum={:016x}\n",
-            t.join(","),
-            self.len(),
-            self.nibbles.len(),
-            checksum(&self.nibbles)
-        )
-    }
-
-    /// Loads a table saved by [`PatternTable::save`], checking that it is
-    /// for `tiles`, complete, and that its checksum matches.
+    /// Loads a table saved by [`PatternTable::save`], checking that it has
+    /// the entry count of `tiles` and that its checksum matches.
     pub fn load(path: &Path, tiles: &[u8]) -> Result<PatternTable, PdbError> {
-        let io = |source| PdbError::Io {
-            path: path.to_path_buf(),
-            source,
-        };
-        let damaged = |why: String| PdbError::Damaged {
-            path: path.to_path_buf(),
-            why,
-        };
-        let mut f = fs::File::open(path).map_err(io)?;
-        let mut data = Vec::new();
-        f.read_to_end(&mut data).map_err(io)?;
-        let Some(nl) = data.iter().take(200).position(|&b| b == b'\n') else {
-            return Err(damaged("no header line".into()));
-        };
-        let header =
-            std::str::from_utf8(&data[..nl]).map_err(|_| damaged("header is not text".into()))?;
-        let want = PatternTable {
-            tiles: tiles.to_vec(),
-            nibbles: Vec::new(),
-        };
-        let expect_prefix = {
-            let t: Vec<String> = tiles.iter().map(|t| t.to_string()).collect();
-            format!(
-                "gridbot fifteen pdb v1 tiles={} entries={} bytes={} checksum=",
-                t.join(","),
-                want.len(),
-                want.len().div_ceil(2)
-            )
-        };
-        let Some(sum) = header.strip_prefix(&expect_prefix) else {
-            return Err(damaged(format!(
-                "header {header:?} is not the expected {expect_prefix:?}..."
-            )));
-        };
-        let sum = u64::from_str_radix(sum, 16).map_err(|_| damaged("bad checksum field".into()))?;
-        let body = data.split_off(nl + 1);
-        if body.len() as u64 != want.len().div_ceil(2) {
-            return Err(damaged(format!(
-                "{} bytes of table, expected {}",
-                body.len(),
-                want.len().div_ceil(2)
-            )));
-        }
-        let got = checksum(&body);
-        if got != sum {
-            return Err(damaged(format!(
-                "checksum {got:016x} does not match the header's {sum:016x}"
-            )));
-        }
+        let perms = placements(tiles.len());
+        let table = NibbleTable::load_expecting(path, perms.count())?;
         Ok(PatternTable {
             tiles: tiles.to_vec(),
-            nibbles: body,
+            perms,
+            table,
         })
     }
-}
-
-/// A 64-bit FNV-1a style checksum over 8-byte words (fast on 260 MB).
-pub fn checksum(data: &[u8]) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    let mut chunks = data.chunks_exact(8);
-    for c in &mut chunks {
-        let w = u64::from_le_bytes(c.try_into().expect("8 bytes"));
-        h = (h ^ w).wrapping_mul(0x0000_0100_0000_01b3);
-        h ^= h >> 29;
-    }
-    for &b in chunks.remainder() {
-        h = (h ^ b as u64).wrapping_mul(0x0000_0100_0000_01b3);
-    }
-    h
-}
-
-#[inline]
-fn has_byte(word: u64, pattern: u64) -> bool {
-    let x = word ^ pattern;
-    (x.wrapping_sub(0x0101_0101_0101_0101) & !x & 0x8080_8080_8080_8080) != 0
-}
-
-/// Sets entry `r` to `d` if it is unseen; true when this call did it.
-/// Within one layer every writer writes the same value, so clearing the
-/// bits of an unseen byte (0xFF) is idempotent.
-#[inline]
-fn claim(depth: &[AtomicU64], r: u64, d: u8) -> bool {
-    let shift = (r & 7) * 8;
-    let w = &depth[(r >> 3) as usize];
-    if (w.load(Ordering::Relaxed) >> shift) as u8 != UNSEEN {
-        return false;
-    }
-    let mask = !(((UNSEEN ^ d) as u64) << shift);
-    let old = w.fetch_and(mask, Ordering::Relaxed);
-    (old >> shift) as u8 == UNSEEN
 }
 
 #[inline]
@@ -452,7 +274,7 @@ pub fn mirror_tile(t: u8) -> u8 {
 
 /// The tables of one partition plus the facts the search needs to update
 /// the bound one tile at a time.
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub struct PatternDb {
     partition: Partition,
     tables: Vec<PatternTable>,
@@ -497,21 +319,21 @@ impl PatternDb {
         for tiles in partition.patterns() {
             let path = dir.join(PatternTable::file_name(&tiles));
             let t0 = Instant::now();
-            match PatternTable::load(&path, &tiles) {
-                Ok(t) => {
-                    report.load_time += t0.elapsed();
-                    tables.push(t);
-                    continue;
-                }
-                Err(PdbError::Io { source, .. })
-                    if source.kind() == std::io::ErrorKind::NotFound => {}
-                Err(e) => {
-                    log::warn!("{e}; rebuilding it");
-                    report.rebuilt_damaged.push(e.to_string());
+            if path.exists() {
+                match PatternTable::load(&path, &tiles) {
+                    Ok(t) => {
+                        report.load_time += t0.elapsed();
+                        tables.push(t);
+                        continue;
+                    }
+                    Err(e) => {
+                        log::warn!("{e}; rebuilding it");
+                        report.rebuilt_damaged.push(e.to_string());
+                    }
                 }
             }
             let t0 = Instant::now();
-            let n = placements(tiles.len());
+            let n = placements(tiles.len()).count();
             let bar = indicatif::ProgressBar::new(n);
             bar.set_style(
                 indicatif::ProgressStyle::with_template(
@@ -584,7 +406,7 @@ impl PatternDb {
         for (j, &tile) in t.tiles.iter().enumerate() {
             cells[j] = pos[tile as usize];
         }
-        t.excess(rank(&cells[..t.tiles.len()]))
+        t.excess(&cells[..t.tiles.len()])
     }
 
     /// The same for the mirrored position.
@@ -595,7 +417,7 @@ impl PatternDb {
         for (j, &orig) in self.mirrored_tiles[i].iter().enumerate() {
             cells[j] = mirror(pos[orig as usize] as usize) as u8;
         }
-        t.excess(rank(&cells[..t.tiles.len()]))
+        t.excess(&cells[..t.tiles.len()])
     }
 
     /// The bound for a position given by the cell of each tile (`pos[t]`,
@@ -627,15 +449,9 @@ mod tests {
     use super::*;
 
     #[test]
-    fn rank_round_trips() {
-        let mut out = [0u8; 3];
-        for r in [0u64, 1, 17, 3359] {
-            unrank(r, &mut out);
-            assert_eq!(rank(&out), r);
-        }
-        assert_eq!(placements(3), 3360);
-        assert_eq!(rank(&[15, 14, 13]), 3359);
-        assert_eq!(placements(8), 518_918_400);
+    fn sizes() {
+        assert_eq!(placements(3).count(), 3360);
+        assert_eq!(placements(8).count(), 518_918_400);
     }
 
     #[test]
@@ -670,11 +486,13 @@ mod tests {
         let path = dir.join(PatternTable::file_name(&tiles));
         t.save(&path).unwrap();
         let l = PatternTable::load(&path, &tiles).unwrap();
-        assert_eq!(l.nibbles, t.nibbles);
+        for r in (0..t.len()).step_by(97) {
+            assert_eq!(l.table.get(r), t.table.get(r));
+        }
         // Wrong shape.
         assert!(matches!(
-            PatternTable::load(&path, &[1, 2, 5, 6, 10]),
-            Err(PdbError::Damaged { .. })
+            PatternTable::load(&path, &[1, 2, 5, 6]),
+            Err(PdbError::Table(TableError::Size { .. }))
         ));
         // A flipped byte.
         let mut data = fs::read(&path).unwrap();
@@ -686,7 +504,7 @@ mod tests {
         // A cut file.
         fs::write(&path, &data[..data.len() / 2]).unwrap();
         let e = PatternTable::load(&path, &tiles).unwrap_err().to_string();
-        assert!(e.contains("bytes of table"), "{e}");
+        assert!(e.contains("wrong size"), "{e}");
         // open() rebuilds it and says so.
         let (db, rep) = PatternDb::open(Partition::P555, &dir).unwrap();
         assert_eq!(rep.built, 3);

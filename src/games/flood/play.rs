@@ -7,11 +7,11 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
+use crate::actuator::Gesture;
 use crate::calibration::{Calibration, GeometryHints};
 use crate::capture::screen::Screenshot;
 use crate::capture::Lattice;
-use crate::play::ocr;
-use crate::play::{Plan, PlayableGame, ReadFailure, Rect, StatusReading, StatusResult};
+use crate::play::{Acting, Plan, ReadFailure, Reading, Rect, Rules, Solving, Text};
 
 use super::parse::parse_game_id;
 use super::screen::read_board;
@@ -84,14 +84,27 @@ fn hints_of(lattice: &Lattice) -> GeometryHints {
     }
 }
 
-impl PlayableGame for FloodGame {
+impl Rules for FloodGame {
     type State = Board;
     type Move = u8;
-    type Reading = FloodScreen;
 
-    fn name(&self) -> &str {
-        "Flood-It"
+    fn predict(&self, state: &Board, mv: u8) -> Board {
+        let mut next = state.clone();
+        next.play(mv);
+        next
     }
+
+    fn is_won(&self, state: &Board) -> bool {
+        state.is_won()
+    }
+
+    fn dimensions(&self, state: &Board) -> (usize, usize) {
+        (state.width(), state.height())
+    }
+}
+
+impl Reading for FloodGame {
+    type Reading = FloodScreen;
 
     fn begin_game(&self) {
         *self.remembered.borrow_mut() = None;
@@ -142,7 +155,9 @@ impl PlayableGame for FloodGame {
             height,
         }
     }
+}
 
+impl Solving for FloodGame {
     fn plan(&self, state: &Board, budget: Duration) -> Result<Plan<u8>, String> {
         let started = Instant::now();
         let run = |strategy: Strategy, limit: Duration| {
@@ -190,28 +205,22 @@ impl PlayableGame for FloodGame {
             elapsed: started.elapsed(),
         })
     }
+}
 
-    fn predict(&self, state: &Board, mv: u8) -> Board {
-        let mut next = state.clone();
-        next.play(mv);
-        next
-    }
-
-    fn click_point(&self, reading: &FloodScreen, state: &Board, mv: u8) -> Option<(f64, f64)> {
+impl Acting for FloodGame {
+    fn gesture(&self, reading: &FloodScreen, state: &Board, mv: u8) -> Option<Gesture<(f64, f64)>> {
         let (r, c) = click_cell(state, mv)?;
-        Some(reading.lattice.cell_centre(r, c))
+        Some(Gesture::Click(reading.lattice.cell_centre(r, c)))
     }
+}
 
-    fn is_won(&self, state: &Board) -> bool {
-        state.is_won()
+impl Text for FloodGame {
+    fn name(&self) -> &str {
+        "Flood-It"
     }
 
     fn describe_move(&self, mv: u8) -> String {
         colour_name(mv)
-    }
-
-    fn dimensions(&self, state: &Board) -> (usize, usize) {
-        (state.width(), state.height())
     }
 
     fn describe_state(&self, state: &Board) -> String {
@@ -220,35 +229,6 @@ impl PlayableGame for FloodGame {
 
     fn diff(&self, expected: &Board, seen: &Board) -> String {
         board_diff(expected, seen)
-    }
-
-    fn status(&self, shot: &Screenshot, reading: &FloodScreen) -> StatusReading {
-        let area = status_area(&reading.lattice);
-        match ocr::read_line(&shot.image, area) {
-            Ok(text) => parse_status(&text),
-            Err(e) => {
-                log::warn!("status line not read: {e}");
-                StatusReading::unread()
-            }
-        }
-    }
-
-    fn new_game_key(&self) -> Option<char> {
-        self.calibration.keys.new_game
-    }
-}
-
-/// Where sgt-flood's status line is: the strip under the board (the GTK
-/// status bar starts about half a cell below the board's bottom edge).
-pub fn status_area(l: &Lattice) -> Rect {
-    let bottom = l.origin_y + l.pitch_y * l.rows as f64;
-    let left = (l.origin_x - l.pitch_x * 0.5 - 2.0).max(0.0);
-    let right = l.origin_x + l.pitch_x * (l.columns as f64 + 0.5) + 2.0;
-    Rect {
-        x: left as u32,
-        y: (bottom + 12.0) as u32,
-        width: (right - left) as u32,
-        height: 45,
     }
 }
 
@@ -360,56 +340,6 @@ pub fn board_diff(expected: &Board, seen: &Board) -> String {
             ""
         }
     )
-}
-
-/// Interprets sgt-flood's status line: `"3 / 19 moves"`,
-/// `"COMPLETED! 17 / 19 moves"`, `"FAILED! 20 / 19 moves"`, or the
-/// `Auto-solved.` variants. OCR may drop spaces or read `O` for `0`.
-pub fn parse_status(text: &str) -> StatusReading {
-    let upper = text.to_ascii_uppercase();
-    let numbers = parse_counts(&upper);
-    let result = if upper.contains("COMPLETED") || upper.contains("AUTO-SOLVED") {
-        StatusResult::Completed
-    } else if upper.contains("FAILED") {
-        StatusResult::Failed
-    } else if numbers.is_some() || upper.contains("MOVES") {
-        StatusResult::Playing
-    } else {
-        StatusResult::Unread
-    };
-    StatusReading {
-        result,
-        text: (!text.trim().is_empty()).then(|| text.trim().to_string()),
-        moves: numbers.map(|n| n.0),
-        limit: numbers.map(|n| n.1),
-    }
-}
-
-/// The `a / b` pair before "MOVES", tolerant of OCR slips.
-fn parse_counts(upper: &str) -> Option<(usize, usize)> {
-    let end = upper.find("MOVE").unwrap_or(upper.len());
-    let head: String = upper[..end]
-        .chars()
-        .map(|c| match c {
-            'O' => '0',
-            'I' | 'L' | '|' => '1',
-            c => c,
-        })
-        .collect();
-    let slash = head.rfind('/')?;
-    let before: String = head[..slash]
-        .trim_end()
-        .chars()
-        .rev()
-        .take_while(|c| c.is_ascii_digit())
-        .collect();
-    let before: String = before.chars().rev().collect();
-    let after: String = head[slash + 1..]
-        .trim_start()
-        .chars()
-        .take_while(|c| c.is_ascii_digit())
-        .collect();
-    Some((before.parse().ok()?, after.parse().ok()?))
 }
 
 /// sgt-flood's own solver, re-implemented from its description: at each
@@ -539,17 +469,9 @@ impl Lookahead {
     }
 }
 
-/// Where sgt-flood is: `/usr/games/sgt-flood` (Debian), else `sgt-flood`
-/// or `flood` on the PATH.
+/// Where sgt-flood is (see [`crate::hosts::sgt::binary`]).
 pub fn sgt_flood_binary() -> Option<PathBuf> {
-    let debian = PathBuf::from("/usr/games/sgt-flood");
-    if debian.is_file() {
-        return Some(debian);
-    }
-    let path = std::env::var_os("PATH")?;
-    std::env::split_paths(&path)
-        .flat_map(|dir| [dir.join("sgt-flood"), dir.join("flood")])
-        .find(|p| p.is_file())
+    crate::hosts::sgt::binary("flood").ok()
 }
 
 /// sgt-flood parameters such as `12x12c6m5`.
@@ -700,30 +622,6 @@ pub fn generate(binary: &Path, params: &SgtParams, seed: Option<&str>) -> Result
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn status_lines_parse() {
-        let s = parse_status("0/19 moves");
-        assert_eq!(
-            (s.result, s.moves, s.limit),
-            (StatusResult::Playing, Some(0), Some(19))
-        );
-        let s = parse_status("COMPLETED! 17 / 19 moves");
-        assert_eq!(
-            (s.result, s.moves, s.limit),
-            (StatusResult::Completed, Some(17), Some(19))
-        );
-        let s = parse_status("FAILED! 20 / 19 moves\n");
-        assert_eq!(
-            (s.result, s.moves, s.limit),
-            (StatusResult::Failed, Some(20), Some(19))
-        );
-        assert_eq!(s.text.as_deref(), Some("FAILED! 20 / 19 moves"));
-        let s = parse_status("1O / 2l moves");
-        assert_eq!((s.moves, s.limit), (Some(10), Some(21)));
-        let s = parse_status("");
-        assert_eq!((s.result, s.text), (StatusResult::Unread, None));
-    }
 
     #[test]
     fn click_cell_prefers_a_neighbour_of_the_region() {

@@ -4,13 +4,10 @@
 //! board does not change any more), release the button, and exit non-zero
 //! with a clear message.
 
-mod play_util;
-mod util;
-
 use std::time::Duration;
 
-use play_util::{board_on_screen, pointer, xdotool, Bot};
-use util::{FloodOnDisplay, FLOOD_ID};
+use crate::play_util::{board_on_screen, pointer, xdotool, Bot};
+use crate::util::{FloodOnDisplay, FLOOD_ID};
 
 const TIMEOUT: Duration = Duration::from_secs(60);
 
@@ -27,12 +24,12 @@ fn playing_bot(game: &FloodOnDisplay) -> Bot {
             "--no-status",
         ],
     );
-    bot.wait_for("clicked", 2, TIMEOUT);
+    bot.wait_for("played", 2, TIMEOUT);
     bot
 }
 
 fn initial_board() -> String {
-    let (w, _, cells) = util::parse_flood_id(FLOOD_ID);
+    let (w, _, cells) = crate::util::parse_flood_id(FLOOD_ID);
     cells
         .chunks(w)
         .map(|row| row.iter().map(|c| c.to_string()).collect::<String>())

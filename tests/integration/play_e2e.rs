@@ -6,14 +6,12 @@
 //! One game per preset size and colour count, plus two custom sizes; the
 //! tests run in parallel, each on its own display. Also `gridbot demo`.
 
-mod util;
-
 use std::path::Path;
 
+use crate::util::{assert_success, gridbot, run, stdout, TempDir};
 use gridbot::calibration::{Calibration, GeometryHints};
 use gridbot::games::flood::screen::read_board;
 use serde_json::Value;
-use util::{assert_success, gridbot, run, stdout, TempDir};
 
 fn load_report(path: &Path) -> Value {
     let text = std::fs::read_to_string(path).expect("report written");

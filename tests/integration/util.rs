@@ -4,7 +4,6 @@
 //! Use from a test file with `mod util;`. Every test starts its own Xvfb (on
 //! its own free display number), so tests run in parallel; `DISPLAY` is only
 //! ever set on child processes, never on the test process.
-#![allow(dead_code)]
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};

@@ -2,14 +2,11 @@
 //! behind the bot's back, or moves the game window between moves, and the
 //! bot must notice, re-read, re-solve and still win.
 
-mod play_util;
-mod util;
-
 use std::time::Duration;
 
+use crate::play_util::{report, xdotool, Bot};
+use crate::util::{parse_flood_id, FloodOnDisplay, TempDir, FLOOD_ID};
 use gridbot::display::x11;
-use play_util::{report, xdotool, Bot};
-use util::{parse_flood_id, FloodOnDisplay, TempDir, FLOOD_ID};
 
 const TIMEOUT: Duration = Duration::from_secs(60);
 

@@ -1,11 +1,8 @@
 //! `gridbot play flood --dry-run` reads and solves the board on the screen
 //! and prints the clicks it would make, without touching the mouse.
 
-mod play_util;
-mod util;
-
-use play_util::{pointer, xdotool};
-use util::{assert_success, gridbot, parse_flood_id, run, stdout, FloodOnDisplay, FLOOD_ID};
+use crate::play_util::{pointer, xdotool};
+use crate::util::{assert_success, gridbot, parse_flood_id, run, stdout, FloodOnDisplay, FLOOD_ID};
 
 #[test]
 fn dry_run_prints_the_board_and_clicks_and_does_not_click() {

@@ -1,6 +1,5 @@
 //! Helpers for the play tests: the bot as a child process whose log lines
 //! are watched while it plays, and `xdotool` as the "user" who interferes.
-#![allow(dead_code)]
 
 use std::io::{BufRead, BufReader, Read};
 use std::path::Path;

@@ -2,11 +2,9 @@
 //! through gridbot's capture layer and clicked through its actuator (the
 //! real binary, run as a subprocess with `DISPLAY` set).
 
-mod util;
-
+use crate::util::*;
 use gridbot::actuator::Mouse;
 use gridbot::display::VirtualDisplay;
-use util::*;
 
 /// Colour index of every cell as seen in a window capture, or the first
 /// cell whose colour is not in the palette.

@@ -8,14 +8,15 @@
 use std::process::ExitCode;
 use std::time::Instant;
 
-use anyhow::{bail, Context};
-use gridbot::games::flood::play::SgtParams;
-use gridbot::play::report::{GameRecord, GameResult};
+use crate::games::flood::play::SgtParams;
+use crate::play::report::{GameRecord, GameResult};
+use anyhow::bail;
 
-use super::demo::{parse_size, start_display};
-use super::play::{finish_run, GameSetup, LoopArgs};
+use super::play::{FloodArgs, GameSetup};
 use super::validate::{play_generated, GeneratedRun};
+use crate::cli::play::{finish_run, parse_size, pin_to_one_core, start_display};
 
+/// `gridbot bench play flood`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// Games to play.
@@ -34,33 +35,7 @@ pub struct Args {
     #[arg(long, default_value = "1600x1200", value_name = "WxH")]
     screen: String,
     #[command(flatten)]
-    common: LoopArgs,
-}
-
-/// Pins this process to the first CPU it may run on.
-fn pin_to_one_core() -> anyhow::Result<usize> {
-    // SAFETY: cpu_set_t is plain data; the calls only read and write it.
-    unsafe {
-        let mut set: libc::cpu_set_t = std::mem::zeroed();
-        if libc::sched_getaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &mut set) != 0 {
-            bail!(
-                "sched_getaffinity failed: {}",
-                std::io::Error::last_os_error()
-            );
-        }
-        let cpu = (0..libc::CPU_SETSIZE as usize)
-            .find(|&c| libc::CPU_ISSET(c, &set))
-            .context("no CPU allowed")?;
-        let mut one: libc::cpu_set_t = std::mem::zeroed();
-        libc::CPU_SET(cpu, &mut one);
-        if libc::sched_setaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &one) != 0 {
-            bail!(
-                "sched_setaffinity failed: {}",
-                std::io::Error::last_os_error()
-            );
-        }
-        Ok(cpu)
-    }
+    flood: FloodArgs,
 }
 
 fn percentile(sorted: &[f64], p: f64) -> f64 {
@@ -158,6 +133,7 @@ pub fn bench_text(records: &[GameRecord], params: &SgtParams, one_core: Option<u
     out
 }
 
+/// Plays the games and prints the figures.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if args.games == 0 {
         bail!("--games must be at least 1");
@@ -168,7 +144,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     } else {
         Some(pin_to_one_core()?)
     };
-    let setup = GameSetup::prepare(&args.common)?;
+    let setup = GameSetup::prepare(&args.flood)?;
     let display = start_display(parse_size(&args.screen)?)?;
     let started = Instant::now();
     let mut records = Vec::new();
@@ -197,7 +173,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         &mut problems,
     );
     print!("{}", bench_text(&records, &params, one_core));
-    finish_run(&records, args.common.report.as_deref())?;
+    finish_run(&records, args.flood.common.report.as_deref())?;
     println!("run time: {:.1} s", started.elapsed().as_secs_f64());
     outcome?;
     for p in &problems {

@@ -1,9 +1,7 @@
 //! `gridbot play` fails cleanly: a clear message, exit code 1, no panic.
 
-mod util;
-
+use crate::util::{assert_clean_failure, gridbot, run};
 use gridbot::display::VirtualDisplay;
-use util::{assert_clean_failure, gridbot, run};
 
 #[test]
 fn without_a_display() {
@@ -34,15 +32,15 @@ fn with_bad_demo_parameters() {
 #[test]
 fn a_game_the_limit_makes_unwinnable_is_reported_lost() {
     // The usual test game with its limit cut to 5 moves (it needs 16).
-    let id = format!("{},5", util::FLOOD_ID.rsplit_once(',').unwrap().0);
-    let game = util::FloodOnDisplay::start(&id, false);
-    let dir = util::TempDir::new("lost");
+    let id = format!("{},5", crate::util::FLOOD_ID.rsplit_once(',').unwrap().0);
+    let game = crate::util::FloodOnDisplay::start(&id, false);
+    let dir = crate::util::TempDir::new("lost");
     let path = dir.join("report.json");
     let out = run(gridbot(Some(game.name()))
         .args(["play", "flood", "--report"])
         .arg(&path));
-    assert_eq!(out.status.code(), Some(1), "{}", util::stderr(&out));
-    let text = util::stdout(&out);
+    assert_eq!(out.status.code(), Some(1), "{}", crate::util::stderr(&out));
+    let text = crate::util::stdout(&out);
     assert!(text.contains("LOST after 5 moves (limit 5)"), "{text}");
     let json: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();

@@ -6,13 +6,14 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
+use crate::games::flood::play::SgtParams;
+use crate::play::x11::open_screen;
 use anyhow::{bail, Context};
-use gridbot::display::VirtualDisplay;
-use gridbot::games::flood::play::SgtParams;
-use gridbot::play::x11::open_screen;
 
-use super::play::{play_series, GameSetup, LoopArgs};
+use super::play::{FloodArgs, GameSetup};
+use crate::cli::play::{parse_size, play_series, start_display};
 
+/// `gridbot demo flood`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// Games to play.
@@ -28,32 +29,10 @@ pub struct Args {
     #[arg(long, default_value = "1280x800", value_name = "WxH")]
     screen: String,
     #[command(flatten)]
-    common: LoopArgs,
+    flood: FloodArgs,
 }
 
-/// Parses `WxH`.
-pub fn parse_size(text: &str) -> anyhow::Result<(u32, u32)> {
-    let (w, h) = text
-        .split_once('x')
-        .context("screen size must be WxH, e.g. 1280x800")?;
-    Ok((
-        w.parse().context("bad screen width")?,
-        h.parse().context("bad screen height")?,
-    ))
-}
-
-/// Starts a virtual display and points this process's `DISPLAY` at it.
-/// Must run before any X connection of this process.
-pub fn start_display(size: (u32, u32)) -> anyhow::Result<VirtualDisplay> {
-    let display = VirtualDisplay::start(size.0, size.1)
-        .context("cannot start the virtual display (is Xvfb installed? ./dev deps)")?;
-    std::env::set_var("DISPLAY", display.name());
-    for var in ["WAYLAND_DISPLAY", "XDG_SESSION_TYPE"] {
-        std::env::remove_var(var);
-    }
-    Ok(display)
-}
-
+/// Starts sgt-flood on a virtual display and plays it.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if args.games == 0 {
         bail!("--games must be at least 1");
@@ -64,7 +43,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         title,
         config,
         game,
-    } = GameSetup::prepare(&args.common)?;
+        host,
+    } = GameSetup::prepare(&args.flood)?;
 
     let display = start_display(parse_size(&args.screen)?)?;
     let mut command = std::process::Command::new(&binary);
@@ -87,10 +67,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut screen = open_screen(Some(&title))?;
     play_series(
         &game,
+        &host,
         &mut screen,
         config,
         args.games,
         args.screenshots.as_deref(),
-        args.common.report.as_deref(),
+        args.flood.common.report.as_deref(),
     )
 }

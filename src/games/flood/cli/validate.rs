@@ -9,23 +9,21 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
+use crate::display::VirtualDisplay;
+use crate::games::flood::play::{generate, SgtParams};
+use crate::play::engine::{GameContext, Player};
+use crate::play::report::GameRecord;
+use crate::play::report::{table_header, table_row};
+use crate::play::x11::{open_pointer, open_screen};
+use crate::play::{abort, AbortGuard, GameResult, StatusResult};
 use anyhow::{bail, Context};
-use gridbot::display::{x11, VirtualDisplay};
-use gridbot::games::flood::play::{generate, SgtParams};
-use gridbot::play::engine::{GameContext, Player};
-use gridbot::play::report::GameRecord;
-use gridbot::play::report::{table_header, table_row};
-use gridbot::play::x11::{open_pointer, open_screen};
-use gridbot::play::{abort, AbortGuard, GameResult, StatusResult};
 
-use super::demo::{parse_size, start_display};
-use super::play::{finish_run, save_screenshots, GameName, GameSetup, LoopArgs};
+use super::play::{FloodArgs, GameSetup};
+use crate::cli::play::{finish_run, parse_size, save_screenshots, start_display, wait_until_gone};
 
+/// `gridbot validate flood`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// The game to validate.
-    #[arg(value_enum)]
-    game: GameName,
     /// Games to generate and play.
     #[arg(long, default_value_t = 10)]
     games: usize,
@@ -42,11 +40,11 @@ pub struct Args {
     #[arg(long, default_value = "1600x1200", value_name = "WxH")]
     screen: String,
     #[command(flatten)]
-    common: LoopArgs,
+    flood: FloodArgs,
 }
 
+/// Generates, plays and checks the games.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let GameName::Flood = args.game;
     if args.games == 0 {
         bail!("--games must be at least 1");
     }
@@ -57,7 +55,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             params.leniency, params.leniency
         );
     }
-    let setup = GameSetup::prepare(&args.common)?;
+    let setup = GameSetup::prepare(&args.flood)?;
 
     let display = start_display(parse_size(&args.screen)?)?;
     println!(
@@ -86,7 +84,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         &mut records,
         &mut problems,
     );
-    finish_run(&records, args.common.report.as_deref())?;
+    finish_run(&records, args.flood.common.report.as_deref())?;
     println!(
         "run time: {:.1} s for {} games",
         run_started.elapsed().as_secs_f64(),
@@ -131,6 +129,7 @@ pub fn play_generated(
         title,
         config,
         game,
+        host,
     } = setup;
     let mut pointer = open_pointer()?;
     let size = display.size();
@@ -145,7 +144,7 @@ pub fn play_generated(
             .context("sgt-flood's window did not appear")?;
         let mut screen = open_screen(Some(title))?;
         let guard = AbortGuard::new(abort::interrupt_flag(), size);
-        let mut player = Player::new(game, &mut screen, &mut pointer, guard, config.clone());
+        let mut player = Player::new(game, host, &mut screen, &mut pointer, guard, config.clone());
         player.note_pointer()?;
         let context = GameContext {
             id: Some(generated.id.clone()),
@@ -187,19 +186,6 @@ pub fn play_generated(
         drop(screen);
         drop(sgt);
         wait_until_gone(display, title)?;
-    }
-    Ok(())
-}
-
-/// Waits until no window titled `title` is left (the previous game's).
-fn wait_until_gone(display: &VirtualDisplay, title: &str) -> anyhow::Result<()> {
-    let (conn, screen) = x11::connect(Some(display.name()))?;
-    let deadline = Instant::now() + Duration::from_secs(10);
-    while x11::find_window(&conn, screen, title)?.is_some() {
-        if Instant::now() > deadline {
-            bail!("the previous sgt-flood window did not close");
-        }
-        std::thread::sleep(Duration::from_millis(20));
     }
     Ok(())
 }

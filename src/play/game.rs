@@ -1,0 +1,93 @@
+//! What the play loop needs of a game, split by role. A game implements
+//! the five traits; [`PlayableGame`] is every type that has them all.
+//!
+//! - [`Rules`]: states, moves, what a move does, when the game is won.
+//! - [`Solving`]: a plan for a state, with what the solver guarantees.
+//! - [`Reading`]: a screenshot to a state, and where the board is on it.
+//! - [`Acting`]: a move to a [`Gesture`] in the screenshot's pixels.
+//! - [`Text`]: names of moves and states, and what differs between two.
+//!
+//! Where the game runs (how it is started, how a new game is asked for,
+//! what its status line says) is a host's business, not the game's: see
+//! [`crate::hosts`].
+
+use std::fmt;
+use std::time::Duration;
+
+use crate::actuator::Gesture;
+use crate::capture::screen::Screenshot;
+
+use super::{Plan, ReadFailure, Rect};
+
+/// The game's logic as the loop sees it.
+pub trait Rules {
+    /// The logical board.
+    type State: Clone + PartialEq + fmt::Debug;
+    /// One move as the loop plays it (one gesture).
+    type Move: Copy + PartialEq + fmt::Debug;
+
+    /// The state after playing `mv` on `state`.
+    fn predict(&self, state: &Self::State, mv: Self::Move) -> Self::State;
+    /// True when the state is a win.
+    fn is_won(&self, state: &Self::State) -> bool;
+    /// Width and height of the board, in cells.
+    fn dimensions(&self, state: &Self::State) -> (usize, usize);
+    /// How many moves the game's own counter adds for `mv` on `state`
+    /// (one click in Fifteen can slide several tiles); 1 by default.
+    fn counted(&self, _state: &Self::State, _mv: Self::Move) -> usize {
+        1
+    }
+}
+
+/// Planning a line of play.
+pub trait Solving: Rules {
+    /// Solves `state` within `budget`; the plan says whether it is proven
+    /// optimal.
+    fn plan(&self, state: &Self::State, budget: Duration) -> Result<Plan<Self::Move>, String>;
+}
+
+/// Reading the board off a screenshot.
+pub trait Reading: Rules {
+    /// A board read off a screenshot: the state and where it is on the image.
+    type Reading;
+
+    /// Called when a new game starts (forget what was learnt about the last).
+    fn begin_game(&self) {}
+    /// Finds and reads the board on a screenshot.
+    fn read(&self, shot: &Screenshot) -> Result<Self::Reading, ReadFailure>;
+    /// The state a reading shows.
+    fn state<'a>(&self, reading: &'a Self::Reading) -> &'a Self::State;
+    /// The board's bounding box in image pixels (what settling compares and
+    /// what the host looks around for the status line).
+    fn board_area(&self, reading: &Self::Reading) -> Rect;
+}
+
+/// Turning a move into input.
+pub trait Acting: Reading {
+    /// The gesture, in image pixels of the screenshot `reading` came from,
+    /// that plays `mv` when the board is `state` (normally the reading's
+    /// own state); `None` when the move cannot be played there.
+    fn gesture(
+        &self,
+        reading: &Self::Reading,
+        state: &Self::State,
+        mv: Self::Move,
+    ) -> Option<Gesture<(f64, f64)>>;
+}
+
+/// Words for logs and reports.
+pub trait Text: Rules {
+    /// Short name for messages, e.g. `"Flood-It"`.
+    fn name(&self) -> &str;
+    /// Human name of a move, e.g. `"yellow"`.
+    fn describe_move(&self, mv: Self::Move) -> String;
+    /// Compact text of a state for logs and reports.
+    fn describe_state(&self, state: &Self::State) -> String;
+    /// What differs between the expected and the seen state, for logs.
+    fn diff(&self, expected: &Self::State, seen: &Self::State) -> String;
+}
+
+/// A game the loop can play: all five roles.
+pub trait PlayableGame: Solving + Reading + Acting + Text {}
+
+impl<T: Solving + Reading + Acting + Text> PlayableGame for T {}
