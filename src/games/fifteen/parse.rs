@@ -73,12 +73,12 @@ pub enum ParseError {
         msg: String,
     },
     /// The numbers do not make a board.
-    #[error("line {line}: {source}")]
+    #[error("line {line}: {problem}")]
     Board {
         /// 1-based line where the board starts.
         line: usize,
         /// What is wrong.
-        source: BoardError,
+        problem: BoardError,
     },
 }
 
@@ -131,9 +131,9 @@ pub fn parse_board(text: &str, convention: Convention) -> Result<Board, ParseErr
     } else {
         (rows[0].len(), rows.len(), rows.concat())
     };
-    let board = Board::try_new(w, h, &nums).map_err(|source| ParseError::Board {
+    let board = Board::try_new(w, h, &nums).map_err(|problem| ParseError::Board {
         line: first_line,
-        source,
+        problem,
     })?;
     Ok(convert(board, convention))
 }
@@ -178,7 +178,7 @@ fn parse_sgt_id_at(id: &str, line: usize) -> Result<Board, ParseError> {
         }
         col += tok.len() + 1;
     }
-    Board::try_new(w, h, &nums).map_err(|source| ParseError::Board { line, source })
+    Board::try_new(w, h, &nums).map_err(|problem| ParseError::Board { line, problem })
 }
 
 fn numbers(line: &str, ln: usize) -> Result<Vec<usize>, ParseError> {
