@@ -195,7 +195,7 @@ impl PatternTable {
                     cells[i] = p as u8;
                 }
                 let n = done.fetch_add(1, Ordering::Relaxed) + 1;
-                if n % (1 << 16) == 0 {
+                if n.is_multiple_of(1 << 16) {
                     progress(n);
                 }
             },

@@ -331,7 +331,7 @@ impl Board {
         }
         let g = self.gap();
         let dist = (self.height - 1 - g / self.width) + (self.width - 1 - g % self.width);
-        let name = |x: usize| if x % 2 == 0 { "even" } else { "odd" };
+        let name = |x: usize| if x.is_multiple_of(2) { "even" } else { "odd" };
         if transpositions % 2 == dist % 2 {
             Ok(())
         } else {
