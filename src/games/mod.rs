@@ -2,6 +2,7 @@
 //! screen, how a move becomes a gesture, and its command line. A game is
 //! one folder here plus one line in [`registry::all`].
 
+pub mod fifteen;
 pub mod flood;
 pub mod pegs;
 pub mod registry;

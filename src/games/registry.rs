@@ -158,6 +158,7 @@ pub fn parse<A: FromArgMatches>(matches: &ArgMatches) -> anyhow::Result<A> {
 pub fn all() -> &'static [&'static dyn GameCli] {
     &[
         &super::flood::cli::Flood,
+        &super::fifteen::cli::Fifteen,
         &super::pegs::cli::Pegs,
         &super::rush::cli::Rush,
     ]

@@ -1,0 +1,433 @@
+//! Fifteen's command line: `gridbot solve fifteen ID|FILE|-` and
+//! `gridbot bench fifteen FILE`. Thin glue: arguments (clap derive),
+//! reading the input, opening the pattern databases, printing the
+//! library's results.
+
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+use anyhow::{bail, Context};
+use clap::{ArgMatches, Command};
+
+use super::bench;
+use super::parse::{parse_board, Convention};
+use super::pdb::{cache_dir, OpenReport, Partition, PatternDb};
+use super::rules::{clicks, Board};
+use super::solve::{solve, SolveOptions};
+use crate::cli::args::{parse_duration, read_input, source_name};
+use crate::games::registry::{command_for, parse, GameCli, Verb};
+
+/// Fifteen in the registry.
+pub struct Fifteen;
+
+impl GameCli for Fifteen {
+    fn name(&self) -> &'static str {
+        "fifteen"
+    }
+
+    fn title(&self) -> &'static str {
+        "Fifteen"
+    }
+
+    fn about(&self) -> &'static str {
+        "The sliding-tile puzzle (sgt-fifteen): slide tiles into the gap until they are in \
+         row order with the gap at the bottom right; half of all positions are unsolvable \
+         (parity) and are refused at once. Solver: IDA* with additive pattern databases \
+         (7-8, 6-6-3 or 5-5-5 with the mirrored lookup) on 4x4, Manhattan distance plus \
+         linear conflicts elsewhere: proven optimal up to 16 cells unless a budget ends it; \
+         larger boards get a fast staged solution, improved, with a proven lower bound."
+    }
+
+    fn command(&self, verb: Verb) -> Option<Command> {
+        let name = self.name();
+        Some(match verb {
+            Verb::Solve => {
+                command_for::<SolveArgs>(name, "Solve a Fifteen board or sgt-fifteen game ID")
+            }
+            Verb::Bench => command_for::<BenchArgs>(
+                name,
+                "Solve every board of a file (e.g. Korf's 100) and summarise",
+            ),
+            _ => return None,
+        })
+    }
+
+    fn run(&self, verb: Verb, m: &ArgMatches) -> anyhow::Result<ExitCode> {
+        match verb {
+            Verb::Solve => run_solve(parse(m)?),
+            Verb::Bench => run_bench(parse(m)?),
+            v => bail!("fifteen does not support `{}`", v.label()),
+        }
+    }
+}
+
+/// Which pattern databases to use on 4x4 boards.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum PdbChoice {
+    /// 7-8 (about 290 MB, built once in a few minutes).
+    #[value(name = "78")]
+    P78,
+    /// 6-6-3 (about 6 MB, built in seconds).
+    #[value(name = "663")]
+    P663,
+    /// 5-5-5 (about 0.8 MB).
+    #[value(name = "555")]
+    P555,
+    /// No database: Manhattan distance plus linear conflicts.
+    #[value(name = "none")]
+    None,
+}
+
+impl PdbChoice {
+    fn partition(self) -> Option<Partition> {
+        match self {
+            PdbChoice::P78 => Some(Partition::P78),
+            PdbChoice::P663 => Some(Partition::P663),
+            PdbChoice::P555 => Some(Partition::P555),
+            PdbChoice::None => None,
+        }
+    }
+}
+
+/// Options shared by `solve` and `bench`.
+#[derive(Debug, Clone, clap::Args)]
+pub struct SearchArgs {
+    /// Pattern databases for 4x4 boards, kept in $XDG_CACHE_HOME/gridbot
+    /// (or ~/.cache/gridbot) and built there on first use.
+    #[arg(long, value_enum, default_value = "78")]
+    pub pdb: PdbChoice,
+    /// Folder for the databases (default: the cache folder).
+    #[arg(long)]
+    pub pdb_dir: Option<PathBuf>,
+    /// Which goal the input is written for: blank-last (sgt-fifteen) or
+    /// blank-first (Korf's set; converted by a half turn and relabelling).
+    #[arg(long, value_enum, default_value = "blank-last")]
+    pub goal: Convention,
+    /// Stop a search after this long (e.g. `1.5`, `500ms`, `2s`, `1m`).
+    /// Boards above 16 cells default to 10 s and then report their best
+    /// solution and the proven lower bound.
+    #[arg(long, value_parser = parse_duration)]
+    pub time_limit: Option<Duration>,
+}
+
+impl SearchArgs {
+    fn time_limit(&self, cells: usize) -> anyhow::Result<Option<Duration>> {
+        match self.time_limit {
+            Some(d) if d.is_zero() => bail!("--time-limit must be more than zero"),
+            Some(d) => Ok(Some(d)),
+            None if cells > 16 => Ok(Some(Duration::from_secs(10))),
+            None => Ok(None),
+        }
+    }
+
+    /// Opens (building when needed) the databases if any board is 4x4.
+    fn open(&self, needed: bool) -> anyhow::Result<Option<(PatternDb, OpenReport)>> {
+        let Some(p) = self.pdb.partition().filter(|_| needed) else {
+            return Ok(None);
+        };
+        let dir = match &self.pdb_dir {
+            Some(d) => d.clone(),
+            None => cache_dir()?,
+        };
+        Ok(Some(PatternDb::open(p, &dir)?))
+    }
+}
+
+/// `gridbot solve fifteen`.
+#[derive(Debug, clap::Args)]
+pub struct SolveArgs {
+    /// The board: an sgt-fifteen game ID (`4x4:13,6,8,...`), a file name,
+    /// `-` for standard input, or the numbers themselves.
+    pub board: String,
+    #[command(flatten)]
+    pub search: SearchArgs,
+    /// Print JSON instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Runs `solve fifteen`.
+pub fn run_solve(args: SolveArgs) -> anyhow::Result<ExitCode> {
+    let text = read_input(&args.board)?;
+    let source = source_name(&args.board);
+    let board = parse_board(&text, args.search.goal).with_context(|| format!("in {source}"))?;
+    if let Err(e) = board.solvability() {
+        if args.json {
+            println!(
+                "{}",
+                serde_json::json!({"length": null, "optimal": "unsolvable", "reason": e.to_string()})
+            );
+        }
+        bail!("{e}");
+    }
+    let opened = args
+        .search
+        .open(board.width() == 4 && board.height() == 4)?;
+    let t0 = Instant::now();
+    let opts = SolveOptions {
+        pdb: opened.as_ref().map(|(db, _)| db),
+        time_limit: args.search.time_limit(board.cells().len())?,
+        node_limit: None,
+    };
+    let solved = solve(&board, &opts)?;
+    let o = &solved.outcome;
+    let elapsed = t0.elapsed();
+    let moves = o.moves.clone().unwrap_or_default();
+    let tiles = tiles_moved(&board, &moves);
+    let n_clicks = o
+        .moves
+        .as_ref()
+        .map(|m| clicks(&board, m).map_or(0, |c| c.len()));
+    if args.json {
+        let v = serde_json::json!({
+            "board": board.sgt_id(),
+            "moves": o.moves.as_ref().map(|m| m.iter().map(|d| d.letter().to_string()).collect::<String>()),
+            "tiles": o.moves.as_ref().map(|_| &tiles),
+            "length": o.len(),
+            "clicks": n_clicks,
+            "lower_bound": o.lower_bound,
+            "optimal": o.optimality(),
+            "method": solved.method,
+            "nodes": o.nodes,
+            "time_ms": elapsed.as_secs_f64() * 1000.0,
+            "stopped": o.stopped.map(|s| s.to_string()),
+        });
+        println!("{v}");
+    } else {
+        print!("{board}");
+        match &o.moves {
+            Some(m) => {
+                let gap: String = m.iter().map(|d| d.letter()).collect();
+                println!("gap moves: {gap}");
+                let t: Vec<String> = tiles.iter().map(|t| t.to_string()).collect();
+                println!("tiles moved: {}", t.join(" "));
+            }
+            None => println!("no solution found within the budget"),
+        }
+        println!(
+            "length={} clicks={} lower_bound={} optimal={} nodes={} time_ms={:.1}",
+            o.len().map_or("none".into(), |l| l.to_string()),
+            n_clicks.map_or("none".into(), |c| c.to_string()),
+            o.lower_bound,
+            o.optimality(),
+            o.nodes,
+            elapsed.as_secs_f64() * 1000.0
+        );
+    }
+    Ok(if o.moves.is_some() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(2)
+    })
+}
+
+fn tiles_moved(board: &Board, moves: &[super::Dir]) -> Vec<u8> {
+    let mut b = board.clone();
+    moves
+        .iter()
+        .map(|&d| {
+            let t = b.tile_moved(d).unwrap_or(0);
+            b.play(d);
+            t
+        })
+        .collect()
+}
+
+/// `gridbot bench fifteen`.
+#[derive(Debug, clap::Args)]
+pub struct BenchArgs {
+    /// Boards, one a line (16 numbers, or an sgt-fifteen game ID).
+    pub file: PathBuf,
+    /// Known optimal lengths, one a line, line for line.
+    #[arg(long)]
+    pub optimal: Option<PathBuf>,
+    #[command(flatten)]
+    pub search: SearchArgs,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Print JSON instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Runs `bench fifteen`.
+pub fn run_bench(args: BenchArgs) -> anyhow::Result<ExitCode> {
+    let text = std::fs::read_to_string(&args.file)
+        .with_context(|| format!("reading {}", args.file.display()))?;
+    let mut boards = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        if line.trim().is_empty() || line.trim_start().starts_with('#') {
+            continue;
+        }
+        let b = parse_board(line, args.search.goal)
+            .with_context(|| format!("{}: line {}", args.file.display(), i + 1))?;
+        boards.push((i + 1, b));
+    }
+    if boards.is_empty() {
+        bail!("{}: no boards", args.file.display());
+    }
+    let expected: Option<Vec<u32>> = match &args.optimal {
+        None => None,
+        Some(p) => {
+            let t =
+                std::fs::read_to_string(p).with_context(|| format!("reading {}", p.display()))?;
+            let v: Vec<u32> = t
+                .lines()
+                .enumerate()
+                .filter(|(_, l)| !l.trim().is_empty())
+                .map(|(i, l)| {
+                    l.trim().parse().with_context(|| {
+                        format!(
+                            "{}: line {}: {:?} is not a length",
+                            p.display(),
+                            i + 1,
+                            l.trim()
+                        )
+                    })
+                })
+                .collect::<anyhow::Result<_>>()?;
+            if v.len() != boards.len() {
+                bail!(
+                    "{}: {} lengths for {} boards",
+                    p.display(),
+                    v.len(),
+                    boards.len()
+                );
+            }
+            Some(v)
+        }
+    };
+    let threads = match args.threads {
+        Some(0) => bail!("--threads 0: need at least one thread"),
+        Some(n) => n,
+        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+    };
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()?;
+    let any4 = boards
+        .iter()
+        .any(|(_, b)| b.width() == 4 && b.height() == 4);
+    let opened = pool.install(|| args.search.open(any4))?;
+    let bar = if std::io::stderr().is_terminal() && !args.json {
+        let b = indicatif::ProgressBar::new(boards.len() as u64);
+        b.set_style(
+            indicatif::ProgressStyle::with_template(
+                "{bar:40} {pos}/{len} boards, {elapsed} elapsed",
+            )
+            .expect("a valid template"),
+        );
+        b
+    } else {
+        indicatif::ProgressBar::hidden()
+    };
+    let cells = boards
+        .iter()
+        .map(|(_, b)| b.cells().len())
+        .max()
+        .unwrap_or(0);
+    let time_limit = args.search.time_limit(cells)?;
+    let report = pool.install(|| {
+        bench::run(
+            &boards,
+            expected.as_deref(),
+            opened.as_ref().map(|(db, _)| db),
+            time_limit,
+            &|n| bar.set_position(n as u64),
+        )
+    });
+    bar.finish_and_clear();
+    let rss = peak_rss_bytes();
+    let db = opened.as_ref().map(|(_, r)| r);
+    let n = report.boards.max(1) as f64;
+    if args.json {
+        let v = serde_json::json!({
+            "boards": report.boards,
+            "solved": report.solved,
+            "total_moves": report.total_moves,
+            "total_clicks": report.total_clicks,
+            "proven": report.proven,
+            "mismatches": report.mismatches,
+            "search_cpu_s": report.search_cpu.as_secs_f64(),
+            "wall_s": report.wall.as_secs_f64(),
+            "median_cpu_ms": report.median_cpu.as_secs_f64() * 1000.0,
+            "max_cpu_ms": report.max_cpu.as_secs_f64() * 1000.0,
+            "nodes": report.nodes,
+            "nodes_per_board": report.nodes as f64 / n,
+            "threads": threads,
+            "pdb": args.search.pdb.partition().map(|p| p.name()),
+            "pdb_built": db.map(|d| d.built),
+            "pdb_build_s": db.map(|d| d.build_time.as_secs_f64()),
+            "pdb_load_s": db.map(|d| d.load_time.as_secs_f64()),
+            "pdb_bytes": db.map(|d| d.bytes),
+            "peak_rss_bytes": rss,
+            "results": report.results,
+        });
+        println!("{v}");
+    } else {
+        println!(
+            "boards:          {} ({} solved)",
+            report.boards, report.solved
+        );
+        println!(
+            "total moves:     {} ({} clicks)",
+            report.total_moves, report.total_clicks
+        );
+        println!("proven optimal:  {}", report.proven);
+        if expected.is_some() {
+            println!("differ from --optimal: {}", report.mismatches.len());
+            for (line, got, want) in &report.mismatches {
+                println!(
+                    "  line {line}: found {} expected {want}",
+                    got.map_or("none".into(), |g| g.to_string())
+                );
+            }
+        }
+        println!(
+            "cpu time:        {:.3} s (searches, {threads} thread(s)), wall {:.3} s",
+            report.search_cpu.as_secs_f64(),
+            report.wall.as_secs_f64()
+        );
+        println!(
+            "per board:       median {:.2} ms, max {:.2} ms",
+            report.median_cpu.as_secs_f64() * 1000.0,
+            report.max_cpu.as_secs_f64() * 1000.0
+        );
+        println!(
+            "nodes:           {} total, {:.0} per board",
+            report.nodes,
+            report.nodes as f64 / n
+        );
+        if let Some(d) = db {
+            println!(
+                "pattern db:      {} ({} bytes; built {} table(s) in {:.1} s, loaded in {:.2} s)",
+                args.search.pdb.partition().map_or("none", |p| p.name()),
+                d.bytes,
+                d.built,
+                d.build_time.as_secs_f64(),
+                d.load_time.as_secs_f64()
+            );
+        }
+        if let Some(r) = rss {
+            println!("peak memory:     {:.1} MiB", r as f64 / (1024.0 * 1024.0));
+        }
+    }
+    Ok(
+        if report.mismatches.is_empty() && report.solved == report.boards {
+            ExitCode::SUCCESS
+        } else {
+            ExitCode::FAILURE
+        },
+    )
+}
+
+/// Peak resident set size in bytes (VmHWM), when /proc is available.
+fn peak_rss_bytes() -> Option<u64> {
+    let s = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = s.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb * 1024)
+}
