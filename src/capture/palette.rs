@@ -370,7 +370,7 @@ mod tests {
     #[test]
     fn a_cell_not_uniform_enough_is_refused() {
         let mut cell = s([255, 0, 0]);
-        cell.uniformity = 0.8;
+        cell.uniformity = 0.7;
         let err = quantise_to_palette(
             &[s([255, 0, 0]), cell],
             2,
@@ -380,7 +380,7 @@ mod tests {
         .unwrap_err();
         assert!(
             err.to_string()
-                .starts_with("cell (0, 1) is not one colour (only 80%"),
+                .starts_with("cell (0, 1) is not one colour (only 70%"),
             "{err}"
         );
     }
