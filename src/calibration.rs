@@ -62,7 +62,8 @@ pub struct ReadSettings {
     /// palette entry than the next one (0 half-way between two entries).
     pub min_confidence: f32,
     /// Lowest share of a cell's sampled area (70% of the cell, centred) that
-    /// must agree with its colour, in [0, 1] (default 0.85).
+    /// must agree with its colour, in [0, 1] (default 0.75: sgt-flood's keyboard
+    /// cursor outline leaves 81% of a 32-pixel cell matching).
     pub min_uniformity: f32,
     /// Largest RGB distance from a cell's colour to its palette entry, in
     /// [0, 442] (default 64).
@@ -73,7 +74,7 @@ impl Default for ReadSettings {
     fn default() -> Self {
         ReadSettings {
             min_confidence: 0.5,
-            min_uniformity: 0.85,
+            min_uniformity: 0.75,
             max_palette_distance: 64.0,
         }
     }

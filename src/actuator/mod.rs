@@ -357,10 +357,8 @@ impl Held<'_> {
 
 impl Drop for Held<'_> {
     fn drop(&mut self) {
-        if !self.released {
-            if self.mouse.release(self.button).is_err() {
-                self.mouse.release_all();
-            }
+        if !self.released && self.mouse.release(self.button).is_err() {
+            self.mouse.release_all();
         }
     }
 }

@@ -70,9 +70,12 @@ fn a_move_played_behind_the_bots_back_is_absorbed() {
     assert_eq!(g["result"], "won", "{g}");
     assert!(g["mismatches"].as_u64().unwrap() >= 1, "{g}");
     assert!(g["solves"].as_u64().unwrap() >= 2, "{g}");
-    // The game counted the user's move as well as the bot's.
-    let moves = g["moves"].as_u64().unwrap();
-    assert_eq!(g["status_moves"].as_u64(), Some(moves + 1), "{g}");
+    // The game counted the user's move as well as the bot's: the record
+    // takes the game's count and flags the difference.
+    let bot_moves = g["bot_moves"].as_u64().unwrap();
+    assert_eq!(g["status_moves"].as_u64(), Some(bot_moves + 1), "{g}");
+    assert_eq!(g["moves"], g["status_moves"], "{g}");
+    assert_eq!(g["moves_disagree"], true, "{g}");
 }
 
 #[test]
