@@ -142,6 +142,7 @@ pub struct SolveArgs {
     /// `-` for standard input, or the numbers themselves.
     pub board: String,
     #[command(flatten)]
+    /// The search options.
     pub search: SearchArgs,
     /// Print JSON instead of text.
     #[arg(long)]
@@ -244,6 +245,7 @@ pub struct BenchArgs {
     #[arg(long)]
     pub optimal: Option<PathBuf>,
     #[command(flatten)]
+    /// The search options.
     pub search: SearchArgs,
     /// Worker threads (default: all cores).
     #[arg(long)]
