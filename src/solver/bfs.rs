@@ -1,0 +1,296 @@
+//! Breadth-first search with exact duplicate detection.
+//!
+//! - [`bfs`]: a shortest solution (every move costs one), or a proof that
+//!   none exists once every reachable state has been expanded. A state
+//!   whose [`Keyed::key`] was seen before is not expanded again; keys are
+//!   compared exactly, so a hash collision never prunes anything.
+//! - [`count_reachable`]: how many distinct states are reachable, the
+//!   deepest BFS layer and how many of them are goals (the difficulty
+//!   measure of the GVGP and Fling! papers), with the budget's node limit
+//!   as a cap that reports `exhausted = false` when hit.
+//! - [`bfs_distances`]: the map from each reachable key to its depth, for
+//!   games' exhaustive checks on small boards.
+//!
+//! Goals are tested when a state is generated, so [`bfs`] stops one layer
+//! early. When a budget stops it, the proven lower bound is one more than
+//! the depth of the layer being expanded (every shallower state was
+//! generated and none was a goal).
+
+use rustc_hash::FxHashSet;
+use std::collections::HashMap;
+use std::hash::BuildHasherDefault;
+use std::mem::size_of;
+use std::time::Instant;
+
+use super::budget::{Budget, BudgetExceeded};
+use super::outcome::Outcome;
+use super::problem::Keyed;
+
+/// How often (in expanded nodes) the engines consult the budget clock.
+const CHECK_EVERY: u64 = 1024;
+
+/// A shortest solution from `start`, or a proof that there is none.
+pub fn bfs<P: Keyed>(problem: &P, start: &P::State, budget: &Budget) -> Outcome<P::Move> {
+    let t0 = Instant::now();
+    if problem.is_goal(start) {
+        return Outcome::optimal(Vec::new(), 0, t0.elapsed());
+    }
+    let mut seen: FxHashSet<P::Key> = FxHashSet::default();
+    seen.insert(problem.key(start));
+    // The arena is also the FIFO queue: entries are expanded in order.
+    let mut states: Vec<P::State> = vec![start.clone()];
+    let mut links: Vec<Option<(u32, P::Move)>> = vec![None];
+    let mut depth_end = 1usize; // first arena index of the next layer
+    let mut depth = 0u32;
+    let mut next = 0usize;
+    let mut nodes = 0u64;
+    let mut moves = Vec::new();
+    let entry = size_of::<P::State>() + size_of::<Option<(u32, P::Move)>>();
+    let bound0 = problem.lower_bound(start).max(1);
+    while next < states.len() {
+        if next == depth_end {
+            depth += 1;
+            depth_end = states.len();
+        }
+        if nodes % CHECK_EVERY == 0 || nodes >= budget.node_limit() {
+            let bytes = states.capacity() * entry + seen.capacity() * (size_of::<P::Key>() + 1);
+            if let Err(why) = budget.check_nodes(nodes, bytes) {
+                return Outcome::stopped(None, bound0.max(depth + 1), why, nodes, t0.elapsed());
+            }
+        }
+        nodes += 1;
+        let state = states[next].clone();
+        moves.clear();
+        problem.moves(&state, &mut moves);
+        for &mv in &moves {
+            let child = problem.apply(&state, mv);
+            if !seen.insert(problem.key(&child)) {
+                continue;
+            }
+            if problem.is_goal(&child) {
+                let mut path = vec![mv];
+                let mut at = next;
+                while let Some((parent, m)) = links[at] {
+                    path.push(m);
+                    at = parent as usize;
+                }
+                path.reverse();
+                return Outcome::optimal(path, nodes, t0.elapsed());
+            }
+            states.push(child);
+            links.push(Some((next as u32, mv)));
+        }
+        next += 1;
+    }
+    Outcome::unsolvable(nodes, t0.elapsed())
+}
+
+/// The size of a reachable state space, as [`count_reachable`] measured it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Reachable {
+    /// Distinct states reached (the start included).
+    pub states: u64,
+    /// The deepest BFS layer reached (the largest shortest distance from
+    /// the start when `exhausted`).
+    pub max_depth: u32,
+    /// True when every reachable state was expanded: `states` is exact.
+    pub exhausted: bool,
+    /// How many of the states reached are goals.
+    pub goals: u64,
+    /// Which budget ended the count early, if one did.
+    pub stopped: Option<BudgetExceeded>,
+}
+
+/// Counts the states reachable from `start` (goal states are counted and
+/// expanded like any other). The budget's node limit caps the number of
+/// expanded states; when it (or time or memory) runs out the counts are
+/// those reached so far and `exhausted` is false.
+pub fn count_reachable<P: Keyed>(problem: &P, start: &P::State, budget: &Budget) -> Reachable {
+    let mut goals = 0u64;
+    let walk = layered(problem, start, budget, |s, _| {
+        if problem.is_goal(s) {
+            goals += 1;
+        }
+    });
+    Reachable {
+        states: walk.states,
+        max_depth: walk.max_depth,
+        exhausted: walk.stopped.is_none(),
+        goals,
+        stopped: walk.stopped,
+    }
+}
+
+/// Depths of reachable states, as [`bfs_distances`] found them.
+#[derive(Debug, Clone)]
+pub struct Distances<K> {
+    /// Each key reached and its shortest distance from the start.
+    pub depth: HashMap<K, u32, BuildHasherDefault<rustc_hash::FxHasher>>,
+    /// True when every reachable state is in `depth`.
+    pub exhausted: bool,
+    /// Which budget ended the walk early, if one did.
+    pub stopped: Option<BudgetExceeded>,
+}
+
+/// The shortest distance from `start` to every reachable state, keyed by
+/// [`Keyed::key`]. Same budget rules as [`count_reachable`]; when stopped,
+/// the map holds the states reached so far with their exact depths.
+pub fn bfs_distances<P: Keyed>(
+    problem: &P,
+    start: &P::State,
+    budget: &Budget,
+) -> Distances<P::Key> {
+    let mut depth = HashMap::default();
+    let walk = layered(problem, start, budget, |s, d| {
+        depth.insert(problem.key(s), d);
+    });
+    Distances {
+        depth,
+        exhausted: walk.stopped.is_none(),
+        stopped: walk.stopped,
+    }
+}
+
+struct Walk {
+    states: u64,
+    max_depth: u32,
+    stopped: Option<BudgetExceeded>,
+}
+
+/// Layer-by-layer walk of every reachable state; `visit(state, depth)` is
+/// called once per distinct state when it is first reached.
+fn layered<P: Keyed>(
+    problem: &P,
+    start: &P::State,
+    budget: &Budget,
+    mut visit: impl FnMut(&P::State, u32),
+) -> Walk {
+    let mut seen: FxHashSet<P::Key> = FxHashSet::default();
+    seen.insert(problem.key(start));
+    visit(start, 0);
+    let mut frontier = vec![start.clone()];
+    let mut next_layer = Vec::new();
+    let mut depth = 0u32;
+    let mut nodes = 0u64;
+    let mut moves = Vec::new();
+    while !frontier.is_empty() {
+        let frontier_bytes = frontier.capacity() * size_of::<P::State>();
+        for state in frontier.drain(..) {
+            if nodes % CHECK_EVERY == 0 || nodes >= budget.node_limit() {
+                let bytes = seen.capacity() * (size_of::<P::Key>() + 1)
+                    + next_layer.capacity() * size_of::<P::State>()
+                    + frontier_bytes;
+                if let Err(why) = budget.check_nodes(nodes, bytes) {
+                    return Walk {
+                        states: seen.len() as u64,
+                        max_depth: if next_layer.is_empty() {
+                            depth
+                        } else {
+                            depth + 1
+                        },
+                        stopped: Some(why),
+                    };
+                }
+            }
+            nodes += 1;
+            moves.clear();
+            problem.moves(&state, &mut moves);
+            for &mv in &moves {
+                let child = problem.apply(&state, mv);
+                if seen.insert(problem.key(&child)) {
+                    visit(&child, depth + 1);
+                    next_layer.push(child);
+                }
+            }
+        }
+        if next_layer.is_empty() {
+            break;
+        }
+        depth += 1;
+        std::mem::swap(&mut frontier, &mut next_layer);
+    }
+    Walk {
+        states: seen.len() as u64,
+        max_depth: depth,
+        stopped: None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::solver::problem::wins;
+    use crate::solver::testing::{Eight, Graph, Rng};
+
+    #[test]
+    fn eight_puzzle_space_has_181440_states_and_diameter_31() {
+        let r = count_reachable(&Eight::default(), &Eight::goal(), &Budget::unlimited());
+        assert_eq!(r.states, 181_440);
+        assert_eq!(r.max_depth, 31);
+        assert!(r.exhausted);
+        assert_eq!(r.goals, 1);
+        let d = bfs_distances(&Eight::default(), &Eight::goal(), &Budget::unlimited());
+        assert_eq!(d.depth.len(), 181_440);
+        assert_eq!(d.depth.values().filter(|&&x| x == 31).count(), 2);
+    }
+
+    #[test]
+    fn node_cap_reports_not_exhausted() {
+        let b = Budget::unlimited().with_node_limit(1000);
+        let r = count_reachable(&Eight::default(), &Eight::goal(), &b);
+        assert!(!r.exhausted);
+        assert_eq!(r.stopped, Some(BudgetExceeded::Nodes));
+        assert!(r.states > 1000 && r.states < 181_440);
+    }
+
+    #[test]
+    fn bfs_agrees_with_the_distance_map() {
+        let p = Eight::default();
+        // Distances from the goal equal distances to it (moves are reversible).
+        let d = bfs_distances(&p, &Eight::goal(), &Budget::unlimited());
+        let mut rng = Rng::new(1);
+        for _ in 0..30 {
+            let s = Eight::random(&mut rng);
+            let o = bfs(&p, &s, &Budget::unlimited());
+            match d.depth.get(&s) {
+                Some(&want) => {
+                    assert!(o.proven_optimal);
+                    assert_eq!(o.len(), Some(want as usize));
+                    assert!(wins(&p, &s, o.moves.as_ref().unwrap()));
+                }
+                None => {
+                    assert!(o.proven_unsolvable);
+                    assert_eq!(o.nodes, 181_440);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn bfs_matches_graph_distances() {
+        let mut rng = Rng::new(7);
+        for _ in 0..300 {
+            let g = Graph::random(&mut rng, 40, 3, 15);
+            let o = bfs(&g, &0, &Budget::unlimited());
+            match g.dist[0] {
+                u32::MAX => assert!(o.proven_unsolvable),
+                d => {
+                    assert_eq!(o.len(), Some(d as usize));
+                    assert!(o.proven_optimal && wins(&g, &0, o.moves.as_ref().unwrap()));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_stopped_bfs_keeps_an_honest_bound() {
+        let p = Eight::default();
+        let mut rng = Rng::new(3);
+        let s = Eight::scrambled(&mut rng, 200);
+        let full = bfs(&p, &s, &Budget::unlimited());
+        let o = bfs(&p, &s, &Budget::unlimited().with_node_limit(500));
+        assert_eq!(o.stopped, Some(BudgetExceeded::Nodes));
+        assert!(o.moves.is_none());
+        assert!(o.lower_bound >= 1 && o.lower_bound <= full.len().unwrap() as u32);
+    }
+}

@@ -1,0 +1,194 @@
+//! Iterative deepening depth-first search with a depth-keyed table.
+//!
+//! Depth limits grow by one from the start's lower bound. The table maps
+//! each [`Keyed::key`] to the most moves left it was searched with; a
+//! position reached again with no more moves left than that is a dead end
+//! (its search, or an ancestor's still in progress, covers it), so each
+//! iteration visits every position at most once per distinct budget.
+//! Entries survive between iterations (a position that failed with `m`
+//! moves left fails with any fewer). Keys are compared exactly, so a collision never prunes a real
+//! solution. The lower bound, if any, cuts nodes that cannot finish within
+//! the limit. [`Problem::prune_after`] is not used: the table already
+//! removes the transpositions it would, and move pruning is not sound
+//! together with "seen before" pruning in general.
+//!
+//! Guarantees: the first solution found is a proven shortest one; when an
+//! iteration ends with every position it ever reached expanded at least
+//! once, the table holds the whole reachable space and no goal, so no
+//! solution exists (proven unsolvable). When the budget stops it, the
+//! lower bound is the limit of the iteration in progress.
+
+use rustc_hash::FxHashMap;
+use std::mem::size_of;
+use std::time::Instant;
+
+use super::budget::{Budget, BudgetExceeded};
+use super::outcome::Outcome;
+use super::problem::Keyed;
+
+/// Nodes between two budget checks.
+const CHECK_EVERY: u64 = 1024;
+
+/// What the table knows about one position.
+#[derive(Clone, Copy)]
+struct Entry {
+    /// The most moves left it was reached with: no solution within that
+    /// many moves from it (or an ancestor still in progress covers it).
+    left: u32,
+    /// Its moves were generated at least once.
+    expanded: bool,
+}
+
+struct Search<'a, P: Keyed> {
+    problem: &'a P,
+    budget: &'a Budget,
+    table: FxHashMap<P::Key, Entry>,
+    /// Entries with `expanded` set.
+    expanded: usize,
+    nodes: u64,
+    path: Vec<P::Move>,
+    buffers: Vec<Vec<P::Move>>,
+}
+
+/// A shortest solution from `start` by iterative deepening with a
+/// depth-keyed transposition table.
+pub fn iddfs<P: Keyed>(problem: &P, start: &P::State, budget: &Budget) -> Outcome<P::Move> {
+    let t0 = Instant::now();
+    let mut s = Search {
+        problem,
+        budget,
+        table: FxHashMap::default(),
+        expanded: 0,
+        nodes: 0,
+        path: Vec::new(),
+        buffers: Vec::new(),
+    };
+    let mut limit = problem.lower_bound(start);
+    loop {
+        match s.dfs(start, limit, 0) {
+            Ok(true) => return Outcome::optimal(s.path, s.nodes, t0.elapsed()),
+            // Every position ever reached has been expanded: the table
+            // holds the whole reachable space, and no goal is in it.
+            Ok(false) if s.expanded == s.table.len() => {
+                return Outcome::unsolvable(s.nodes, t0.elapsed())
+            }
+            Ok(false) => limit += 1,
+            Err(why) => return Outcome::stopped(None, limit, why, s.nodes, t0.elapsed()),
+        }
+    }
+}
+
+impl<P: Keyed> Search<'_, P> {
+    fn bytes(&self) -> usize {
+        self.table.capacity() * (size_of::<P::Key>() + size_of::<Entry>() + 1)
+    }
+
+    /// Searches for a goal within `left` moves of `state`; `Ok(true)` with
+    /// the moves in `self.path`.
+    fn dfs(&mut self, state: &P::State, left: u32, depth: usize) -> Result<bool, BudgetExceeded> {
+        if self.problem.is_goal(state) {
+            return Ok(true);
+        }
+        let expand = left > 0 && self.problem.lower_bound(state) <= left;
+        match self.table.get_mut(&self.problem.key(state)) {
+            // Already searched with at least as much room (or an ancestor
+            // in progress, whose own search covers this subtree).
+            Some(e) if e.left >= left => return Ok(false),
+            Some(e) => {
+                e.left = left;
+                if expand && !e.expanded {
+                    e.expanded = true;
+                    self.expanded += 1;
+                }
+            }
+            None => {
+                self.table.insert(
+                    self.problem.key(state),
+                    Entry {
+                        left,
+                        expanded: expand,
+                    },
+                );
+                self.expanded += expand as usize;
+            }
+        }
+        if !expand {
+            return Ok(false);
+        }
+        if self.nodes % CHECK_EVERY == 0 || self.nodes >= self.budget.node_limit() {
+            self.budget.check_nodes(self.nodes, self.bytes())?;
+        }
+        self.nodes += 1;
+        if self.buffers.len() <= depth {
+            self.buffers.resize_with(depth + 1, Vec::new);
+        }
+        let mut moves = std::mem::take(&mut self.buffers[depth]);
+        moves.clear();
+        self.problem.moves(state, &mut moves);
+        let mut result = Ok(false);
+        for &mv in &moves {
+            let child = self.problem.apply(state, mv);
+            self.path.push(mv);
+            result = self.dfs(&child, left - 1, depth + 1);
+            if !matches!(result, Ok(false)) {
+                break;
+            }
+            self.path.pop();
+        }
+        self.buffers[depth] = moves;
+        result
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::solver::bfs::{bfs, bfs_distances};
+    use crate::solver::problem::wins;
+    use crate::solver::testing::{Eight, Graph, Rng};
+
+    #[test]
+    fn eight_puzzle_lengths_match_bfs() {
+        let md = Eight { manhattan: true };
+        let dist = bfs_distances(&md, &Eight::goal(), &Budget::unlimited());
+        let mut rng = Rng::new(21);
+        for i in 0..40 {
+            let s = Eight::scrambled(&mut rng, 100);
+            let o = iddfs(&md, &s, &Budget::unlimited());
+            assert!(o.proven_optimal, "instance {i}");
+            assert_eq!(o.len(), Some(dist.depth[&s] as usize), "instance {i}");
+            assert!(wins(&md, &s, o.moves.as_ref().unwrap()));
+        }
+    }
+
+    #[test]
+    fn graph_verdicts_match_bfs() {
+        let mut rng = Rng::new(8);
+        for i in 0..500 {
+            let mut g = Graph::random(&mut rng, 40, 3, 15);
+            g.informed = i % 3 == 0;
+            let exact = bfs(&g, &0, &Budget::unlimited());
+            let o = iddfs(&g, &0, &Budget::unlimited());
+            assert_eq!(o.proven_unsolvable, exact.proven_unsolvable, "instance {i}");
+            assert_eq!(o.len(), exact.len(), "instance {i}");
+            if let Some(m) = &o.moves {
+                assert!(o.proven_optimal && wins(&g, &0, m));
+            }
+        }
+    }
+
+    #[test]
+    fn unsolvable_eight_puzzle_is_proven_or_stopped_honestly() {
+        let md = Eight { manhattan: true };
+        let mut rng = Rng::new(4);
+        let s = loop {
+            let s = Eight::random(&mut rng);
+            if bfs(&md, &s, &Budget::unlimited()).proven_unsolvable {
+                break s;
+            }
+        };
+        let o = iddfs(&md, &s, &Budget::unlimited().with_node_limit(10_000));
+        assert_eq!(o.stopped, Some(BudgetExceeded::Nodes));
+        assert!(o.moves.is_none() && !o.proven_unsolvable);
+    }
+}

@@ -1,0 +1,629 @@
+//! Compact tables indexed by rank (see [`crate::solver::rank`]) and a
+//! parallel backward breadth-first driver to fill them: pattern databases,
+//! endgame tables.
+//!
+//! - [`PackedTable<BITS>`]: `BITS` (1, 2, 4 or 8) bits per entry packed in
+//!   atomic 64-bit words, so rayon workers can fill one table together
+//!   ([`PackedTable::claim`] is a compare-and-swap). Aliases: [`BitTable`],
+//!   [`NibbleTable`] (e.g. distances with 15 = unknown), [`ByteTable`].
+//! - [`PackedTable::save`] / [`PackedTable::load`]: a 40-byte header
+//!   (magic, bits per entry, entry count, payload size, FNV-1a 64 checksum
+//!   of the payload) and the payload. `load` checks all of it and returns
+//!   a typed [`TableError`] on any damage, so callers rebuild instead of
+//!   trusting a bad file. `save` writes a temporary file and renames it.
+//! - [`fill_distances`]: distances to the goal ranks by backward BFS, one
+//!   layer at a time, each layer scanned in parallel; [`fill_reachable`]:
+//!   the set of ranks that can reach a goal, in a [`BitTable`].
+//!
+//! Ranks are `u64` in `0..len`; a predecessor function must only return
+//! ranks below the table's length (checked in debug builds).
+
+use rayon::prelude::*;
+use std::fs::File;
+use std::io::{self, BufReader, BufWriter, Read, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+
+/// A table of `len` entries of `BITS` bits each.
+#[derive(Debug)]
+pub struct PackedTable<const BITS: u32> {
+    len: u64,
+    words: Vec<AtomicU64>,
+}
+
+/// One bit per entry.
+pub type BitTable = PackedTable<1>;
+/// Four bits per entry (0..=15).
+pub type NibbleTable = PackedTable<4>;
+/// Eight bits per entry (0..=255).
+pub type ByteTable = PackedTable<8>;
+
+/// Why a table file could not be loaded or saved.
+#[derive(Debug, thiserror::Error)]
+pub enum TableError {
+    /// Reading or writing the file failed.
+    #[error("{}: {source}", path.display())]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// What the system said.
+        source: io::Error,
+    },
+    /// The file does not start with the table magic.
+    #[error("{}: not a gridbot table file (bad magic)", path.display())]
+    Magic {
+        /// The file.
+        path: PathBuf,
+    },
+    /// The file holds entries of another width.
+    #[error("{}: holds {found}-bit entries, expected {expected}-bit", path.display())]
+    Kind {
+        /// The file.
+        path: PathBuf,
+        /// Bits per entry wanted.
+        expected: u32,
+        /// Bits per entry in the file.
+        found: u32,
+    },
+    /// The header and the file length (or the entry count wanted) disagree.
+    #[error("{}: wrong size: {detail}", path.display())]
+    Size {
+        /// The file.
+        path: PathBuf,
+        /// What disagreed.
+        detail: String,
+    },
+    /// The payload does not match its checksum.
+    #[error("{}: checksum mismatch (file damaged)", path.display())]
+    Checksum {
+        /// The file.
+        path: PathBuf,
+    },
+}
+
+const MAGIC: [u8; 8] = *b"GBTABLE1";
+const HEADER: usize = 40;
+
+/// FNV-1a 64 over `bytes`, continuing from `h`.
+fn fnv1a(mut h: u64, bytes: &[u8]) -> u64 {
+    for &b in bytes {
+        h ^= b as u64;
+        h = h.wrapping_mul(0x0000_0100_0000_01B3);
+    }
+    h
+}
+const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
+
+impl<const BITS: u32> PackedTable<BITS> {
+    const PER_WORD: u64 = 64 / BITS as u64;
+    const MASK: u64 = (1u64 << BITS) - 1;
+    /// The largest value an entry holds, used as "unknown" by
+    /// [`fill_distances`].
+    pub const MAX: u8 = ((1u16 << BITS) - 1) as u8;
+
+    fn word_fill(value: u8) -> u64 {
+        assert!(
+            matches!(BITS, 1 | 2 | 4 | 8),
+            "PackedTable: BITS must be 1, 2, 4 or 8"
+        );
+        let mut w = 0u64;
+        for i in 0..Self::PER_WORD {
+            w |= (value as u64 & Self::MASK) << (i * BITS as u64);
+        }
+        w
+    }
+
+    /// `len` entries, all `value` (masked to `BITS` bits).
+    pub fn filled(len: u64, value: u8) -> Self {
+        let n = len.div_ceil(Self::PER_WORD) as usize;
+        let w = Self::word_fill(value);
+        PackedTable {
+            len,
+            words: (0..n).map(|_| AtomicU64::new(w)).collect(),
+        }
+    }
+
+    /// `len` entries, all [`Self::MAX`] (unknown).
+    pub fn new(len: u64) -> Self {
+        Self::filled(len, Self::MAX)
+    }
+
+    /// Number of entries.
+    pub fn len(&self) -> u64 {
+        self.len
+    }
+
+    /// True when the table has no entries.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Bytes held by the entries.
+    pub fn bytes(&self) -> usize {
+        self.words.len() * 8
+    }
+
+    #[inline]
+    fn place(i: u64) -> (usize, u32) {
+        (
+            (i / Self::PER_WORD) as usize,
+            ((i % Self::PER_WORD) * BITS as u64) as u32,
+        )
+    }
+
+    /// Entry `i` (`i < len`).
+    #[inline]
+    pub fn get(&self, i: u64) -> u8 {
+        debug_assert!(i < self.len);
+        let (w, s) = Self::place(i);
+        ((self.words[w].load(Relaxed) >> s) & Self::MASK) as u8
+    }
+
+    /// Sets entry `i` to `value` (masked to `BITS` bits).
+    #[inline]
+    pub fn set(&mut self, i: u64, value: u8) {
+        debug_assert!(i < self.len);
+        let (w, s) = Self::place(i);
+        let word = self.words[w].get_mut();
+        *word = (*word & !(Self::MASK << s)) | ((value as u64 & Self::MASK) << s);
+    }
+
+    /// Atomically sets entry `i` to `to` if it holds `from`; true when it
+    /// did. Safe to call from many threads at once.
+    #[inline]
+    pub fn claim(&self, i: u64, from: u8, to: u8) -> bool {
+        debug_assert!(i < self.len);
+        let (w, s) = Self::place(i);
+        let (from, to) = (from as u64 & Self::MASK, to as u64 & Self::MASK);
+        self.words[w]
+            .fetch_update(Relaxed, Relaxed, |word| {
+                ((word >> s) & Self::MASK == from)
+                    .then_some((word & !(Self::MASK << s)) | (to << s))
+            })
+            .is_ok()
+    }
+
+    /// How many entries hold `value`.
+    pub fn count(&self, value: u8) -> u64 {
+        (0..self.len)
+            .into_par_iter()
+            .filter(|&i| self.get(i) == value)
+            .count() as u64
+    }
+
+    /// Writes the table to `path` (through a temporary file renamed into
+    /// place, so a crash never leaves a half-written table under `path`).
+    pub fn save(&self, path: &Path) -> Result<(), TableError> {
+        let io = |source| TableError::Io {
+            path: path.to_path_buf(),
+            source,
+        };
+        let payload = self.words.len() as u64 * 8;
+        let mut h = FNV_OFFSET;
+        for w in &self.words {
+            h = fnv1a(h, &w.load(Relaxed).to_le_bytes());
+        }
+        let mut tmp = path.as_os_str().to_owned();
+        tmp.push(".tmp");
+        let tmp = PathBuf::from(tmp);
+        let mut f = BufWriter::new(File::create(&tmp).map_err(io)?);
+        let mut header = Vec::with_capacity(HEADER);
+        header.extend_from_slice(&MAGIC);
+        header.extend_from_slice(&BITS.to_le_bytes());
+        header.extend_from_slice(&0u32.to_le_bytes());
+        header.extend_from_slice(&self.len.to_le_bytes());
+        header.extend_from_slice(&payload.to_le_bytes());
+        header.extend_from_slice(&h.to_le_bytes());
+        f.write_all(&header).map_err(io)?;
+        for w in &self.words {
+            f.write_all(&w.load(Relaxed).to_le_bytes()).map_err(io)?;
+        }
+        f.into_inner()
+            .map_err(|e| io(e.into_error()))?
+            .sync_all()
+            .map_err(io)?;
+        std::fs::rename(&tmp, path).map_err(io)
+    }
+
+    /// Reads a table saved by [`PackedTable::save`], checking magic, entry
+    /// width, sizes and checksum.
+    pub fn load(path: &Path) -> Result<Self, TableError> {
+        let p = || path.to_path_buf();
+        let io = |source| TableError::Io { path: p(), source };
+        let file = File::open(path).map_err(io)?;
+        let file_len = file.metadata().map_err(io)?.len();
+        let mut f = BufReader::with_capacity(1 << 20, file);
+        let mut header = [0u8; HEADER];
+        if file_len < HEADER as u64 {
+            return Err(TableError::Size {
+                path: p(),
+                detail: format!("{file_len} bytes is shorter than the header"),
+            });
+        }
+        f.read_exact(&mut header).map_err(io)?;
+        if header[..8] != MAGIC {
+            return Err(TableError::Magic { path: p() });
+        }
+        let u32_at = |i: usize| u32::from_le_bytes(header[i..i + 4].try_into().unwrap());
+        let u64_at = |i: usize| u64::from_le_bytes(header[i..i + 8].try_into().unwrap());
+        let (bits, len, payload, sum) = (u32_at(8), u64_at(16), u64_at(24), u64_at(32));
+        if bits != BITS {
+            return Err(TableError::Kind {
+                path: p(),
+                expected: BITS,
+                found: bits,
+            });
+        }
+        let words = len.div_ceil(Self::PER_WORD);
+        if payload != words * 8 || file_len != HEADER as u64 + payload {
+            return Err(TableError::Size {
+                path: p(),
+                detail: format!(
+                    "{len} entries need {} payload bytes; header says {payload}, file has {}",
+                    words * 8,
+                    file_len.saturating_sub(HEADER as u64)
+                ),
+            });
+        }
+        let mut out = Vec::with_capacity(words as usize);
+        let mut h = FNV_OFFSET;
+        let mut buf = vec![0u8; 1 << 16];
+        let mut left = payload as usize;
+        while left > 0 {
+            let chunk = left.min(buf.len());
+            f.read_exact(&mut buf[..chunk]).map_err(io)?;
+            h = fnv1a(h, &buf[..chunk]);
+            out.extend(
+                buf[..chunk]
+                    .chunks_exact(8)
+                    .map(|b| AtomicU64::new(u64::from_le_bytes(b.try_into().unwrap()))),
+            );
+            left -= chunk;
+        }
+        if h != sum {
+            return Err(TableError::Checksum { path: p() });
+        }
+        Ok(PackedTable { len, words: out })
+    }
+
+    /// [`PackedTable::load`], also requiring exactly `len` entries.
+    pub fn load_expecting(path: &Path, len: u64) -> Result<Self, TableError> {
+        let t = Self::load(path)?;
+        if t.len != len {
+            return Err(TableError::Size {
+                path: path.to_path_buf(),
+                detail: format!("holds {} entries, expected {len}", t.len),
+            });
+        }
+        Ok(t)
+    }
+}
+
+/// One finished layer of a backward search.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Layer {
+    /// Distance of the layer's entries from the goals.
+    pub depth: u32,
+    /// Entries first reached in this layer.
+    pub new: u64,
+    /// Entries known after this layer (all layers so far).
+    pub known: u64,
+}
+
+/// Ranks handled by one parallel task.
+const CHUNK: u64 = 1 << 14;
+
+/// Fills `table` with distances to `goals` by backward breadth-first
+/// search: goals get 0; each later layer `d + 1` is every entry still
+/// unknown ([`PackedTable::MAX`]) with a successor at `d`, found by scanning
+/// the table for entries at `d` in parallel and calling
+/// `predecessors(rank, out)` (which appends the ranks that reach `rank` in
+/// one move). Entries that already hold a value other than `MAX` are left
+/// alone. Stops when a layer adds nothing, or before depth `MAX` (which
+/// cannot be stored): entries left at `MAX` are then unreachable or at
+/// least `MAX` away. `progress` sees each layer as it finishes. Returns
+/// every layer (depth 0 included).
+pub fn fill_distances<const BITS: u32, F>(
+    table: &PackedTable<BITS>,
+    goals: &[u64],
+    predecessors: F,
+    mut progress: impl FnMut(&Layer),
+) -> Vec<Layer>
+where
+    F: Fn(u64, &mut Vec<u64>) + Sync,
+{
+    let unknown = PackedTable::<BITS>::MAX;
+    assert!(BITS >= 2, "fill_distances needs at least 2 bits per entry");
+    let mut new = 0;
+    for &g in goals {
+        if table.claim(g, unknown, 0) {
+            new += 1;
+        }
+    }
+    let mut known = new;
+    let mut layers = vec![Layer {
+        depth: 0,
+        new,
+        known,
+    }];
+    progress(&layers[0]);
+    let chunks = table.len().div_ceil(CHUNK);
+    let mut depth = 0u8;
+    while new > 0 && depth + 1 < unknown {
+        new = (0..chunks)
+            .into_par_iter()
+            .map_init(Vec::new, |out, c| {
+                let mut added = 0u64;
+                for r in c * CHUNK..((c + 1) * CHUNK).min(table.len()) {
+                    if table.get(r) != depth {
+                        continue;
+                    }
+                    out.clear();
+                    predecessors(r, out);
+                    for &p in out.iter() {
+                        debug_assert!(p < table.len(), "predecessor rank {p} out of range");
+                        if table.claim(p, unknown, depth + 1) {
+                            added += 1;
+                        }
+                    }
+                }
+                added
+            })
+            .sum();
+        if new == 0 {
+            break;
+        }
+        depth += 1;
+        known += new;
+        let layer = Layer {
+            depth: depth as u32,
+            new,
+            known,
+        };
+        progress(&layer);
+        layers.push(layer);
+    }
+    layers
+}
+
+/// Marks in `table` every rank that can reach one of `goals` (the goals
+/// included), by backward breadth-first search over `predecessors` with
+/// each frontier expanded in parallel. Ranks already marked are treated as
+/// already reached. Returns the layers (depth = moves to the nearest goal).
+pub fn fill_reachable<F>(
+    table: &BitTable,
+    goals: &[u64],
+    predecessors: F,
+    mut progress: impl FnMut(&Layer),
+) -> Vec<Layer>
+where
+    F: Fn(u64, &mut Vec<u64>) + Sync,
+{
+    let mut frontier: Vec<u64> = goals
+        .iter()
+        .copied()
+        .filter(|&g| table.claim(g, 0, 1))
+        .collect();
+    let mut known = frontier.len() as u64;
+    let mut layers = vec![Layer {
+        depth: 0,
+        new: known,
+        known,
+    }];
+    progress(&layers[0]);
+    while !frontier.is_empty() {
+        frontier = frontier
+            .par_chunks(4096)
+            .map_init(Vec::new, |out, chunk| {
+                let mut next = Vec::new();
+                for &r in chunk {
+                    out.clear();
+                    predecessors(r, out);
+                    for &p in out.iter() {
+                        debug_assert!(p < table.len(), "predecessor rank {p} out of range");
+                        if table.claim(p, 0, 1) {
+                            next.push(p);
+                        }
+                    }
+                }
+                next
+            })
+            .flatten()
+            .collect();
+        if frontier.is_empty() {
+            break;
+        }
+        known += frontier.len() as u64;
+        let layer = Layer {
+            depth: layers.len() as u32,
+            new: frontier.len() as u64,
+            known,
+        };
+        progress(&layer);
+        layers.push(layer);
+    }
+    layers
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::solver::bfs::bfs_distances;
+    use crate::solver::problem::Problem;
+    use crate::solver::rank::Permutations;
+    use crate::solver::testing::{Eight, Graph, Rng};
+    use crate::solver::Budget;
+
+    fn scratch(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("gridbot-retro-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        dir.join(name)
+    }
+
+    #[test]
+    fn get_set_claim() {
+        let mut t = NibbleTable::new(37);
+        assert_eq!(t.get(36), 15);
+        t.set(5, 3);
+        t.set(6, 9);
+        assert_eq!((t.get(4), t.get(5), t.get(6)), (15, 3, 9));
+        assert!(!t.claim(5, 15, 2));
+        assert!(t.claim(7, 15, 2));
+        assert_eq!(t.get(7), 2);
+        assert_eq!(t.count(15), 34);
+        let mut b = BitTable::filled(130, 0);
+        b.set(129, 1);
+        assert!(b.claim(64, 0, 1) && !b.claim(64, 0, 1));
+        assert_eq!(b.count(1), 2);
+        let mut y = ByteTable::new(9);
+        y.set(8, 200);
+        assert_eq!((y.get(8), y.get(7)), (200, 255));
+    }
+
+    #[test]
+    fn save_load_and_damage() {
+        let mut t = NibbleTable::new(1001);
+        for i in 0..1001 {
+            t.set(i, (i * 7 % 16) as u8);
+        }
+        let path = scratch("t.nib");
+        t.save(&path).unwrap();
+        let u = NibbleTable::load_expecting(&path, 1001).unwrap();
+        assert!((0..1001).all(|i| u.get(i) == t.get(i)));
+        assert!(matches!(
+            NibbleTable::load_expecting(&path, 1000),
+            Err(TableError::Size { .. })
+        ));
+        assert!(matches!(
+            BitTable::load(&path),
+            Err(TableError::Kind {
+                expected: 1,
+                found: 4,
+                ..
+            })
+        ));
+        let good = std::fs::read(&path).unwrap();
+        // One flipped payload bit.
+        let mut bad = good.clone();
+        bad[HEADER + 17] ^= 4;
+        std::fs::write(&path, &bad).unwrap();
+        assert!(matches!(
+            NibbleTable::load(&path),
+            Err(TableError::Checksum { .. })
+        ));
+        // Truncated.
+        std::fs::write(&path, &good[..good.len() - 8]).unwrap();
+        assert!(matches!(
+            NibbleTable::load(&path),
+            Err(TableError::Size { .. })
+        ));
+        std::fs::write(&path, &good[..10]).unwrap();
+        assert!(matches!(
+            NibbleTable::load(&path),
+            Err(TableError::Size { .. })
+        ));
+        // Wrong magic.
+        let mut bad = good.clone();
+        bad[0] = b'X';
+        std::fs::write(&path, &bad).unwrap();
+        let e = NibbleTable::load(&path).unwrap_err();
+        assert!(matches!(e, TableError::Magic { .. }));
+        assert!(e.to_string().contains("t.nib"));
+        // Missing.
+        let e = NibbleTable::load(&scratch("absent")).unwrap_err();
+        assert!(matches!(e, TableError::Io { .. }));
+        std::fs::remove_file(&path).unwrap();
+    }
+
+    /// Rank of an 8-puzzle state: where tiles 1..8 and the blank are.
+    fn rank8(p: &Permutations, s: u64) -> u64 {
+        let mut cells = [0u8; 9];
+        for cell in 0..9 {
+            let t = Eight::tile(s, cell) as usize;
+            cells[(t + 8) % 9] = cell as u8; // tiles 1..8 first, blank last
+        }
+        p.rank(&cells)
+    }
+
+    fn unrank8(p: &Permutations, r: u64) -> u64 {
+        let cells = p.unrank(r);
+        let mut s = 0u64;
+        for (item, &cell) in cells.iter().enumerate() {
+            let t = ((item + 1) % 9) as u64;
+            s |= t << (4 * cell);
+            if t == 0 {
+                s |= (cell as u64) << 36;
+            }
+        }
+        s
+    }
+
+    #[test]
+    fn eight_puzzle_distances_match_bfs() {
+        let p = Permutations::new(9, 9);
+        let e = Eight::default();
+        let table = ByteTable::new(p.count());
+        let mut seen = Vec::new();
+        let layers = fill_distances(
+            &table,
+            &[rank8(&p, Eight::goal())],
+            |r, out| {
+                let s = unrank8(&p, r);
+                let mut mv = Vec::new();
+                e.moves(&s, &mut mv);
+                out.extend(mv.iter().map(|&m| rank8(&p, e.apply(&s, m))));
+            },
+            |l| seen.push(*l),
+        );
+        assert_eq!(layers, seen);
+        assert_eq!(layers.last().unwrap().depth, 31);
+        assert_eq!(layers.last().unwrap().known, 181_440);
+        let d = bfs_distances(&e, &Eight::goal(), &Budget::unlimited());
+        for (&s, &depth) in d.depth.iter().step_by(97) {
+            assert_eq!(table.get(rank8(&p, s)) as u32, depth);
+        }
+        // A nibble table stops at 14 and leaves the rest unknown.
+        let nib = NibbleTable::new(p.count());
+        let layers = fill_distances(
+            &nib,
+            &[rank8(&p, Eight::goal())],
+            |r, out| {
+                let s = unrank8(&p, r);
+                let mut mv = Vec::new();
+                e.moves(&s, &mut mv);
+                out.extend(mv.iter().map(|&m| rank8(&p, e.apply(&s, m))));
+            },
+            |_| {},
+        );
+        assert_eq!(layers.last().unwrap().depth, 14);
+        let within = d.depth.values().filter(|&&x| x <= 14).count() as u64;
+        assert_eq!(nib.count(15), p.count() - within);
+    }
+
+    #[test]
+    fn reachable_matches_graph_distances() {
+        let mut rng = Rng::new(9);
+        for _ in 0..50 {
+            let g = Graph::random(&mut rng, 200, 2, 40);
+            let mut rev = vec![Vec::new(); 200];
+            for (u, es) in g.edges.iter().enumerate() {
+                for &v in es {
+                    rev[v as usize].push(u as u64);
+                }
+            }
+            let goals: Vec<u64> = (0..200).filter(|&v| g.goal[v as usize]).collect();
+            let bits = BitTable::filled(200, 0);
+            let layers =
+                fill_reachable(&bits, &goals, |r, out| out.extend(&rev[r as usize]), |_| {});
+            let dist = ByteTable::new(200);
+            fill_distances(&dist, &goals, |r, out| out.extend(&rev[r as usize]), |_| {});
+            for v in 0..200u64 {
+                let d = g.dist[v as usize];
+                assert_eq!(bits.get(v) == 1, d != u32::MAX);
+                assert_eq!(dist.get(v) as u32, d.min(255));
+            }
+            let deepest = g.dist.iter().filter(|&&d| d != u32::MAX).max();
+            assert_eq!(layers.last().unwrap().depth, deepest.copied().unwrap_or(0));
+        }
+    }
+}
