@@ -16,6 +16,7 @@
 pub mod actuator;
 pub mod calibration;
 pub mod capture;
+pub mod cli;
 pub mod display;
 pub mod games;
 pub mod play;

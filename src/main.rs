@@ -1,9 +1,7 @@
-//! The `gridbot` binary: parses the command line and runs the chosen subcommand (see `cli`).
-
-mod cli;
+//! The `gridbot` binary: everything is in the library's [`gridbot::cli`].
 
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
-    cli::main()
+    gridbot::cli::main()
 }

@@ -34,6 +34,7 @@ fn calibrated_read_prints_the_game_id() {
             std::fs::read_to_string(format!("{}/fixtures/flood/{name}.toml", root())).unwrap();
         let out = gridbot(&[
             "read",
+            "flood",
             &format!("fixtures/flood/{name}.png"),
             "--calibration",
             "calibration/sgt-flood.toml",
@@ -62,6 +63,7 @@ fn calibrated_read_prints_the_game_id() {
 fn auto_read_numbers_colours_by_first_appearance() {
     let out = gridbot(&[
         "read",
+        "flood",
         "fixtures/flood/preset-12x12c3.png",
         "--format",
         "json",
@@ -103,7 +105,7 @@ fn bad_inputs_are_clear_errors() {
         ("fixtures/does-not-exist.png", "cannot open image"),
     ];
     for (file, want) in cases {
-        let out = gridbot(&["read", file]);
+        let out = gridbot(&["read", "flood", file]);
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(1), "{file}: {stderr}");
         assert!(
@@ -119,6 +121,7 @@ fn calibration_rejects_colours_far_from_its_palette() {
     // colours are not in the palette, so the reader refuses to guess.
     let out = gridbot(&[
         "read",
+        "flood",
         "fixtures/flood/palette-custom-6.png",
         "-c",
         "calibration/sgt-flood.toml",
@@ -138,6 +141,7 @@ fn calibrate_writes_a_file_that_reads_back() {
     let out_str = out_path.to_str().unwrap();
     let out = gridbot(&[
         "calibrate",
+        "flood",
         "fixtures/flood/palette-custom-9-tile28.png",
         "-o",
         out_str,
@@ -155,6 +159,7 @@ fn calibrate_writes_a_file_that_reads_back() {
     // number colours by first appearance).
     let with = gridbot(&[
         "read",
+        "flood",
         "fixtures/flood/palette-custom-9-tile28.png",
         "-c",
         out_str,
@@ -163,6 +168,7 @@ fn calibrate_writes_a_file_that_reads_back() {
     ]);
     let without = gridbot(&[
         "read",
+        "flood",
         "fixtures/flood/palette-custom-9-tile28.png",
         "-f",
         "sgt",
@@ -173,6 +179,7 @@ fn calibrate_writes_a_file_that_reads_back() {
     // It refuses to overwrite without --force.
     let out = gridbot(&[
         "calibrate",
+        "flood",
         "fixtures/flood/preset-12x12c6.png",
         "-o",
         "calibration/sgt-flood.toml",
@@ -182,7 +189,7 @@ fn calibrate_writes_a_file_that_reads_back() {
 
 #[test]
 fn won_board_needs_and_takes_geometry_hints() {
-    let out = gridbot(&["read", "fixtures/bad/won-5x5c3.png"]);
+    let out = gridbot(&["read", "flood", "fixtures/bad/won-5x5c3.png"]);
     assert!(String::from_utf8_lossy(&out.stderr).contains("all one colour (#ffff00)"));
     let path = std::env::temp_dir().join(format!("gridbot-won-{}.toml", std::process::id()));
     let base = std::fs::read_to_string(format!("{}/calibration/sgt-flood.toml", root())).unwrap();
@@ -194,6 +201,7 @@ fn won_board_needs_and_takes_geometry_hints() {
     .unwrap();
     let out = gridbot(&[
         "read",
+        "flood",
         "fixtures/bad/won-5x5c3.png",
         "-c",
         path.to_str().unwrap(),
@@ -217,6 +225,7 @@ fn dump_stages_writes_one_image_per_stage() {
     let dir = std::env::temp_dir().join(format!("gridbot-stages-{}", std::process::id()));
     let out = gridbot(&[
         "read",
+        "flood",
         "fixtures/flood/preset-12x12c4.png",
         "--dump-stages",
         dir.to_str().unwrap(),
@@ -236,6 +245,7 @@ fn dump_stages_writes_one_image_per_stage() {
     std::fs::remove_dir_all(&dir).ok();
     let out = gridbot(&[
         "read",
+        "flood",
         "fixtures/bad/no-board.png",
         "--dump-stages",
         dir.to_str().unwrap(),

@@ -259,7 +259,15 @@ fn fixtures_record_stores_what_check_accepts() {
     let deadline = Instant::now() + Duration::from_secs(10);
     loop {
         let out = Command::new(env!("CARGO_BIN_EXE_gridbot"))
-            .args(["fixtures", "record", "live", "--id", id, "--calibration"])
+            .args([
+                "fixtures",
+                "flood",
+                "record",
+                "live",
+                "--id",
+                id,
+                "--calibration",
+            ])
             .arg(format!("{root}/calibration/sgt-flood.toml"))
             .arg("--dir")
             .arg(&dir)
@@ -282,7 +290,7 @@ fn fixtures_record_stores_what_check_accepts() {
         std::thread::sleep(Duration::from_millis(150));
     }
     let out = Command::new(env!("CARGO_BIN_EXE_gridbot"))
-        .args(["fixtures", "check"])
+        .args(["fixtures", "flood", "check"])
         .arg(&dir)
         .output()
         .unwrap();

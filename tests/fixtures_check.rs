@@ -8,7 +8,7 @@ use std::process::Command;
 fn every_fixture_reads_right() {
     let root = env!("CARGO_MANIFEST_DIR");
     let out = Command::new(env!("CARGO_BIN_EXE_gridbot"))
-        .args(["fixtures", "check"])
+        .args(["fixtures", "flood", "check"])
         .arg(format!("{root}/fixtures"))
         .output()
         .expect("gridbot runs");
@@ -43,7 +43,7 @@ fn check_fails_on_a_wrong_ground_truth() {
     broken.replace_range(start..start + 1, other);
     std::fs::write(dir.join("x.toml"), text.replace(expected_line, &broken)).unwrap();
     let out = Command::new(env!("CARGO_BIN_EXE_gridbot"))
-        .args(["fixtures", "check"])
+        .args(["fixtures", "flood", "check"])
         .arg(&dir)
         .output()
         .unwrap();

@@ -8,9 +8,9 @@
 use std::process::ExitCode;
 use std::time::Instant;
 
+use crate::games::flood::play::SgtParams;
+use crate::play::report::{GameRecord, GameResult};
 use anyhow::{bail, Context};
-use gridbot::games::flood::play::SgtParams;
-use gridbot::play::report::{GameRecord, GameResult};
 
 use super::demo::{parse_size, start_display};
 use super::play::{finish_run, GameSetup, LoopArgs};

@@ -3,7 +3,7 @@
 
 use std::process::ExitCode;
 
-use gridbot::actuator::Mouse;
+use crate::actuator::Mouse;
 
 #[derive(Debug, clap::Args)]
 pub struct Args {

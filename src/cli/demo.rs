@@ -6,10 +6,10 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
+use crate::display::VirtualDisplay;
+use crate::games::flood::play::SgtParams;
+use crate::play::x11::open_screen;
 use anyhow::{bail, Context};
-use gridbot::display::VirtualDisplay;
-use gridbot::games::flood::play::SgtParams;
-use gridbot::play::x11::open_screen;
 
 use super::play::{play_series, GameSetup, LoopArgs};
 

@@ -1,24 +1,26 @@
-//! The command line: clap derive definitions and dispatch. Each subcommand
-//! lives in its own file with an `Args` struct and a `run` function; this
-//! file only wires them and sets up logging and error reporting.
+//! The command line: `gridbot VERB GAME ...` for the game verbs (built from
+//! [`crate::games::registry`]), plus the commands that know no game
+//! (`screenshot`, `click`, `games`). Each command lives in its own file
+//! with an `Args` struct and a `run` function; this file only wires them,
+//! sets up logging and turns errors into a message and an exit code.
+//!
+//! The play loop's commands (`play`, `demo`, `validate`, `bench play`) are
+//! here too: any game with a reader and a host can use them.
 
-mod bench;
-mod bench_flood;
-mod bench_play;
-mod bench_read;
-mod calibrate;
-mod click;
-mod demo;
-mod fixtures;
-mod play;
-mod read;
-mod screenshot;
-mod solve;
-mod validate;
+pub mod args;
+pub mod bench_play;
+pub mod click;
+pub mod demo;
+pub mod games;
+pub mod play;
+pub mod screenshot;
+pub mod validate;
 
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{ArgMatches, Command, CommandFactory, FromArgMatches, Parser, Subcommand};
+
+use crate::games::registry::{self, Verb};
 
 /// Plays grid puzzle games by reading the screen: capture, solve, act.
 #[derive(Debug, Parser)]
@@ -31,31 +33,76 @@ pub struct Cli {
     #[arg(short, long, global = true, conflicts_with = "verbose")]
     quiet: bool,
     #[command(subcommand)]
-    command: Command,
+    command: Fixed,
 }
 
+/// The commands that know no game.
 #[derive(Debug, Subcommand)]
-enum Command {
+enum Fixed {
     /// Capture the screen (or one window) to a PNG file.
     Screenshot(screenshot::Args),
     /// Click once at a screen point.
     Click(click::Args),
-    /// Solve a board given as text, a file or an sgt game ID.
-    Solve(solve::Args),
-    /// Read a board off a screenshot.
-    Read(read::Args),
-    /// Write a calibration file from a screenshot by auto-detection.
-    Calibrate(calibrate::Args),
-    /// Check or record screenshot fixtures.
-    Fixtures(fixtures::Args),
-    /// Play a game on the current display.
-    Play(play::Args),
-    /// Start a virtual display with a real game and play it to a win.
-    Demo(demo::Args),
-    /// Play generated games on a virtual display and compare with the game's own solver.
-    Validate(validate::Args),
-    /// Measure speed and memory.
-    Bench(bench::Args),
+    /// List the games and what each supports.
+    Games(games::Args),
+}
+
+/// The verbs that sit directly under `gridbot` (the `bench` verb holds
+/// `bench read` and `bench play` as well as the games).
+const TOP_VERBS: [Verb; 12] = [
+    Verb::Solve,
+    Verb::Read,
+    Verb::Calibrate,
+    Verb::Play,
+    Verb::Demo,
+    Verb::Validate,
+    Verb::Bench,
+    Verb::Fixtures,
+    Verb::Analyse,
+    Verb::Enumerate,
+    Verb::Generate,
+    Verb::Endgame,
+];
+
+/// The subcommand of `verb`: one sub-subcommand per game supporting it.
+fn verb_command(verb: Verb) -> Option<Command> {
+    let games: Vec<Command> = registry::all()
+        .iter()
+        .filter_map(|g| g.command(verb))
+        .collect();
+    if games.is_empty() {
+        return None;
+    }
+    let mut cmd = Command::new(verb.name())
+        .about(verb.about())
+        .subcommands(games)
+        .subcommand_value_name("GAME")
+        .subcommand_help_heading("Games");
+    cmd = match verb {
+        // `gridbot demo` alone plays Flood-It.
+        Verb::Demo => cmd.subcommand_required(false),
+        Verb::Bench => {
+            for sub in [Verb::BenchRead, Verb::BenchPlay] {
+                if let Some(c) = verb_command(sub) {
+                    cmd = cmd.subcommand(c);
+                }
+            }
+            cmd.subcommand_required(true)
+        }
+        _ => cmd.subcommand_required(true),
+    };
+    Some(cmd.arg_required_else_help(verb != Verb::Demo))
+}
+
+/// The whole command line.
+pub fn command() -> Command {
+    let mut cmd = Cli::command();
+    for verb in TOP_VERBS {
+        if let Some(c) = verb_command(verb) {
+            cmd = cmd.subcommand(c);
+        }
+    }
+    cmd
 }
 
 fn init_logging(verbose: u8, quiet: bool) {
@@ -78,23 +125,53 @@ fn init_logging(verbose: u8, quiet: bool) {
         .init();
 }
 
-/// Parses the command line, runs the subcommand and turns its error into a
+/// Runs a game verb: `matches` are the verb's own.
+fn run_verb(verb: Verb, matches: &ArgMatches) -> anyhow::Result<ExitCode> {
+    match matches.subcommand() {
+        Some((name, sub)) => {
+            if verb == Verb::Bench {
+                for nested in [Verb::BenchRead, Verb::BenchPlay] {
+                    if name == nested.name() {
+                        return run_verb(nested, sub);
+                    }
+                }
+            }
+            let game = registry::find(name).ok_or_else(|| {
+                anyhow::anyhow!("unknown game {name:?}; `gridbot games` lists them")
+            })?;
+            game.run(verb, sub)
+        }
+        None => {
+            // Only `demo` may come without a game: it plays Flood-It.
+            let game = registry::find("flood").expect("flood is registered");
+            let cmd = game
+                .command(verb)
+                .ok_or_else(|| anyhow::anyhow!("`{}` needs a game", verb.label()))?;
+            let defaults = cmd.try_get_matches_from([game.name()])?;
+            game.run(verb, &defaults)
+        }
+    }
+}
+
+/// Parses the command line, runs the command and turns its error into a
 /// message on stderr and a non-zero exit code.
 pub fn main() -> ExitCode {
-    let cli = Cli::parse();
-    init_logging(cli.verbose, cli.quiet);
-    gridbot::capture::screen::use_x11_only();
-    let result = match cli.command {
-        Command::Screenshot(args) => screenshot::run(args),
-        Command::Click(args) => click::run(args),
-        Command::Solve(args) => solve::run(args),
-        Command::Read(args) => read::run(args),
-        Command::Calibrate(args) => calibrate::run(args),
-        Command::Fixtures(args) => fixtures::run(args),
-        Command::Play(args) => play::run(args),
-        Command::Demo(args) => demo::run(args),
-        Command::Validate(args) => validate::run(args),
-        Command::Bench(args) => bench::run(args),
+    let matches = command().get_matches();
+    init_logging(matches.get_count("verbose"), matches.get_flag("quiet"));
+    crate::capture::screen::use_x11_only();
+    let result = match matches.subcommand() {
+        Some((name, sub)) => match TOP_VERBS.iter().find(|v| v.name() == name) {
+            Some(&verb) => run_verb(verb, sub),
+            None => match Cli::from_arg_matches(&matches) {
+                Ok(cli) => match cli.command {
+                    Fixed::Screenshot(args) => screenshot::run(args),
+                    Fixed::Click(args) => click::run(args),
+                    Fixed::Games(args) => games::run(args),
+                },
+                Err(e) => e.exit(),
+            },
+        },
+        None => unreachable!("clap requires a subcommand"),
     };
     match result {
         Ok(code) => code,
@@ -108,10 +185,21 @@ pub fn main() -> ExitCode {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use clap::CommandFactory;
 
     #[test]
     fn verify_cli() {
-        Cli::command().debug_assert();
+        command().debug_assert();
+    }
+
+    #[test]
+    fn every_game_verb_parses_its_help() {
+        for verb in TOP_VERBS {
+            if let Some(mut c) = verb_command(verb) {
+                c.build();
+            }
+        }
+        assert!(command()
+            .try_get_matches_from(["gridbot", "solve", "nosuchgame", "x"])
+            .is_err());
     }
 }

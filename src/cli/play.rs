@@ -7,26 +7,19 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
 
+use crate::calibration::Calibration;
+use crate::capture::window_grabber::WindowGrabber;
+use crate::games::flood::play::{sgt_flood_binary, FloodGame};
+use crate::games::flood::Strategy;
+use crate::play::engine::{Finished, GameContext, PlayConfig, Player};
+use crate::play::report::{self, GameRecord, Summary};
+use crate::play::settle::SettleTiming;
+use crate::play::x11::{open_pointer, open_screen};
+use crate::play::{abort, AbortGuard, GameResult};
 use anyhow::{bail, Context};
-use gridbot::calibration::Calibration;
-use gridbot::capture::window_grabber::WindowGrabber;
-use gridbot::games::flood::play::{sgt_flood_binary, FloodGame};
-use gridbot::games::flood::Strategy;
-use gridbot::play::engine::{Finished, GameContext, PlayConfig, Player};
-use gridbot::play::report::{self, GameRecord, Summary};
-use gridbot::play::settle::SettleTiming;
-use gridbot::play::x11::{open_pointer, open_screen};
-use gridbot::play::{abort, AbortGuard, GameResult};
 
 /// The built-in sgt-flood calibration, used when no file is given.
 pub const DEFAULT_CALIBRATION: &str = include_str!("../../calibration/sgt-flood.toml");
-
-/// Games `play` knows.
-#[derive(Debug, Clone, Copy, clap::ValueEnum)]
-pub enum GameName {
-    /// Flood-It (Simon Tatham's sgt-flood or a look-alike).
-    Flood,
-}
 
 /// Options shared by `play`, `demo` and `validate`.
 #[derive(Debug, Clone, clap::Args)]
@@ -63,9 +56,6 @@ pub struct LoopArgs {
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// The game to play.
-    #[arg(value_enum)]
-    game: GameName,
     /// Title (substring) of the game window; default: the calibration's
     /// window_title ("Flood").
     #[arg(long, value_name = "TITLE", conflicts_with = "full_screen")]
@@ -206,7 +196,6 @@ pub fn finish_run(records: &[GameRecord], report_path: Option<&Path>) -> anyhow:
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let GameName::Flood = args.game;
     if args.games == 0 {
         bail!("--games must be at least 1");
     }
@@ -314,17 +303,17 @@ pub fn play_series(
 /// The pointer of a dry run: reports a fixed position and refuses to act.
 struct DryPointer((u32, u32));
 
-impl gridbot::play::io::Pointer for DryPointer {
-    fn position(&mut self) -> Result<(i32, i32), gridbot::play::io::DeviceError> {
+impl crate::play::io::Pointer for DryPointer {
+    fn position(&mut self) -> Result<(i32, i32), crate::play::io::DeviceError> {
         Ok((self.0 .0 as i32 / 2, self.0 .1 as i32 / 2))
     }
-    fn click(&mut self, _x: i32, _y: i32) -> Result<(), gridbot::play::io::DeviceError> {
-        Err(gridbot::play::io::DeviceError(
+    fn click(&mut self, _x: i32, _y: i32) -> Result<(), crate::play::io::DeviceError> {
+        Err(crate::play::io::DeviceError(
             "a dry run does not click".into(),
         ))
     }
-    fn key(&mut self, _key: char) -> Result<(), gridbot::play::io::DeviceError> {
-        Err(gridbot::play::io::DeviceError(
+    fn key(&mut self, _key: char) -> Result<(), crate::play::io::DeviceError> {
+        Err(crate::play::io::DeviceError(
             "a dry run does not press keys".into(),
         ))
     }

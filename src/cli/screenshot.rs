@@ -4,8 +4,8 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use crate::capture::screen::{capture_screen, capture_window};
 use anyhow::Context;
-use gridbot::capture::screen::{capture_screen, capture_window};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {

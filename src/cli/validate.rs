@@ -9,23 +9,20 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
+use crate::display::{x11, VirtualDisplay};
+use crate::games::flood::play::{generate, SgtParams};
+use crate::play::engine::{GameContext, Player};
+use crate::play::report::GameRecord;
+use crate::play::report::{table_header, table_row};
+use crate::play::x11::{open_pointer, open_screen};
+use crate::play::{abort, AbortGuard, GameResult, StatusResult};
 use anyhow::{bail, Context};
-use gridbot::display::{x11, VirtualDisplay};
-use gridbot::games::flood::play::{generate, SgtParams};
-use gridbot::play::engine::{GameContext, Player};
-use gridbot::play::report::GameRecord;
-use gridbot::play::report::{table_header, table_row};
-use gridbot::play::x11::{open_pointer, open_screen};
-use gridbot::play::{abort, AbortGuard, GameResult, StatusResult};
 
 use super::demo::{parse_size, start_display};
-use super::play::{finish_run, save_screenshots, GameName, GameSetup, LoopArgs};
+use super::play::{finish_run, save_screenshots, GameSetup, LoopArgs};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// The game to validate.
-    #[arg(value_enum)]
-    game: GameName,
     /// Games to generate and play.
     #[arg(long, default_value_t = 10)]
     games: usize,
@@ -46,7 +43,6 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let GameName::Flood = args.game;
     if args.games == 0 {
         bail!("--games must be at least 1");
     }

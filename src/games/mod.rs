@@ -1,6 +1,8 @@
-//! One module per game: its rules, its heuristics, how it is read off the
-//! screen and how a move becomes a click.
+//! One module per game: its rules, its solvers, how it is read off the
+//! screen, how a move becomes a gesture, and its command line. A game is
+//! one folder here plus one line in [`registry::all`].
 
 pub mod fling;
 pub mod flood;
 pub mod gemji;
+pub mod registry;

@@ -4,6 +4,7 @@
 pub mod astar;
 pub mod bnb;
 pub mod board;
+pub mod cli;
 pub mod greedy;
 pub mod heuristic;
 pub mod parse;

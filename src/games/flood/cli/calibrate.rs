@@ -6,9 +6,9 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use crate::calibration::{format_hex_colour, Calibration, GeometryHints, Keys, Timing};
+use crate::capture::{load_image, read_grid};
 use anyhow::Context;
-use gridbot::calibration::{format_hex_colour, Calibration, GeometryHints, Keys, Timing};
-use gridbot::capture::{load_image, read_grid};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {

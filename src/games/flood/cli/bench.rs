@@ -10,8 +10,8 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
+use crate::games::flood::{parse_board, solve};
 use anyhow::{bail, Context};
-use gridbot::games::flood::{parse_board, solve};
 use rayon::prelude::*;
 
 use super::solve::SearchArgs;

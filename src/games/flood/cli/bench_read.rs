@@ -6,10 +6,10 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
+use crate::calibration::Calibration;
+use crate::capture::load_image;
+use crate::games::flood::screen::read_board;
 use anyhow::{bail, Context};
-use gridbot::calibration::Calibration;
-use gridbot::capture::load_image;
-use gridbot::games::flood::screen::read_board;
 
 #[derive(Debug, clap::Args)]
 pub struct Args {

@@ -6,10 +6,10 @@ use std::io::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use crate::calibration::{format_hex_colour, Calibration};
+use crate::capture::{load_image, ReadOptions};
+use crate::games::flood::screen::{colour_char, read_board_with, to_sgt, FloodReading};
 use anyhow::Context;
-use gridbot::calibration::{format_hex_colour, Calibration};
-use gridbot::capture::{load_image, ReadOptions};
-use gridbot::games::flood::screen::{colour_char, read_board_with, to_sgt, FloodReading};
 
 /// How to print the board.
 #[derive(Debug, Clone, Copy, clap::ValueEnum)]

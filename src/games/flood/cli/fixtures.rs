@@ -12,12 +12,12 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 
+use crate::calibration::{parse_hex_colour, Calibration};
+use crate::capture::colour::distance;
+use crate::capture::{load_image, screen};
+use crate::games::flood::screen::{from_sgt, read_board, to_sgt};
 use anyhow::{bail, Context};
 use clap::Subcommand;
-use gridbot::calibration::{parse_hex_colour, Calibration};
-use gridbot::capture::colour::distance;
-use gridbot::capture::{load_image, screen};
-use gridbot::games::flood::screen::{from_sgt, read_board, to_sgt};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -325,7 +325,7 @@ fn record(
         .grid
         .palette
         .iter()
-        .map(|&c| gridbot::calibration::format_hex_colour(c))
+        .map(|&c| crate::calibration::format_hex_colour(c))
         .collect();
     let mut text = String::from("# Recorded by `gridbot fixtures record`: check `expected` against the game before committing.\n");
     if let Some(id) = id {
