@@ -156,7 +156,11 @@ pub fn parse<A: FromArgMatches>(matches: &ArgMatches) -> anyhow::Result<A> {
 
 /// Every game gridbot knows, one line each.
 pub fn all() -> &'static [&'static dyn GameCli] {
-    &[&super::flood::cli::Flood]
+    &[
+        &super::flood::cli::Flood,
+        &super::fling::cli::FlingCli,
+        &super::gemji::cli::GemjiCli,
+    ]
 }
 
 /// The game called `name`.

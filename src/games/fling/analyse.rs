@@ -21,7 +21,8 @@
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
-use super::rules::{Board, Move, CELLS};
+use super::rules::{Board, Fling, Move, CELLS};
+use crate::solver::{count_reachable, Budget};
 
 /// Something that knows, for boards of few balls, whether they can be won
 /// (the retrograde endgame tables).
@@ -198,10 +199,18 @@ pub fn changes(board: Board, solvable: bool, search: &mut WinSearch<'_>) -> Vec<
     out
 }
 
+/// Distinct positions reachable from `board`, itself included (the search
+/// core's breadth-first count, without tables).
+pub fn reachable(board: Board) -> u64 {
+    let r = count_reachable(&Fling, &board, &Budget::unlimited());
+    debug_assert!(r.exhausted);
+    r.states
+}
+
 /// The full analysis of `board`, with endgame tables when given (they only
 /// speed up the add/remove questions).
 pub fn analyse(board: Board, oracle: Option<&dyn WinOracle>) -> Analysis {
-    let (counter, solutions, winning_moves) = count_solutions(board);
+    let (_, solutions, winning_moves) = count_solutions(board);
     let solvable = solutions > 0;
     let mut search = WinSearch::new(oracle);
     let changes = changes(board, solvable, &mut search);
@@ -210,7 +219,7 @@ pub fn analyse(board: Board, oracle: Option<&dyn WinOracle>) -> Analysis {
         solvable,
         solutions,
         winning_moves,
-        reachable: counter.positions() as u64,
+        reachable: reachable(board),
         changes,
     }
 }
@@ -280,6 +289,7 @@ mod tests {
                 let (counter, sols, _) = count_solutions(board);
                 assert_eq!(sols, brute_solutions(board), "{board}");
                 assert_eq!(counter.positions(), brute_reachable(board));
+                assert_eq!(reachable(board), counter.positions() as u64);
                 let mut s = WinSearch::new(None);
                 assert_eq!(s.winnable(board), sols > 0);
             }

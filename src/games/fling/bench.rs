@@ -9,7 +9,7 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 
-use super::analyse::{analyse, changes, count_solutions, WinOracle, WinSearch};
+use super::analyse::{analyse, changes, WinOracle, WinSearch};
 use super::parse::{parse_boards, LevelBoard, ParseError};
 use super::rules::{Board, CELLS};
 
@@ -239,11 +239,6 @@ pub fn time_changes(boards: &[Board], oracle: Option<&dyn WinOracle>) -> Changes
         nodes,
         seconds: t0.elapsed().as_secs_f64(),
     }
-}
-
-/// Reachable states of `board` (a forward search without tables).
-pub fn reachable(board: Board) -> u64 {
-    count_solutions(board).0.positions() as u64
 }
 
 #[cfg(test)]

@@ -10,7 +10,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
-use clap::Args;
+use clap::{ArgMatches, Args, Command};
 use serde_json::json;
 
 use super::analyse::{analyse, Analysis, WinOracle};
@@ -19,6 +19,56 @@ use super::draw::draw;
 use super::endgame::{placements, Endgame, LevelStats, MAX_TABLE_BALLS};
 use super::parse::parse_boards;
 use super::rules::{coords, Board};
+use crate::games::registry::{command_for, parse, GameCli, Verb};
+
+/// Fling! in the registry.
+pub struct FlingCli;
+
+impl GameCli for FlingCli {
+    fn name(&self) -> &'static str {
+        "fling"
+    }
+
+    fn title(&self) -> &'static str {
+        "Fling!"
+    }
+
+    fn about(&self) -> &'static str {
+        "A 7 by 8 board of balls; a ball flung towards another one that is not adjacent rolls \
+         up to it, that ball takes over the motion and the last ball of the line rolls off; one \
+         ball left wins. A design tool after Sturtevant's paper: exact solution counts, winning \
+         first moves, reachable states (forward search), the cells where adding or removing a \
+         ball changes solvability, retrograde endgame tables (winnable / won one way) that stop \
+         the searches early; every answer is exhaustive, nothing is estimated."
+    }
+
+    fn command(&self, verb: Verb) -> Option<Command> {
+        let name = self.name();
+        Some(match verb {
+            Verb::Analyse => command_for::<AnalyseArgs>(
+                name,
+                "Solutions, winning moves, reachable states and critical cells of Fling! boards",
+            ),
+            Verb::Bench => command_for::<BenchArgs>(
+                name,
+                "Analyse every board of the game's levels; reachable states per level",
+            ),
+            Verb::Endgame => {
+                command_for::<EndgameArgs>(name, "Build Fling! endgame tables for 2..=N balls")
+            }
+            _ => return None,
+        })
+    }
+
+    fn run(&self, verb: Verb, m: &ArgMatches) -> Result<ExitCode> {
+        match verb {
+            Verb::Analyse => run_analyse(&parse::<AnalyseArgs>(m)?),
+            Verb::Bench => run_bench(&parse::<BenchArgs>(m)?),
+            Verb::Endgame => run_endgame(&parse::<EndgameArgs>(m)?),
+            v => bail!("fling does not support {}", v.label()),
+        }
+    }
+}
 
 /// `gridbot analyse fling FILE|BOARD`.
 #[derive(Debug, Clone, Args)]

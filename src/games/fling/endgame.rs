@@ -35,6 +35,7 @@ use rayon::prelude::*;
 
 use super::analyse::WinOracle;
 use super::rules::{Board, CELLS};
+use crate::solver::rank::Combinations;
 
 /// The most balls a table is built for (beyond 12 the bit tables need
 /// more than 65 GiB).
@@ -42,62 +43,15 @@ pub const MAX_TABLE_BALLS: u32 = 12;
 
 const MAGIC: &[u8; 18] = b"GRIDBOT-FLING-EG1\0";
 
-/// `BINOM[n][k]` = C(n, k) for n <= 56, k <= 14.
-static BINOM: [[u64; 15]; CELLS + 1] = make_binom();
-
-const fn make_binom() -> [[u64; 15]; CELLS + 1] {
-    let mut t = [[0u64; 15]; CELLS + 1];
-    let mut n = 0;
-    while n <= CELLS {
-        t[n][0] = 1;
-        let mut k = 1;
-        while k < 15 {
-            t[n][k] = if n == 0 {
-                0
-            } else {
-                t[n - 1][k - 1] + t[n - 1][k]
-            };
-            k += 1;
-        }
-        n += 1;
-    }
-    t
+/// The ranking of placements of `k` balls on the 56 cells (the search
+/// core's colexicographic combination ranking).
+pub fn ranking(k: u32) -> Combinations {
+    Combinations::new(CELLS as u32, k)
 }
 
 /// The number of placements of `k` balls on the 56 cells.
 pub fn placements(k: u32) -> u64 {
-    BINOM[CELLS][k as usize]
-}
-
-/// The colexicographic rank of a board among boards with as many balls.
-#[inline(always)]
-pub fn rank(board: Board) -> u64 {
-    let mut b = board.0;
-    let mut r = 0u64;
-    let mut i = 1usize;
-    while b != 0 {
-        let c = b.trailing_zeros() as usize;
-        b &= b - 1;
-        r += BINOM[c][i];
-        i += 1;
-    }
-    r
-}
-
-/// The board of `k` balls with colexicographic rank `r` (`r < placements(k)`).
-pub fn unrank(mut r: u64, k: u32) -> Board {
-    let mut bits = 0u64;
-    let mut c = CELLS;
-    for i in (1..=k as usize).rev() {
-        // Largest c with C(c, i) <= r.
-        c -= 1;
-        while BINOM[c][i] > r {
-            c -= 1;
-        }
-        r -= BINOM[c][i];
-        bits |= 1 << c;
-    }
-    Board(bits)
+    ranking(k).count()
 }
 
 /// The next board with as many balls in colexicographic order (Gosper).
@@ -107,20 +61,37 @@ fn next_combination(b: u64) -> u64 {
     (t + 1) | (((!t & (!t).wrapping_neg()) - 1) >> (b.trailing_zeros() + 1))
 }
 
-/// One bit per placement of `k` balls.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// One bit per placement of `k` balls, in words of 64 placements so that
+/// rayon workers fill whole words of their own (the core's
+/// `retrograde::BitTable` only offers per-entry atomic updates).
+#[derive(Debug, Clone)]
 pub struct BitLevel {
     /// Balls per placement.
     pub k: u32,
     /// Bit `r % 64` of word `r / 64` is placement `r`'s bit.
     pub words: Vec<u64>,
+    comb: Combinations,
+}
+
+impl PartialEq for BitLevel {
+    fn eq(&self, other: &Self) -> bool {
+        self.k == other.k && self.words == other.words
+    }
 }
 
 impl BitLevel {
+    fn new(k: u32, words: Vec<u64>) -> Self {
+        BitLevel {
+            k,
+            words,
+            comb: ranking(k),
+        }
+    }
+
     /// The bit of `board` (which must have `k` balls).
     #[inline(always)]
     pub fn get(&self, board: Board) -> bool {
-        let r = rank(board);
+        let r = self.comb.rank_mask(board.0);
         self.words[(r >> 6) as usize] >> (r & 63) & 1 == 1
     }
 
@@ -287,10 +258,7 @@ pub fn load(kind: Kind, k: u32, path: &Path) -> Result<BitLevel, TableError> {
             kind.code()
         )));
     }
-    let mut level = BitLevel {
-        k,
-        words: vec![0u64; words as usize],
-    };
+    let mut level = BitLevel::new(k, vec![0u64; words as usize]);
     let mut buf = vec![0u8; 8 << 16];
     for ch in level.words.chunks_mut(1 << 16) {
         let bytes = &mut buf[..ch.len() * 8];
@@ -311,7 +279,8 @@ fn build_level(
     below: Option<(&BitLevel, &BitLevel)>,
     progress: &AtomicU64,
 ) -> (BitLevel, BitLevel) {
-    let n = placements(k);
+    let comb = ranking(k);
+    let n = comb.count();
     let nwords = n.div_ceil(64) as usize;
     let mut win = vec![0u64; nwords];
     let mut uniq = vec![0u64; nwords];
@@ -321,7 +290,7 @@ fn build_level(
         .enumerate()
         .for_each(|(bi, (wch, uch))| {
             let first = (bi * BLOCK * 64) as u64;
-            let mut b = unrank(first, k).0;
+            let mut b = comb.unrank_mask(first);
             let mut r = first;
             for (ww, uw) in wch.iter_mut().zip(uch.iter_mut()) {
                 let mut wbits = 0u64;
@@ -343,7 +312,7 @@ fn build_level(
             }
             progress.fetch_add((wch.len() * 64) as u64, Ordering::Relaxed);
         });
-    (BitLevel { k, words: win }, BitLevel { k, words: uniq })
+    (BitLevel::new(k, win), BitLevel::new(k, uniq))
 }
 
 /// (winnable, unique) of one placement, given the level below (`None` for
@@ -516,18 +485,25 @@ mod tests {
     use crate::games::fling::analyse::{count_solutions, WinSearch};
 
     #[test]
-    fn rank_and_unrank_are_inverse_and_follow_gosper() {
-        for k in [1u32, 2, 3, 5] {
-            let n = placements(k);
-            let mut b = unrank(0, k).0;
+    fn gosper_walks_the_cores_ranking_in_order() {
+        for k in [1u32, 2, 3, 5, 9] {
+            let comb = ranking(k);
+            let n = comb.count();
+            let mut b = comb.unrank_mask(0);
             assert_eq!(b, (1u64 << k) - 1);
             for r in 0..n.min(5000) {
-                assert_eq!(rank(Board(b)), r);
-                assert_eq!(unrank(r, k).0, b);
+                assert_eq!(comb.rank_mask(b), r);
                 b = next_combination(b);
             }
-            assert_eq!(unrank(n - 1, k).0, ((1u64 << k) - 1) << (CELLS as u32 - k));
-            assert_eq!(rank(unrank(n - 1, k)), n - 1);
+            let start = n - 3000;
+            let mut b = comb.unrank_mask(start);
+            for r in start..n {
+                assert_eq!(comb.rank_mask(b), r);
+                if r + 1 < n {
+                    b = next_combination(b);
+                }
+            }
+            assert_eq!(b, ((1u64 << k) - 1) << (CELLS as u32 - k));
         }
         assert_eq!(placements(9), 7_575_968_400);
         assert_eq!(placements(14), 5_804_731_963_800);
@@ -549,7 +525,7 @@ mod tests {
         // Every 4-ball placement (sampled) agrees with the forward search.
         let mut search = WinSearch::new(None);
         for r in (0..placements(4)).step_by(97) {
-            let b = unrank(r, 4);
+            let b = Board(ranking(4).unrank_mask(r));
             let (_, sols, _) = count_solutions(b);
             assert_eq!(eg.winnable(b), search.winnable(b), "{b}");
             assert_eq!(eg.winnable(b), sols > 0);

@@ -2,19 +2,69 @@
 //! Argument structs derive `clap::Args`; the `run_*` functions print their
 //! report and return the exit code.
 
-use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
-use clap::Args;
+use clap::{ArgMatches, Args, Command};
 use serde_json::json;
 
 use super::generate::{generate, Spec};
 use super::parse::{format_level, parse_level};
 use super::rules::Gem;
 use super::solve::{solve, solve_within};
+use crate::games::registry::{command_for, parse, GameCli, Verb};
 use crate::solver::Budget;
+
+/// Gemji in the registry.
+pub struct GemjiCli;
+
+impl GameCli for GemjiCli {
+    fn name(&self) -> &'static str {
+        "gemji"
+    }
+
+    fn title(&self) -> &'static str {
+        "Gemji"
+    }
+
+    fn about(&self) -> &'static str {
+        "Gems on a grid of up to 10x10; the player moves a red, yellow, blue or purple gem one \
+         tile and effects chain: red pushes its 4 orthogonal neighbours one tile away, yellow \
+         pulls gems two tiles away (in line, cell between empty) one closer, blue springs back \
+         to the cell it was moved from, purple swaps with the gem whose effect moved it (moved \
+         by the player: with the nearest non-black gem, rings clockwise from straight up); \
+         white and grey move only by effects (white activates, grey never), black never moves. \
+         Pushes and pulls need an empty target on the board (nothing falls off, no chain \
+         pushes); chains resolve breadth first, neighbours clockwise from up, each gem at most \
+         once per turn. Won when every finish holds a gem (of its type, if it has one; any gem \
+         for '*'). Solver: iterative deepening with a depth-keyed exact table, proven optimal \
+         when it finishes. Generator: random levels kept only when their proven minimum is in \
+         range, scored with the Gemji report's difficulty formula."
+    }
+
+    fn command(&self, verb: Verb) -> Option<Command> {
+        let name = self.name();
+        Some(match verb {
+            Verb::Solve => {
+                command_for::<SolveArgs>(name, "Solve a Gemji level file in the fewest moves")
+            }
+            Verb::Generate => command_for::<GenerateArgs>(
+                name,
+                "Generate Gemji levels whose proven minimum is in a range, with their difficulty",
+            ),
+            _ => return None,
+        })
+    }
+
+    fn run(&self, verb: Verb, m: &ArgMatches) -> Result<ExitCode> {
+        match verb {
+            Verb::Solve => run_solve(&parse::<SolveArgs>(m)?),
+            Verb::Generate => run_generate(&parse::<GenerateArgs>(m)?),
+            v => bail!("gemji does not support {}", v.label()),
+        }
+    }
+}
 
 /// `gridbot solve gemji FILE`.
 #[derive(Debug, Clone, Args)]
@@ -117,7 +167,10 @@ pub fn run_solve(args: &SolveArgs) -> Result<ExitCode> {
         let mut s = level.start.clone();
         for &mv in m {
             described.push(level.describe(&s, mv));
-            s = level.play(&s, mv).context("the solver returned an illegal move")?.0;
+            s = level
+                .play(&s, mv)
+                .context("the solver returned an illegal move")?
+                .0;
         }
     }
     if args.json {
@@ -148,7 +201,11 @@ pub fn run_solve(args: &SolveArgs) -> Result<ExitCode> {
             o.nodes
         );
     }
-    Ok(if o.moves.is_some() { ExitCode::SUCCESS } else { ExitCode::from(2) })
+    Ok(if o.moves.is_some() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(2)
+    })
 }
 
 /// Runs `generate gemji`.
@@ -162,9 +219,13 @@ pub fn run_generate(args: &GenerateArgs) -> Result<ExitCode> {
         max_moves: args.moves.1,
     };
     let t0 = Instant::now();
-    let (levels, stats) = generate(&spec, args.count, args.seed, args.max_candidates, |l, limit| {
-        solve_within(l, limit, &Budget::unlimited())
-    })?;
+    let (levels, stats) = generate(
+        &spec,
+        args.count,
+        args.seed,
+        args.max_candidates,
+        |l, limit| solve_within(l, limit, &Budget::unlimited()),
+    )?;
     let secs = t0.elapsed().as_secs_f64();
     if args.json {
         let v: Vec<_> = levels
@@ -231,7 +292,10 @@ mod tests {
         assert_eq!(parse_range("4..8"), Ok((4, 8)));
         assert_eq!(parse_range("5"), Ok((5, 5)));
         assert!(parse_range("8..4").is_err());
-        assert_eq!(parse_types("red,Y,grey"), Ok(vec![Gem::Red, Gem::Yellow, Gem::Grey]));
+        assert_eq!(
+            parse_types("red,Y,grey"),
+            Ok(vec![Gem::Red, Gem::Yellow, Gem::Grey])
+        );
         assert!(parse_types("red,pink").unwrap_err().contains("\"pink\""));
     }
 
@@ -257,7 +321,12 @@ mod tests {
                 .unwrap();
             }
             ["solve", f] => {
-                run_solve(&SolveArgs { file: f.to_string(), time_limit: None, json: false }).unwrap();
+                run_solve(&SolveArgs {
+                    file: f.to_string(),
+                    time_limit: None,
+                    json: false,
+                })
+                .unwrap();
             }
             _ => eprintln!("set GRIDBOT_GEMJI"),
         }

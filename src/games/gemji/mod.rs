@@ -48,15 +48,17 @@
 //!    never activate.
 //! 9. Any gem, white and grey included, fills a finish without a type.
 //!
-//! Strategies and what they guarantee: [`solve`] finds a shortest
+//! Strategies and what they guarantee: [`solve::solve`] finds a shortest
 //! solution by iterative deepening with a depth-keyed table of exact
 //! position keys and proves it optimal when it finishes (or proves the
-//! level unsolvable within the depth limit). [`generate`] keeps a random
+//! level unsolvable). [`generate::generate`] keeps a random
 //! level only when the solver proved its minimum in the asked range.
 
+pub mod cli;
 pub mod generate;
 pub mod parse;
 pub mod rules;
+pub mod solve;
 
 pub use parse::{format_level, parse_level, ParseError};
 pub use rules::{Dir, Finish, Gem, Level, Move, State};

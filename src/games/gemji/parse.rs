@@ -166,13 +166,15 @@ pub fn parse_level(text: &str) -> Result<Level, ParseError> {
                 '.' => continue,
                 '*' => None,
                 _ => match Gem::from_letter(ch) {
-                    Some(Gem::Black) | None => return Err(at(
-                        *rl,
-                        x + 1,
-                        format!(
+                    Some(Gem::Black) | None => {
+                        return Err(at(
+                            *rl,
+                            x + 1,
+                            format!(
                             "unknown finish {ch:?} ('*' any gem, R Y B P W G a gem type, or '.')"
                         ),
-                    )),
+                        ))
+                    }
                     Some(g) => Some(g),
                 },
             };

@@ -100,11 +100,18 @@ mod tests {
         let mut rng = Rng::new(77);
         let mut checked = 0;
         while checked < 60 {
-            let Some(l) = candidate(&spec, &mut rng) else { continue };
+            let Some(l) = candidate(&spec, &mut rng) else {
+                continue;
+            };
             checked += 1;
             let exact = bfs(&l, &l.start, &Budget::unlimited());
             let o = solve(&l, &Budget::unlimited());
-            assert_eq!(o.len(), exact.len(), "{}", super::super::parse::format_level(&l));
+            assert_eq!(
+                o.len(),
+                exact.len(),
+                "{}",
+                super::super::parse::format_level(&l)
+            );
             assert_eq!(o.proven_unsolvable, exact.proven_unsolvable);
             if let Some(m) = &o.moves {
                 assert!(o.proven_optimal && wins(&l, &l.start, m));
