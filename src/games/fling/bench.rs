@@ -123,6 +123,8 @@ pub struct LevelBench {
     pub not_unique: Vec<BoardFigures>,
     /// Wall time of the whole run in seconds.
     pub wall_seconds: f64,
+    /// CPU time of the run (all threads) in seconds.
+    pub cpu_seconds: f64,
 }
 
 /// Analyses every board of `levels` (in parallel), with endgame tables
@@ -132,6 +134,7 @@ pub fn bench_levels(
     oracle: Option<&dyn WinOracle>,
 ) -> LevelBench {
     let t0 = Instant::now();
+    let c0 = process_cpu_seconds();
     let jobs: Vec<(u32, usize, Board)> = levels
         .iter()
         .flat_map(|(n, bs)| bs.iter().enumerate().map(move |(i, b)| (*n, i, b.board)))
@@ -178,6 +181,7 @@ pub fn bench_levels(
         levels,
         not_unique,
         wall_seconds: t0.elapsed().as_secs_f64(),
+        cpu_seconds: process_cpu_seconds() - c0,
     }
 }
 
@@ -215,6 +219,33 @@ pub struct ChangesTiming {
     pub nodes: u64,
     /// Wall time in seconds (one thread).
     pub seconds: f64,
+    /// CPU time of the thread in seconds (the figure that does not depend
+    /// on how busy the machine is).
+    pub cpu_seconds: f64,
+}
+
+/// CPU time of the calling thread, in seconds.
+pub fn thread_cpu_seconds() -> f64 {
+    cpu_clock(libc::CLOCK_THREAD_CPUTIME_ID)
+}
+
+/// CPU time of the whole process (all threads), in seconds.
+pub fn process_cpu_seconds() -> f64 {
+    cpu_clock(libc::CLOCK_PROCESS_CPUTIME_ID)
+}
+
+fn cpu_clock(clock: libc::clockid_t) -> f64 {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: clock_gettime writes into the timespec we own.
+    let ok = unsafe { libc::clock_gettime(clock, &mut ts) } == 0;
+    if ok {
+        ts.tv_sec as f64 + ts.tv_nsec as f64 * 1e-9
+    } else {
+        0.0
+    }
 }
 
 /// Runs the add/remove analysis (solvability of the board and of its 56
@@ -222,6 +253,7 @@ pub struct ChangesTiming {
 /// dead-position table; `oracle` stops the searches early.
 pub fn time_changes(boards: &[Board], oracle: Option<&dyn WinOracle>) -> ChangesTiming {
     let t0 = Instant::now();
+    let c0 = thread_cpu_seconds();
     let mut nodes = 0;
     let mut solvable = 0;
     let mut n_changes = 0;
@@ -238,6 +270,7 @@ pub fn time_changes(boards: &[Board], oracle: Option<&dyn WinOracle>) -> Changes
         changes: n_changes,
         nodes,
         seconds: t0.elapsed().as_secs_f64(),
+        cpu_seconds: thread_cpu_seconds() - c0,
     }
 }
 

@@ -330,11 +330,12 @@ pub fn run_bench(args: &BenchArgs) -> Result<ExitCode> {
     let total: u64 = r.boards.iter().map(|b| b.reachable).sum();
     let max_us = r.boards.iter().map(|b| b.micros).max().unwrap_or(0);
     println!(
-        "boards={} solvable={} reachable_total={} wall_s={:.2} slowest_board_ms={:.1}",
+        "boards={} solvable={} reachable_total={} wall_s={:.2} cpu_s={:.2} slowest_board_ms={:.1}",
         r.boards.len(),
         r.boards.iter().filter(|b| b.solvable).count(),
         total,
         r.wall_seconds,
+        r.cpu_seconds,
         max_us as f64 / 1000.0
     );
     if r.not_unique.is_empty() {
@@ -357,17 +358,19 @@ pub fn run_bench(args: &BenchArgs) -> Result<ExitCode> {
             without.boards, args.balls, args.seed
         );
         println!(
-            "  without tables: {:.3} s, {} nodes, {} solvable, {} changing cells",
-            without.seconds, without.nodes, without.solvable, without.changes
+            "  without tables: {:.3} s wall, {:.3} s CPU, {} nodes, {} solvable, {} changing cells",
+            without.seconds, without.cpu_seconds, without.nodes, without.solvable, without.changes
         );
         if let Some(w) = with {
             println!(
-                "  with tables up to {} balls: {:.3} s, {} nodes, {} solvable, {} changing cells; speed-up {:.2}x",
+                "  with tables up to {} balls: {:.3} s wall, {:.3} s CPU, {} nodes, {} solvable, {} changing cells; speed-up {:.2}x CPU, {:.2}x wall",
                 args.table_balls,
                 w.seconds,
+                w.cpu_seconds,
                 w.nodes,
                 w.solvable,
                 w.changes,
+                without.cpu_seconds / w.cpu_seconds.max(1e-9),
                 without.seconds / w.seconds.max(1e-9)
             );
             if (w.solvable, w.changes) != (without.solvable, without.changes) {

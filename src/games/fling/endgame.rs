@@ -12,13 +12,14 @@
 //!   winnable placement of two balls counts as one way, as in
 //!   [`super::analyse`]).
 //!
-//! Placements are indexed by their rank in the combinatorial number
-//! system (colexicographic order of the sorted cells: the rank of cells
-//! `c1 < c2 < .. < ck` is the sum of `C(ci, i)`), which is also the order
-//! in which Gosper's next-bit-permutation walks the 64-bit boards, so a
-//! range of ranks is visited without unranking each one. Level k reads
-//! only level k - 1 and is filled in parallel (rayon) over blocks of 64
-//! placements per word; each level is written to disk as it is finished.
+//! Placements are indexed by the search core's combination ranking
+//! ([`Combinations`], colexicographic: the rank of cells `c1 < c2 < .. <
+//! ck` is the sum of `C(ci, i)`), which is also the order in which
+//! Gosper's next-bit-permutation walks the 64-bit boards, so a range of
+//! ranks is visited without unranking each one (a test checks that the
+//! two orders agree). Level k reads only level k - 1 and is filled in
+//! parallel (rayon) over blocks of 64 placements per word; each level is
+//! written to disk as soon as it is finished.
 //!
 //! On disk each table is a little-endian file: the magic
 //! `GRIDBOT-FLING-EG1\0`, the table kind (0 winnable, 1 unique), k, the
