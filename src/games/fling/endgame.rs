@@ -116,10 +116,10 @@ impl BitLevel {
                 }
                 h
             })
-            .reduce(
-                || 0,
-                |a, b| a.wrapping_add(b.wrapping_mul(0xc4ce_b9fe_1a85_ec53)),
-            )
+            // Chunk hashes are seeded with their index, so a sum (which
+            // does not depend on how rayon splits the work) still notices
+            // swapped chunks.
+            .reduce(|| 0, u64::wrapping_add)
     }
 }
 
@@ -508,6 +508,27 @@ mod tests {
         }
         assert_eq!(placements(9), 7_575_968_400);
         assert_eq!(placements(14), 5_804_731_963_800);
+    }
+
+    #[test]
+    fn the_checksum_does_not_depend_on_how_the_work_is_split() {
+        // 40 chunks of 2^16 words: rayon splits them differently from run
+        // to run and pool to pool; the checksum must not change.
+        let words: Vec<u64> = (0..40u64 << 16)
+            .map(|i| i.wrapping_mul(0x9e37_79b9_7f4a_7c15))
+            .collect();
+        let level = BitLevel::new(9, words);
+        let a = level.checksum();
+        for threads in [1, 2, 3, 7] {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap();
+            assert_eq!(pool.install(|| level.checksum()), a);
+        }
+        let mut other = level.clone();
+        other.words.swap(0, 1 << 16);
+        assert_ne!(other.checksum(), a);
     }
 
     #[test]
