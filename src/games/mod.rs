@@ -3,7 +3,9 @@
 //! one folder here plus one line in [`registry::all`].
 
 pub mod fifteen;
+pub mod fling;
 pub mod flood;
+pub mod gemji;
 pub mod pegs;
 pub mod registry;
 pub mod rush;

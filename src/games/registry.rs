@@ -159,6 +159,8 @@ pub fn all() -> &'static [&'static dyn GameCli] {
     &[
         &super::flood::cli::Flood,
         &super::fifteen::cli::Fifteen,
+        &super::fling::cli::FlingCli,
+        &super::gemji::cli::GemjiCli,
         &super::pegs::cli::Pegs,
         &super::rush::cli::Rush,
     ]

@@ -1,0 +1,545 @@
+//! The Fling! commands: `analyse fling`, `bench fling`, `endgame fling`.
+//! Argument structs derive `clap::Args`; the `run_*` functions print their
+//! report and return the exit code. Library errors become `anyhow` errors
+//! here, at the command line's edge.
+
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use anyhow::{bail, Context, Result};
+use clap::{ArgMatches, Args, Command};
+use serde_json::json;
+
+use super::analyse::{analyse, Analysis, WinOracle};
+use super::bench::{bench_levels, load_levels, random_boards, time_changes};
+use super::draw::draw;
+use super::endgame::{placements, Endgame, LevelStats, MAX_TABLE_BALLS};
+use super::parse::parse_boards;
+use super::rules::{coords, Board};
+use crate::games::registry::{command_for, parse, GameCli, Verb};
+
+/// Fling! in the registry.
+pub struct FlingCli;
+
+impl GameCli for FlingCli {
+    fn name(&self) -> &'static str {
+        "fling"
+    }
+
+    fn title(&self) -> &'static str {
+        "Fling!"
+    }
+
+    fn about(&self) -> &'static str {
+        "A 7 by 8 board of balls; a ball flung towards another one that is not adjacent rolls \
+         up to it, that ball takes over the motion and the last ball of the line rolls off; one \
+         ball left wins. A design tool after Sturtevant's paper: exact solution counts, winning \
+         first moves, reachable states (forward search), the cells where adding or removing a \
+         ball changes solvability, retrograde endgame tables (winnable / won one way) that stop \
+         the searches early; every answer is exhaustive, nothing is estimated."
+    }
+
+    fn command(&self, verb: Verb) -> Option<Command> {
+        let name = self.name();
+        Some(match verb {
+            Verb::Analyse => command_for::<AnalyseArgs>(
+                name,
+                "Solutions, winning moves, reachable states and critical cells of Fling! boards",
+            ),
+            Verb::Bench => command_for::<BenchArgs>(
+                name,
+                "Analyse every board of the game's levels; reachable states per level",
+            ),
+            Verb::Endgame => {
+                command_for::<EndgameArgs>(name, "Build Fling! endgame tables for 2..=N balls")
+            }
+            _ => return None,
+        })
+    }
+
+    fn run(&self, verb: Verb, m: &ArgMatches) -> Result<ExitCode> {
+        match verb {
+            Verb::Analyse => run_analyse(&parse::<AnalyseArgs>(m)?),
+            Verb::Bench => run_bench(&parse::<BenchArgs>(m)?),
+            Verb::Endgame => run_endgame(&parse::<EndgameArgs>(m)?),
+            v => bail!("fling does not support {}", v.label()),
+        }
+    }
+}
+
+/// `gridbot analyse fling FILE|BOARD`.
+#[derive(Debug, Clone, Args)]
+pub struct AnalyseArgs {
+    /// A level file, `-` for standard input, or a board written inline
+    /// (8 rows of 7 `o`/`.` separated by `/`).
+    pub board: String,
+    /// Analyse only board N of the file (counted from 0).
+    #[arg(long = "board", value_name = "N")]
+    pub index: Option<usize>,
+    /// Print JSON instead of text.
+    #[arg(long)]
+    pub json: bool,
+    /// Draw the board, its winning moves and the cells that change
+    /// solvability into this PNG (needs one board: use --board N).
+    #[arg(long, value_name = "FILE")]
+    pub png: Option<PathBuf>,
+    /// Load endgame tables from this directory to stop searches early.
+    #[arg(long, value_name = "DIR")]
+    pub tables: Option<PathBuf>,
+    /// Balls of the largest table to load (with --tables).
+    #[arg(long, value_name = "K", default_value_t = 9, value_parser = clap::value_parser!(u32).range(2..=12))]
+    pub table_balls: u32,
+}
+
+/// `gridbot bench fling DIR`.
+#[derive(Debug, Clone, Args)]
+pub struct BenchArgs {
+    /// The directory of `levelN.txt` files (the shared benchmarks'
+    /// `fling/`).
+    pub dir: PathBuf,
+    /// Print JSON instead of text.
+    #[arg(long)]
+    pub json: bool,
+    /// Draw reachable states per level (log axis) into this PNG.
+    #[arg(long, value_name = "FILE")]
+    pub plot: Option<PathBuf>,
+    /// Endgame tables for the add/remove timing (and the level analysis).
+    #[arg(long, value_name = "DIR")]
+    pub tables: Option<PathBuf>,
+    /// Balls of the largest table to load (with --tables).
+    #[arg(long, value_name = "K", default_value_t = 9, value_parser = clap::value_parser!(u32).range(2..=12))]
+    pub table_balls: u32,
+    /// Also time the add/remove analysis on this many random boards, with
+    /// and without the tables.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub random: usize,
+    /// Balls on each random board.
+    #[arg(long, value_name = "K", default_value_t = 14, value_parser = clap::value_parser!(u32).range(2..=40))]
+    pub balls: u32,
+    /// Seed of the random boards.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+}
+
+/// `gridbot endgame fling --balls N`.
+#[derive(Debug, Clone, Args)]
+pub struct EndgameArgs {
+    /// Build tables for 2..=N balls.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(2..=12))]
+    pub balls: u32,
+    /// Write the tables into this directory (created if missing).
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    /// Print JSON instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+fn read_input(arg: &str) -> Result<(String, String)> {
+    if arg == "-" {
+        let mut s = String::new();
+        std::io::stdin()
+            .read_to_string(&mut s)
+            .context("reading the board from standard input")?;
+        return Ok((s, "<stdin>".into()));
+    }
+    let p = Path::new(arg);
+    if p.exists() {
+        let s = std::fs::read_to_string(p).with_context(|| format!("reading {arg}"))?;
+        return Ok((s, arg.to_string()));
+    }
+    if arg.contains('/') && arg.chars().all(|c| matches!(c, 'o' | 'O' | '.' | '/')) {
+        return Ok((arg.to_string(), "<argument>".into()));
+    }
+    bail!("{arg}: no such file (and not a board written inline: 8 rows of 7 'o'/'.' separated by '/')")
+}
+
+fn cell_name(c: u8) -> String {
+    let (x, y) = coords(c as usize);
+    format!("{}{}", (b'a' + x as u8) as char, y + 1)
+}
+
+fn load_tables(dir: &Path, k: u32) -> Result<Endgame> {
+    let t = Instant::now();
+    let eg = Endgame::load(dir, k, false)?;
+    log::info!(
+        "loaded endgame tables 2..={k} balls in {:.1} s",
+        t.elapsed().as_secs_f64()
+    );
+    Ok(eg)
+}
+
+fn analysis_json(index: usize, a: &Analysis, micros: u128) -> serde_json::Value {
+    json!({
+        "board": index,
+        "bits": a.board.0,
+        "balls": a.board.balls(),
+        "solvable": a.solvable,
+        "solutions": a.solutions,
+        "moves_to_win": if a.solvable { Some(a.board.balls() - 1) } else { None },
+        "winning_moves": a.winning_moves.iter().map(|m| m.to_string()).collect::<Vec<_>>(),
+        "reachable": a.reachable,
+        "changes": a.changes.iter().map(|c| json!({
+            "cell": cell_name(c.cell),
+            "change": if c.removed { "remove" } else { "add" },
+            "solvable_after": c.solvable_after,
+        })).collect::<Vec<_>>(),
+        "time_us": micros,
+    })
+}
+
+/// Runs `analyse fling`.
+pub fn run_analyse(args: &AnalyseArgs) -> Result<ExitCode> {
+    let (text, source) = read_input(&args.board)?;
+    let boards = parse_boards(&text).with_context(|| source.clone())?;
+    let picked: Vec<(usize, Board)> = match args.index {
+        Some(i) => {
+            let b = boards.get(i).with_context(|| {
+                format!(
+                    "--board {i}: {source} holds {} boards (0..={})",
+                    boards.len(),
+                    boards.len() - 1
+                )
+            })?;
+            vec![(i, b.board)]
+        }
+        None => boards
+            .iter()
+            .enumerate()
+            .map(|(i, b)| (i, b.board))
+            .collect(),
+    };
+    if args.png.is_some() && picked.len() != 1 {
+        bail!(
+            "--png draws one board but {source} holds {}: pick one with --board N",
+            picked.len()
+        );
+    }
+    let tables = match &args.tables {
+        Some(d) => Some(load_tables(d, args.table_balls)?),
+        None => None,
+    };
+    let oracle = tables.as_ref().map(|t| t as &dyn WinOracle);
+    let mut out = Vec::new();
+    for (i, board) in picked {
+        let t = Instant::now();
+        let a = analyse(board, oracle);
+        let us = t.elapsed().as_micros();
+        if args.json {
+            out.push(analysis_json(i, &a, us));
+        } else {
+            println!("board {i}: {} balls", board.balls());
+            println!("{board}");
+            println!(
+                "solvable={} solutions={} moves_to_win={} reachable={} time_ms={:.1}",
+                if a.solvable { "yes" } else { "no" },
+                a.solutions,
+                if a.solvable {
+                    (board.balls() - 1).to_string()
+                } else {
+                    "-".into()
+                },
+                a.reachable,
+                us as f64 / 1000.0
+            );
+            let wm: Vec<String> = a.winning_moves.iter().map(|m| m.to_string()).collect();
+            println!(
+                "winning moves: {}",
+                if wm.is_empty() {
+                    "none".into()
+                } else {
+                    wm.join(", ")
+                }
+            );
+            let ch: Vec<String> = a
+                .changes
+                .iter()
+                .map(|c| {
+                    format!(
+                        "{} {} -> {}",
+                        if c.removed { "remove" } else { "add" },
+                        cell_name(c.cell),
+                        if c.solvable_after {
+                            "solvable"
+                        } else {
+                            "unsolvable"
+                        }
+                    )
+                })
+                .collect();
+            println!(
+                "changes: {}",
+                if ch.is_empty() {
+                    "none".into()
+                } else {
+                    ch.join(", ")
+                }
+            );
+            println!();
+        }
+        if let Some(png) = &args.png {
+            draw(board, &a.winning_moves, &a.changes)
+                .save(png)
+                .with_context(|| format!("writing {}", png.display()))?;
+        }
+    }
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&out)?);
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Runs `bench fling`.
+pub fn run_bench(args: &BenchArgs) -> Result<ExitCode> {
+    let levels = load_levels(&args.dir)?;
+    let tables = match &args.tables {
+        Some(d) => Some(load_tables(d, args.table_balls)?),
+        None => None,
+    };
+    let oracle = tables.as_ref().map(|t| t as &dyn WinOracle);
+    let r = bench_levels(&levels, oracle);
+    let random = if args.random > 0 {
+        let boards = random_boards(args.random, args.balls, args.seed);
+        let without = time_changes(&boards, None);
+        let with = oracle.map(|o| time_changes(&boards, Some(o)));
+        Some((without, with))
+    } else {
+        None
+    };
+    if let Some(p) = &args.plot {
+        super::plot::plot_levels(&r.levels, p)?;
+    }
+    if args.json {
+        let mut v = serde_json::to_value(&r)?;
+        if let Some((without, with)) = &random {
+            v["random_changes"] = json!({"balls": args.balls, "seed": args.seed, "without_tables": without, "with_tables": with});
+        }
+        println!("{}", serde_json::to_string_pretty(&v)?);
+        return Ok(ExitCode::SUCCESS);
+    }
+    println!("level boards balls  mean_reachable  min_reachable  max_reachable");
+    for l in &r.levels {
+        println!(
+            "{:>5} {:>6} {:>5.1} {:>15.1} {:>14} {:>14}",
+            l.level, l.boards, l.mean_balls, l.mean_reachable, l.min_reachable, l.max_reachable
+        );
+    }
+    let total: u64 = r.boards.iter().map(|b| b.reachable).sum();
+    let max_us = r.boards.iter().map(|b| b.micros).max().unwrap_or(0);
+    println!(
+        "boards={} solvable={} reachable_total={} wall_s={:.2} cpu_s={:.2} slowest_board_ms={:.1}",
+        r.boards.len(),
+        r.boards.iter().filter(|b| b.solvable).count(),
+        total,
+        r.wall_seconds,
+        r.cpu_seconds,
+        max_us as f64 / 1000.0
+    );
+    if r.not_unique.is_empty() {
+        println!("unique: every board has exactly one solution");
+    } else {
+        println!(
+            "boards without exactly one solution ({}):",
+            r.not_unique.len()
+        );
+        for b in &r.not_unique {
+            println!(
+                "  level {} board {}: {} solutions",
+                b.level, b.index, b.solutions
+            );
+        }
+    }
+    if let Some((without, with)) = random {
+        println!(
+            "add/remove analysis of {} random {}-ball boards (seed {}), one thread:",
+            without.boards, args.balls, args.seed
+        );
+        println!(
+            "  without tables: {:.3} s wall, {:.3} s CPU, {} nodes, {} solvable, {} changing cells",
+            without.seconds, without.cpu_seconds, without.nodes, without.solvable, without.changes
+        );
+        if let Some(w) = with {
+            println!(
+                "  with tables up to {} balls: {:.3} s wall, {:.3} s CPU, {} nodes, {} solvable, {} changing cells; speed-up {:.2}x CPU, {:.2}x wall",
+                args.table_balls,
+                w.seconds,
+                w.cpu_seconds,
+                w.nodes,
+                w.solvable,
+                w.changes,
+                without.cpu_seconds / w.cpu_seconds.max(1e-9),
+                without.seconds / w.seconds.max(1e-9)
+            );
+            if (w.solvable, w.changes) != (without.solvable, without.changes) {
+                bail!("the tables disagree with the search: they are wrong or damaged");
+            }
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Runs `endgame fling`.
+pub fn run_endgame(args: &EndgameArgs) -> Result<ExitCode> {
+    if args.balls > MAX_TABLE_BALLS {
+        bail!(
+            "--balls {}: tables go up to {MAX_TABLE_BALLS} balls",
+            args.balls
+        );
+    }
+    if let Some(d) = &args.out {
+        std::fs::create_dir_all(d).with_context(|| format!("creating {}", d.display()))?;
+    }
+    let total: u64 = (2..=args.balls).map(placements).sum();
+    let bar = indicatif::ProgressBar::new(total);
+    bar.set_style(
+        indicatif::ProgressStyle::with_template(
+            "{bar:40} {percent:>3}% {pos}/{len} placements, eta {eta}",
+        )
+        .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+    );
+    let progress = AtomicU64::new(0);
+    let t0 = Instant::now();
+    let mut stats: Vec<LevelStats> = Vec::new();
+    let done = std::sync::atomic::AtomicBool::new(false);
+    std::thread::scope(|s| -> Result<()> {
+        let ticker = s.spawn(|| {
+            while !done.load(Ordering::Relaxed) {
+                bar.set_position(progress.load(Ordering::Relaxed).min(total));
+                std::thread::sleep(Duration::from_millis(200));
+            }
+        });
+        let res = Endgame::build(args.balls, args.out.as_deref(), false, &progress, |st| {
+            bar.suspend(|| {
+                if !args.json {
+                    println!(
+                        "k={:>2} placements={:>14} winnable={:>14} ({:.4}) unique={:>14} ({:.4}) time_s={:.1}",
+                        st.k,
+                        st.placements,
+                        st.winnable,
+                        st.winnable as f64 / st.placements as f64,
+                        st.unique,
+                        st.unique as f64 / st.placements as f64,
+                        st.seconds
+                    )
+                }
+            });
+            stats.push(*st);
+        });
+        done.store(true, Ordering::Relaxed);
+        let _ = ticker.join();
+        res.map(|_| ())?;
+        Ok(())
+    })?;
+    bar.finish_and_clear();
+    let wall = t0.elapsed().as_secs_f64();
+    if args.json {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&json!({"levels": stats, "wall_s": wall}))?
+        );
+    } else {
+        println!("built tables for 2..={} balls in {wall:.1} s", args.balls);
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Measurement driver (not part of the suite): runs a command given in
+    /// `GRIDBOT_FLING` (`bench DIR [plot.png]`, `endgame N DIR`, `random N
+    /// DIR K`), until the command line is wired into the binary.
+    #[test]
+    #[ignore]
+    fn drive() {
+        let spec = std::env::var("GRIDBOT_FLING").unwrap_or_default();
+        let a: Vec<&str> = spec.split_whitespace().collect();
+        match a.as_slice() {
+            ["bench", dir, rest @ ..] => {
+                run_bench(&BenchArgs {
+                    dir: dir.into(),
+                    json: false,
+                    plot: rest.first().map(PathBuf::from),
+                    tables: None,
+                    table_balls: 9,
+                    random: 0,
+                    balls: 14,
+                    seed: 1,
+                })
+                .unwrap();
+            }
+            ["endgame", n, dir] => {
+                run_endgame(&EndgameArgs {
+                    balls: n.parse().unwrap(),
+                    out: Some(dir.into()),
+                    json: false,
+                })
+                .unwrap();
+            }
+            ["random", n, dir, k] => {
+                run_bench(&BenchArgs {
+                    dir: "/work/shared/benchmarks/fling".into(),
+                    json: false,
+                    plot: None,
+                    tables: Some(dir.into()),
+                    table_balls: k.parse().unwrap(),
+                    random: n.parse().unwrap(),
+                    balls: 14,
+                    seed: 1,
+                })
+                .unwrap();
+            }
+            ["analyse", b, rest @ ..] => {
+                run_analyse(&AnalyseArgs {
+                    board: b.to_string(),
+                    index: rest.first().map(|s| s.parse().unwrap()),
+                    json: false,
+                    png: rest.get(1).map(PathBuf::from),
+                    tables: None,
+                    table_balls: 9,
+                })
+                .unwrap();
+            }
+            _ => eprintln!("set GRIDBOT_FLING"),
+        }
+    }
+
+    #[test]
+    fn bad_inputs_are_errors_naming_the_problem() {
+        let e = read_input("/no/such/fling.txt").unwrap_err();
+        assert!(e.to_string().contains("no such file"));
+        let e = run_analyse(&AnalyseArgs {
+            board: "o....../......x".into(),
+            index: None,
+            json: false,
+            png: None,
+            tables: None,
+            table_balls: 9,
+        });
+        assert!(e.is_err());
+        let e = run_analyse(&AnalyseArgs {
+            board: "o.o..../......./......./......./......./......./......./.......".into(),
+            index: Some(3),
+            json: true,
+            png: None,
+            tables: None,
+            table_balls: 9,
+        })
+        .unwrap_err();
+        assert!(e.to_string().contains("--board 3"), "{e}");
+        let e = run_analyse(&AnalyseArgs {
+            board: "o.o..../......./......./......./......./......./......./.......".into(),
+            index: None,
+            json: true,
+            png: None,
+            tables: Some("/no/such/tables".into()),
+            table_balls: 3,
+        })
+        .unwrap_err();
+        assert!(e.to_string().contains("missing"), "{e}");
+    }
+}
