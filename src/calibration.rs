@@ -68,6 +68,11 @@ pub struct ReadSettings {
     /// Largest RGB distance from a cell's colour to its palette entry, in
     /// [0, 442] (default 64).
     pub max_palette_distance: f32,
+    /// Read boards with grey or pale colours by the board's dark frame,
+    /// accepting unsaturated colours that fill whole cells (default false:
+    /// a window over the board can fill whole cells too, so this is for
+    /// users who know no window covers their game).
+    pub framed_greys: bool,
 }
 
 impl Default for ReadSettings {
@@ -76,6 +81,7 @@ impl Default for ReadSettings {
             min_confidence: 0.5,
             min_uniformity: 0.75,
             max_palette_distance: 64.0,
+            framed_greys: false,
         }
     }
 }

@@ -6,9 +6,9 @@
 //! [`Mouse::on_display`].
 //!
 //! ```no_run
-//! let mut mouse = crate::actuator::Mouse::new()?;
+//! let mut mouse = gridbot::actuator::Mouse::new()?;
 //! mouse.click(120, 80)?;
-//! # Ok::<(), crate::actuator::ActuatorError>(())
+//! # Ok::<(), gridbot::actuator::ActuatorError>(())
 //! ```
 
 pub mod gesture;

@@ -90,7 +90,8 @@ pub fn read_grid(
 /// [`read_grid`] with options (stage dumps).
 ///
 /// The board is found by its saturated cells. When that finds no
-/// board or a board with grey cells, the reader
+/// board or a board with grey cells, and the calibration sets
+/// `reading.framed_greys`, the reader
 /// looks for a board inside a thin dark frame instead
 /// ([`locate::locate_framed_board`]) and reads it allowing unsaturated
 /// colours, but only colours that fill whole cells on the lattice
@@ -122,6 +123,12 @@ pub fn read_grid_with(
         found = Some(rect);
         read_rect(image, rect, calibration, options, false)
     });
+    // The framed-board fallback accepts greys that fill whole cells, which
+    // a second window over the board can do too: only where the
+    // calibration asks for it (`reading.framed_greys`).
+    if !calibration.is_some_and(|c| c.reading.framed_greys) {
+        return first;
+    }
     match first {
         // A board in a dark frame that the saturated cells do not reach on
         // every side: grey cells along an edge were left out. Read the whole
@@ -138,7 +145,6 @@ pub fn read_grid_with(
         }
         Err(
             ref err @ (ReadError::NoBoard
-            | ReadError::Covered { .. }
             | ReadError::GreyCell { .. }
             | ReadError::NoLattice { .. }
             | ReadError::Uneven { .. }

@@ -216,6 +216,7 @@ pub fn print_dry_run<G: PlayableGame>(
 /// `screenshots` and an animation per game to `record_to` when given,
 /// writes the report, and stops after a loss.
 /// Succeeds when every game was won.
+#[allow(clippy::too_many_arguments)]
 pub fn play_series<G: PlayableGame>(
     game: &G,
     host: &dyn Host,

@@ -5,7 +5,7 @@
 //! ```no_run
 //! use std::process::Command;
 //! use std::time::Duration;
-//! use crate::display::VirtualDisplay;
+//! use gridbot::display::VirtualDisplay;
 //!
 //! let display = VirtualDisplay::start_with_window_manager(800, 600)?;
 //! let _game = display.spawn(Command::new("/usr/games/sgt-flood").arg("12x12:...,24"))?;
@@ -13,7 +13,7 @@
 //! println!("{} shows Flood at ({}, {})", display.name(), window.x, window.y);
 //! // Xvfb, the window manager and sgt-flood are killed when `display` and
 //! // `_game` go out of scope, also when a test panics.
-//! # Ok::<(), crate::display::DisplayError>(())
+//! # Ok::<(), gridbot::display::DisplayError>(())
 //! ```
 //!
 //! Readiness is never guessed with a fixed sleep: Xvfb is started with

@@ -273,7 +273,7 @@ pub fn astar_with<P: AstarProblem>(
         if arena[idx as usize].dead {
             continue;
         }
-        if nodes % check_every == 0 || nodes >= budget.node_limit() {
+        if nodes.is_multiple_of(check_every) || nodes >= budget.node_limit() {
             let held = arena.capacity() * node_bytes + seen.bytes() + open.bytes();
             if let Err(e) = budget.check_nodes(nodes, held) {
                 stopped = Some(e);

@@ -99,6 +99,7 @@ struct Search<'a, P: Keyed> {
     table: FxHashMap<P::Key, (u32, u32)>,
     nodes: u64,
     path: Vec<P::Move>,
+    #[allow(clippy::type_complexity)]
     buffers: Vec<Vec<(u32, usize, P::Move, P::State)>>,
 }
 
@@ -127,7 +128,7 @@ impl<P: Keyed> Search<'_, P> {
                 self.table.insert(key, (g, left));
             }
         }
-        if self.nodes % CHECK_EVERY == 0 || self.nodes >= self.budget.node_limit() {
+        if self.nodes.is_multiple_of(CHECK_EVERY) || self.nodes >= self.budget.node_limit() {
             self.budget.check_nodes(self.nodes, self.bytes())?;
         }
         self.nodes += 1;

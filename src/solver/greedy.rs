@@ -221,6 +221,7 @@ pub fn beam<P: Keyed>(
     let mut cut = false;
     let mut nodes = 0u64;
     let mut moves = Vec::new();
+    #[allow(clippy::type_complexity)]
     let mut kids: Vec<(u32, usize, u32, P::Move, P::State)> = Vec::new();
     loop {
         if let Err(why) = budget.check_nodes(nodes, seen.capacity() * 16) {

@@ -222,6 +222,7 @@ impl Permutations {
         } else {
             (1u64 << self.n) - 1
         };
+        #[allow(clippy::needless_range_loop)]
         for i in 0..self.k as usize {
             let w = self.weight[i];
             let mut digit = r / w;

@@ -145,6 +145,7 @@ fn calibration_rejects_colours_far_from_its_palette() {
     .unwrap();
     let out = gridbot(&[
         "read",
+        "flood",
         "fixtures/flood/palette-custom-6.png",
         "-c",
         cal.to_str().unwrap(),

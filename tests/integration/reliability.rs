@@ -104,7 +104,7 @@ fn sigterm_during_play_stops_cleanly_with_the_report() {
             report.to_str().unwrap(),
         ],
     );
-    bot.wait_for("clicked", 2, TIMEOUT);
+    bot.wait_for("played", 2, TIMEOUT);
     sigterm(bot.pid());
     let end = bot.finish(TIMEOUT);
     assert_eq!(end.status.code(), Some(1), "{}", end.stderr);
@@ -142,7 +142,7 @@ fn a_second_game_window_on_top_stops_play_without_clicking_it() {
             "--no-status",
         ],
     );
-    bot.wait_for("clicked", 2, TIMEOUT);
+    bot.wait_for("played", 2, TIMEOUT);
     let _second = game
         .display
         .spawn(
@@ -192,7 +192,7 @@ fn a_small_window_over_the_board_is_refused() {
     crate::util::screenshot(game.name(), None, &shot);
     let out = crate::util::run(
         crate::util::gridbot(None)
-            .args(["read", "-c"])
+            .args(["read", "flood", "-c"])
             .arg(concat!(
                 env!("CARGO_MANIFEST_DIR"),
                 "/calibration/sgt-flood.toml"
@@ -213,5 +213,5 @@ fn a_small_window_over_the_board_is_refused() {
     let err = crate::util::stderr(&out);
     assert_eq!(out.status.code(), Some(1), "{err}");
     assert!(!err.contains("panicked"), "{err}");
-    assert!(!err.contains("clicked"), "{err}");
+    assert!(!err.contains("played"), "{err}");
 }

@@ -180,22 +180,10 @@ fn malformed_input_names_line_and_column() {
     }
 }
 
-/// The shared benchmark folder, or a loud failure.
+/// The sample of the shared Flood-It sets the repository carries
+/// (`tests/data/flood/`, see `tests/data/README.md`).
 fn shared_flood_dir() -> PathBuf {
-    let beside = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/benchmarks/flood");
-    if beside.is_dir() {
-        return beside;
-    }
-    if let Some(s) = std::env::var_os("GRIDBOT_SHARED") {
-        let p = PathBuf::from(s).join("benchmarks/flood");
-        if p.is_dir() {
-            return p;
-        }
-    }
-    panic!(
-        "benchmark data missing: neither {} nor $GRIDBOT_SHARED/benchmarks/flood exists",
-        beside.display()
-    );
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/flood")
 }
 
 /// Solves the first `n` boards of a shared set and compares with the

@@ -450,64 +450,6 @@ pub fn run_endgame(args: &EndgameArgs) -> Result<ExitCode> {
 mod tests {
     use super::*;
 
-    /// Measurement driver (not part of the suite): runs a command given in
-    /// `GRIDBOT_FLING` (`bench DIR [plot.png]`, `endgame N DIR`, `random N
-    /// DIR K`), until the command line is wired into the binary.
-    #[test]
-    #[ignore]
-    fn drive() {
-        let spec = std::env::var("GRIDBOT_FLING").unwrap_or_default();
-        let a: Vec<&str> = spec.split_whitespace().collect();
-        match a.as_slice() {
-            ["bench", dir, rest @ ..] => {
-                run_bench(&BenchArgs {
-                    dir: dir.into(),
-                    json: false,
-                    plot: rest.first().map(PathBuf::from),
-                    tables: None,
-                    table_balls: 9,
-                    random: 0,
-                    balls: 14,
-                    seed: 1,
-                })
-                .unwrap();
-            }
-            ["endgame", n, dir] => {
-                run_endgame(&EndgameArgs {
-                    balls: n.parse().unwrap(),
-                    out: Some(dir.into()),
-                    json: false,
-                })
-                .unwrap();
-            }
-            ["random", n, dir, k] => {
-                run_bench(&BenchArgs {
-                    dir: "/work/shared/benchmarks/fling".into(),
-                    json: false,
-                    plot: None,
-                    tables: Some(dir.into()),
-                    table_balls: k.parse().unwrap(),
-                    random: n.parse().unwrap(),
-                    balls: 14,
-                    seed: 1,
-                })
-                .unwrap();
-            }
-            ["analyse", b, rest @ ..] => {
-                run_analyse(&AnalyseArgs {
-                    board: b.to_string(),
-                    index: rest.first().map(|s| s.parse().unwrap()),
-                    json: false,
-                    png: rest.get(1).map(PathBuf::from),
-                    tables: None,
-                    table_balls: 9,
-                })
-                .unwrap();
-            }
-            _ => eprintln!("set GRIDBOT_FLING"),
-        }
-    }
-
     #[test]
     fn bad_inputs_are_errors_naming_the_problem() {
         let e = read_input("/no/such/fling.txt").unwrap_err();

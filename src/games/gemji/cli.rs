@@ -298,37 +298,4 @@ mod tests {
         );
         assert!(parse_types("red,pink").unwrap_err().contains("\"pink\""));
     }
-
-    /// Measurement driver (not part of the suite): `GRIDBOT_GEMJI="generate
-    /// COUNT"` or `"solve FILE"`, until the command line is wired in.
-    #[test]
-    #[ignore]
-    fn drive() {
-        let spec = std::env::var("GRIDBOT_GEMJI").unwrap_or_default();
-        let a: Vec<&str> = spec.split_whitespace().collect();
-        match a.as_slice() {
-            ["generate", n, rest @ ..] => {
-                run_generate(&GenerateArgs {
-                    size: (6, 6),
-                    gems: 6,
-                    types: Gem::ALL.to_vec(),
-                    moves: rest.first().map_or((4, 8), |r| parse_range(r).unwrap()),
-                    count: n.parse().unwrap(),
-                    seed: 1,
-                    max_candidates: 1_000_000,
-                    json: false,
-                })
-                .unwrap();
-            }
-            ["solve", f] => {
-                run_solve(&SolveArgs {
-                    file: f.to_string(),
-                    time_limit: None,
-                    json: false,
-                })
-                .unwrap();
-            }
-            _ => eprintln!("set GRIDBOT_GEMJI"),
-        }
-    }
 }

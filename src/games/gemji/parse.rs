@@ -113,7 +113,8 @@ pub fn parse_level(text: &str) -> Result<Level, ParseError> {
                 format!("{spec:?} is not a size WxH with W and H from 1 to {MAX_SIDE}"),
             )
         })?;
-    let mut grid = |title: &str| -> Result<(usize, Vec<(usize, Vec<char>)>), ParseError> {
+    type Grid = (usize, Vec<(usize, Vec<char>)>);
+    let mut grid = |title: &str| -> Result<Grid, ParseError> {
         let (tl, t) = next(&format!("`{title}`"))?;
         if t.trim() != title {
             return Err(at(

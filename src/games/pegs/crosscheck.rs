@@ -98,8 +98,8 @@ mod tests {
             chains(board, p, None, &mut cs);
             for c in &cs {
                 let q = c.apply(p);
-                if !dist.contains_key(&q) {
-                    dist.insert(q, d + 1);
+                if let std::collections::hash_map::Entry::Vacant(e) = dist.entry(q) {
+                    e.insert(d + 1);
                     queue.push_back(q);
                 }
             }

@@ -34,7 +34,7 @@ pub struct MersonBound {
 pub fn is_merson(board: &Board, region: Cells) -> bool {
     board.all_jumps().iter().all(|j| {
         let inside = |i: u8| region & bit(i) != 0;
-        !(inside(j.over) && !inside(j.from)) || inside(j.to)
+        !inside(j.over) || inside(j.from) || inside(j.to)
     })
 }
 
@@ -121,6 +121,6 @@ mod tests {
         assert!(!is_merson(&g.board, bit(g.board.index(0, 3))));
         let b = MersonBound::new(&g.board, g.pegs);
         let start = b.bound(g.pegs);
-        assert!(start >= 8 && start <= 18, "bound {start}");
+        assert!((8..=18).contains(&start), "bound {start}");
     }
 }

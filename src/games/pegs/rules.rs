@@ -198,6 +198,7 @@ impl Board {
     pub fn jump_sources(&self, pegs: Cells) -> [Cells; 4] {
         let holes = self.holes(pegs);
         let mut out = [0; 4];
+        #[allow(clippy::needless_range_loop)]
         for d in 0..4 {
             let s = self.step[d];
             out[d] = if s > 0 {

@@ -65,6 +65,26 @@ struct Truth {
     palette: Vec<String>,
     #[serde(default)]
     error: Option<String>,
+    /// Read with `reading.framed_greys` (boards of grey or pale colours).
+    #[serde(default)]
+    framed_greys: bool,
+}
+
+/// A calibration for reading a fixture: `palette` (may be empty) and the
+/// fixture's reading settings.
+fn fixture_calibration(palette: Vec<String>, framed_greys: bool) -> Calibration {
+    Calibration {
+        game: "flood".into(),
+        window_title: None,
+        palette,
+        geometry: Default::default(),
+        reading: crate::calibration::ReadSettings {
+            framed_greys,
+            ..Default::default()
+        },
+        timing: Default::default(),
+        keys: Default::default(),
+    }
 }
 
 /// Outcome of one fixture.
@@ -114,9 +134,12 @@ fn check_one(png: &Path, root: &Path) -> anyhow::Result<Outcome> {
 
     // Time the reading only, not the PNG decoding.
     let mut millis = 0.0;
+    let plain = truth
+        .framed_greys
+        .then(|| fixture_calibration(Vec::new(), true));
     let result = load_image(png).and_then(|img| {
         let start = Instant::now();
-        let r = read_board(&img, None);
+        let r = read_board(&img, plain.as_ref());
         millis = start.elapsed().as_secs_f64() * 1000.0;
         r
     });
@@ -220,15 +243,7 @@ fn check_one(png: &Path, root: &Path) -> anyhow::Result<Outcome> {
     // expected board exactly (game colour numbers).
     let mut lattice = lattice;
     if !palette.is_empty() {
-        let calibration = Calibration {
-            game: "flood".into(),
-            window_title: None,
-            palette: truth.palette.clone(),
-            geometry: Default::default(),
-            reading: Default::default(),
-            timing: Default::default(),
-            keys: Default::default(),
-        };
+        let calibration = fixture_calibration(truth.palette.clone(), truth.framed_greys);
         let calibrated = load_image(png).and_then(|img| read_board(&img, Some(&calibration)));
         match calibrated {
             Ok(r) if r.board.cells() == expected.cells() => {}
