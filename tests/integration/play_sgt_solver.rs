@@ -23,7 +23,7 @@ fn lookahead_uses_exactly_the_games_own_move_count() {
     ] {
         let p = SgtParams::parse(params).unwrap();
         for seed in 0..8 {
-            let g = generate(binary, &p, Some(&format!("floor-{seed}"))).unwrap();
+            let g = generate(&p, Some(&format!("floor-{seed}"))).unwrap();
             let moves = sgt_lookahead(&g.board);
             assert!(g.board.wins_with(&moves), "{}", g.id);
             assert!(

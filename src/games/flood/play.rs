@@ -594,29 +594,11 @@ pub fn parse_generated(params: &SgtParams, line: &str) -> Result<SgtGame, String
 }
 
 /// Asks sgt-flood for a new game (`--generate 1 PARAMS[#SEED]`).
-pub fn generate(binary: &Path, params: &SgtParams, seed: Option<&str>) -> Result<SgtGame, String> {
-    let spec = match seed {
-        Some(s) => format!("{}#{s}", params.text()),
-        None => params.text(),
-    };
-    let out = Command::new(binary)
-        .args(["--generate", "1", &spec])
-        .env("FLOOD_DEFAULT", params.text())
-        .output()
-        .map_err(|e| format!("cannot run {}: {e}", binary.display()))?;
-    if !out.status.success() {
-        return Err(format!(
-            "{} --generate failed: {}",
-            binary.display(),
-            String::from_utf8_lossy(&out.stderr).trim()
-        ));
-    }
-    let text = String::from_utf8_lossy(&out.stdout);
-    let line = text
-        .lines()
-        .find(|l| l.contains(':'))
-        .ok_or_else(|| format!("sgt-flood printed no game ID: {text:?}"))?;
-    parse_generated(params, line)
+pub fn generate(params: &SgtParams, seed: Option<&str>) -> Result<SgtGame, String> {
+    let env = [("FLOOD_DEFAULT".to_string(), params.text())];
+    let line = crate::hosts::sgt::generate("flood", &params.text(), seed, &env)
+        .map_err(|e| e.to_string())?;
+    parse_generated(params, &line)
 }
 
 #[cfg(test)]

@@ -60,7 +60,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         // board and the status bar under it.
         let (w, h) = parse_size(&args.screen)?;
         let display = start_display((w, h.max(1024)))?;
-        let generated = generate(&binary, &params, None).map_err(anyhow::Error::msg)?;
+        let generated = generate(&params, None).map_err(anyhow::Error::msg)?;
         let browser = open_page(&display, &dir, Some(&generated.id))?;
         println!(
             "demo: flood.html#{} in Chromium on virtual display {} ({})",

@@ -194,7 +194,7 @@ pub fn play_generated(
     let size = display.size();
     for number in 1..=run.games {
         let seed = run.seed.map(|s| format!("{s}-{number}"));
-        let generated = generate(binary, params, seed.as_deref()).map_err(anyhow::Error::msg)?;
+        let generated = generate(params, seed.as_deref()).map_err(anyhow::Error::msg)?;
         let web_host = SgtWebHost {
             page: "flood.html".into(),
         };
