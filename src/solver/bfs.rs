@@ -52,7 +52,7 @@ pub fn bfs<P: Keyed>(problem: &P, start: &P::State, budget: &Budget) -> Outcome<
             depth += 1;
             depth_end = states.len();
         }
-        if nodes % CHECK_EVERY == 0 || nodes >= budget.node_limit() {
+        if nodes.is_multiple_of(CHECK_EVERY) || nodes >= budget.node_limit() {
             let bytes = states.capacity() * entry + seen.capacity() * (size_of::<P::Key>() + 1);
             if let Err(why) = budget.check_nodes(nodes, bytes) {
                 return Outcome::stopped(None, bound0.max(depth + 1), why, nodes, t0.elapsed());
@@ -176,7 +176,7 @@ fn layered<P: Keyed>(
     while !frontier.is_empty() {
         let frontier_bytes = frontier.capacity() * size_of::<P::State>();
         for state in frontier.drain(..) {
-            if nodes % CHECK_EVERY == 0 || nodes >= budget.node_limit() {
+            if nodes.is_multiple_of(CHECK_EVERY) || nodes >= budget.node_limit() {
                 let bytes = seen.capacity() * (size_of::<P::Key>() + 1)
                     + next_layer.capacity() * size_of::<P::State>()
                     + frontier_bytes;

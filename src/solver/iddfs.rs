@@ -115,7 +115,7 @@ impl<P: Keyed> Search<'_, P> {
         if !expand {
             return Ok(false);
         }
-        if self.nodes % CHECK_EVERY == 0 || self.nodes >= self.budget.node_limit() {
+        if self.nodes.is_multiple_of(CHECK_EVERY) || self.nodes >= self.budget.node_limit() {
             self.budget.check_nodes(self.nodes, self.bytes())?;
         }
         self.nodes += 1;
