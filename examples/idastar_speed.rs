@@ -30,7 +30,7 @@ impl Problem for Eight {
         if b < 6 {
             out.push(Slide::Down);
         }
-        if b % 3 > 0 {
+        if !b.is_multiple_of(3) {
             out.push(Slide::Left);
         }
         if b % 3 < 2 {
