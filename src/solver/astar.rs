@@ -29,7 +29,7 @@
 
 use rustc_hash::FxHasher;
 use std::hash::{Hash, Hasher};
-use std::mem::size_of;
+use std::mem::{size_of, MaybeUninit};
 use std::time::Instant;
 
 use super::budget::{Budget, BudgetExceeded};
@@ -38,17 +38,37 @@ use super::problem::{wins, Keyed, Problem};
 use super::queue::BucketQueue;
 use super::table::{IndexTable, Probe};
 
-/// One search node in the arena.
-#[derive(Debug, Clone)]
+/// One search node in the arena: the state and 8 bytes of bookkeeping
+/// (for a one-byte move), so a 56-byte state makes a 64-byte node.
 struct Node<S, M> {
     state: S,
     parent: u32,
-    g: u32,
-    mv: Option<M>,
+    /// Depth; [`MAX_DEPTH`] at most.
+    g: u16,
+    /// The move that led here; uninitialised only in the root (index 0),
+    /// which never reads it.
+    mv: MaybeUninit<M>,
     /// The tag [`AstarProblem::successors`] returned for the expansion that
-    /// created this node.
-    tag: u8,
-    dead: bool,
+    /// created this node (low 7 bits) and [`DEAD`].
+    flags: u8,
+}
+
+/// Set in [`Node::flags`] when a shorter path to the node's state was found
+/// later: the node is skipped when popped.
+const DEAD: u8 = 0x80;
+
+/// The deepest node the arena can hold; a search that needs deeper nodes
+/// stops as if out of memory.
+pub const MAX_DEPTH: u32 = u16::MAX as u32;
+
+impl<S, M: Copy> Node<S, M> {
+    fn last_move(&self, idx: u32) -> Option<M> {
+        // SAFETY: every node but the root (index 0) is created with a move.
+        (idx != 0).then(|| unsafe { self.mv.assume_init() })
+    }
+    fn dead(&self) -> bool {
+        self.flags & DEAD != 0
+    }
 }
 
 /// A read-only view of a node and its ancestors, given to
@@ -73,18 +93,18 @@ impl<'a, P: Problem> NodeView<'a, P> {
 
     /// Moves from the start.
     pub fn g(&self) -> u32 {
-        self.arena[self.idx as usize].g
+        self.arena[self.idx as usize].g as u32
     }
 
     /// The move that led here (`None` at the start).
     pub fn last_move(&self) -> Option<P::Move> {
-        self.arena[self.idx as usize].mv
+        self.arena[self.idx as usize].last_move(self.idx)
     }
 
     /// The tag returned by the expansion that created this node (0 at the
     /// start).
     pub fn tag(&self) -> u8 {
-        self.arena[self.idx as usize].tag
+        self.arena[self.idx as usize].flags & !DEAD
     }
 
     /// The parent node (`None` at the start).
@@ -119,8 +139,8 @@ pub trait AstarProblem: Keyed {
 
     /// Appends the children of `node` to `out` as (move, state). May look
     /// at the ancestors to prune (commutations, dominance), as long as
-    /// every shortest solution keeps a representative. Returns a tag stored
-    /// in each child (e.g. "my siblings were not generated"). `scratch` is
+    /// every shortest solution keeps a representative. Returns a tag (7
+    /// bits: values below 128) stored in each child (e.g. "my siblings were not generated"). `scratch` is
     /// an empty buffer to reuse. Default: every legal move, tag 0.
     fn successors(
         &self,
@@ -173,7 +193,7 @@ pub trait AstarProblem: Keyed {
 
 fn path<S, M: Copy>(arena: &[Node<S, M>], mut idx: u32) -> Vec<M> {
     let mut moves = Vec::new();
-    while let Some(m) = arena[idx as usize].mv {
+    while let Some(m) = arena[idx as usize].last_move(idx) {
         moves.push(m);
         idx = arena[idx as usize].parent;
     }
@@ -245,9 +265,8 @@ pub fn astar_with<P: AstarProblem>(
         state: start.clone(),
         parent: 0,
         g: 0,
-        mv: None,
-        tag: 0,
-        dead: false,
+        mv: MaybeUninit::uninit(),
+        flags: 0,
     });
     let mut seen = IndexTable::with_capacity(8192);
     let h = problem.hash64(start);
@@ -270,7 +289,7 @@ pub fn astar_with<P: AstarProblem>(
             break;
         }
         lb = lb.max(fv);
-        if arena[idx as usize].dead {
+        if arena[idx as usize].dead() {
             continue;
         }
         if nodes.is_multiple_of(check_every) || nodes >= budget.node_limit() {
@@ -326,7 +345,7 @@ pub fn astar_with<P: AstarProblem>(
         for k in kids.drain(..) {
             let probe = seen.find(k.hash, |i| problem.same(&arena[i as usize].state, &k.state));
             if let Probe::Found(_, j) = probe {
-                if arena[j as usize].g <= ng {
+                if arena[j as usize].g as u32 <= ng {
                     continue;
                 }
             }
@@ -335,6 +354,10 @@ pub fn astar_with<P: AstarProblem>(
             let nfv = ng.saturating_add(h).max(fv);
             if nfv >= bl {
                 continue;
+            }
+            if ng > MAX_DEPTH {
+                stopped = Some(BudgetExceeded::Memory);
+                break;
             }
             if arena.len() == arena.capacity() || seen.bytes_after_growth() > seen.bytes() {
                 let grow = if arena.len() == arena.capacity() {
@@ -355,14 +378,13 @@ pub fn astar_with<P: AstarProblem>(
             arena.push(Node {
                 state: k.state,
                 parent: idx,
-                g: ng,
-                mv: Some(k.mv),
-                tag,
-                dead: false,
+                g: ng as u16,
+                mv: MaybeUninit::new(k.mv),
+                flags: tag & !DEAD,
             });
             match probe {
                 Probe::Found(slot, j) => {
-                    arena[j as usize].dead = true;
+                    arena[j as usize].flags |= DEAD;
                     seen.replace(slot, new);
                 }
                 Probe::Vacant(slot) => seen.insert(slot, k.hash, new),
@@ -385,7 +407,7 @@ pub fn astar_with<P: AstarProblem>(
         // Complete the most promising open node, if the problem can.
         while let Some((_, _, idx)) = open.pop() {
             let n = &arena[idx as usize];
-            if n.dead {
+            if n.dead() {
                 continue;
             }
             if let Some(c) = problem.greedy_completion(&n.state) {
@@ -480,6 +502,11 @@ mod tests {
                 None
             }
         }
+    }
+
+    #[test]
+    fn nodes_are_the_state_plus_8_bytes() {
+        assert_eq!(size_of::<Node<[u64; 7], u8>>(), 64);
     }
 
     #[test]

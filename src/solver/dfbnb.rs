@@ -25,7 +25,7 @@ use std::time::Instant;
 
 use super::budget::{Budget, BudgetExceeded};
 use super::outcome::Outcome;
-use super::problem::{wins, Keyed};
+use super::problem::{wins, Keyed, Problem};
 
 /// Nodes between two budget checks.
 const CHECK_EVERY: u64 = 1024;
@@ -99,9 +99,12 @@ struct Search<'a, P: Keyed> {
     table: FxHashMap<P::Key, (u32, u32)>,
     nodes: u64,
     path: Vec<P::Move>,
-    #[allow(clippy::type_complexity)]
-    buffers: Vec<Vec<(u32, usize, P::Move, P::State)>>,
+    buffers: Vec<Vec<Kid<P>>>,
 }
+
+/// A child: its lower bound, its place in the problem's move order, the
+/// move and the state.
+type Kid<P> = (u32, usize, <P as Problem>::Move, <P as Problem>::State);
 
 impl<P: Keyed> Search<'_, P> {
     fn bytes(&self) -> usize {
@@ -175,7 +178,6 @@ impl<P: Keyed> Search<'_, P> {
 mod tests {
     use super::*;
     use crate::solver::bfs::{bfs, bfs_distances};
-    use crate::solver::problem::Problem;
     use crate::solver::testing::{Eight, Graph, Rng};
 
     #[test]

@@ -199,6 +199,9 @@ fn run_greedy<P: Keyed>(
     }
 }
 
+/// A beam child: lower bound, generation order, parent index, move, state.
+type BeamKid<P> = (u32, usize, u32, <P as Problem>::Move, <P as Problem>::State);
+
 /// Beam search of `width` (at least 1) guided by the lower bound.
 pub fn beam<P: Keyed>(
     problem: &P,
@@ -221,8 +224,8 @@ pub fn beam<P: Keyed>(
     let mut cut = false;
     let mut nodes = 0u64;
     let mut moves = Vec::new();
-    #[allow(clippy::type_complexity)]
-    let mut kids: Vec<(u32, usize, u32, P::Move, P::State)> = Vec::new();
+    // (lower bound, generation order, parent index, move, state)
+    let mut kids: Vec<BeamKid<P>> = Vec::new();
     loop {
         if let Err(why) = budget.check_nodes(nodes, seen.capacity() * 16) {
             let bound = if cut {

@@ -86,8 +86,9 @@ impl<M> Outcome<M> {
         }
     }
 
-    /// Length of the solution found, if any (an `Option`, so there is no
-    /// `is_empty` to go with it).
+    /// Length of the solution found, if any.
+    // Not a container length: "no solution" is `None`, so an `is_empty`
+    // would only mislead.
     #[allow(clippy::len_without_is_empty)]
     pub fn len(&self) -> Option<usize> {
         self.moves.as_ref().map(Vec::len)

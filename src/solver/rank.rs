@@ -222,9 +222,7 @@ impl Permutations {
         } else {
             (1u64 << self.n) - 1
         };
-        #[allow(clippy::needless_range_loop)]
-        for i in 0..self.k as usize {
-            let w = self.weight[i];
+        for (slot, &w) in out.iter_mut().zip(&self.weight) {
             let mut digit = r / w;
             r -= digit * w;
             // The digit-th free cell.
@@ -234,7 +232,7 @@ impl Permutations {
                 digit -= 1;
             }
             let c = f.trailing_zeros();
-            out[i] = c as u8;
+            *slot = c as u8;
             free &= !(1u64 << c);
         }
     }
