@@ -164,11 +164,11 @@ pub enum ReadError {
         /// The least accepted.
         min: f32,
     },
-    /// A cell is grey, so it is not a board colour (without a calibration
-    /// board colours must be saturated).
+    /// A cell is a neutral grey, so it is not a board colour (without a
+    /// calibration, board colours must have some tint).
     #[error(
-        "cell ({row}, {col}) colour {} is grey, not a board colour: is the board covered by another \
-         window? (boards with grey colours need a calibration palette)",
+        "cell ({row}, {col}) colour {} is a neutral grey, not a board colour: is the board covered \
+         by another window? (boards with neutral grey colours need a calibration palette)",
         format_hex_colour(*.colour)
     )]
     GreyCell {

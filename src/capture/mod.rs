@@ -89,13 +89,14 @@ pub fn read_grid(
 
 /// [`read_grid`] with options (stage dumps).
 ///
-/// The board is found by its saturated cells. When that finds no
-/// board or a board with grey cells, and the calibration sets
-/// `reading.framed_greys`, the reader
-/// looks for a board inside a thin dark frame instead
-/// ([`locate::locate_framed_board`]) and reads it allowing unsaturated
-/// colours, but only colours that fill whole cells on the lattice
-/// ([`cells::whole_cells`]); if that fails too, the first error stands.
+/// The board is found by its saturated cells. When that finds no board or
+/// a board with grey cells, the reader looks for a board inside a thin dark
+/// frame instead ([`locate::locate_framed_board`]) and reads it with its
+/// unsaturated but tinted colours (pale or greyish colours with some hue);
+/// neutral greys are board colours there only when the calibration sets
+/// `reading.framed_greys`, and then only greys that fill whole cells on the
+/// lattice ([`cells::whole_cells`]). If that fails too, the first error
+/// stands.
 pub fn read_grid_with(
     image: &RgbaImage,
     calibration: Option<&Calibration>,
@@ -123,12 +124,12 @@ pub fn read_grid_with(
         found = Some(rect);
         read_rect(image, rect, calibration, options, false)
     });
-    // The framed-board fallback accepts greys that fill whole cells, which
-    // a second window over the board can do too: only where the
-    // calibration asks for it (`reading.framed_greys`).
-    if !calibration.is_some_and(|c| c.reading.framed_greys) {
-        return first;
-    }
+    // The framed-board fallback reads boards whose cells are not all
+    // saturated (tinted pale colours). Neutral greys that fill whole cells
+    // are board colours only where the calibration asks for it
+    // (`reading.framed_greys`): a second window over the board can fill
+    // whole cells with its grey too.
+    let whole_greys = calibration.is_some_and(|c| c.reading.framed_greys);
     match first {
         // A board in a dark frame that the saturated cells do not reach on
         // every side: grey cells along an edge were left out. Read the whole
@@ -138,18 +139,21 @@ pub fn read_grid_with(
             match locate::locate_framed_board(image) {
                 Some(framed) if framed != rect && framed.contains(&rect) => {
                     log::debug!("the saturated cells {rect:?} lie inside a frame {framed:?}");
-                    read_rect(image, framed, calibration, options, true)
+                    read_rect(image, framed, calibration, options, whole_greys)
                 }
                 _ => first,
             }
         }
+        // No saturated board at all (a palette of pale tinted colours), or,
+        // where neutral greys may be board colours, a board the saturated
+        // cells did not give.
         Err(
             ref err @ (ReadError::NoBoard
             | ReadError::GreyCell { .. }
             | ReadError::NoLattice { .. }
             | ReadError::Uneven { .. }
             | ReadError::UniformBoard { .. }),
-        ) => {
+        ) if whole_greys || matches!(err, ReadError::NoBoard) => {
             let t = std::time::Instant::now();
             let Some(rect) = locate::locate_framed_board(image) else {
                 return first;
@@ -158,7 +162,7 @@ pub fn read_grid_with(
                 "{err}; found a framed board {rect:?} in {:.2} ms",
                 t.elapsed().as_secs_f64() * 1e3
             );
-            match read_rect(image, rect, calibration, options, true) {
+            match read_rect(image, rect, calibration, options, whole_greys) {
                 Ok(reading) => Ok(reading),
                 Err(second) => {
                     log::debug!("reading the framed board failed too: {second}");
@@ -171,7 +175,7 @@ pub fn read_grid_with(
 }
 
 /// Reads the board in `rect`: lattice, cells, palette. With
-/// `allow_whole_greys`, unsaturated cells that fill their whole cell are
+/// `allow_whole_greys`, neutral grey cells that fill their whole cell are
 /// board colours.
 fn read_rect(
     image: &RgbaImage,

@@ -5,13 +5,24 @@
 //! appearance (row-major).
 
 use super::cells::CellSample;
-use super::colour::{chroma, distance, is_saturated};
+use super::colour::{chroma, distance};
 use super::ReadError;
 use crate::calibration::ReadSettings;
 
 /// A colour with at most this chroma is a neutral grey (window backgrounds,
 /// menus, frames: GTK's #d5d5d5, #5a5a5a...).
 pub const NEUTRAL_CHROMA: u8 = 12;
+/// True for a neutral grey: what windows, menus and frames are drawn in.
+/// Unsaturated colours with a tint (sgt-flood's `FLOOD_COLOUR_3=92977d`,
+/// chroma 26) are not neutral: they are read as board colours without a
+/// calibration; a neutral grey cell needs the calibration's palette (or a
+/// frame, see `reading.framed_greys`), since a window over the board looks
+/// the same.
+#[inline]
+pub fn is_neutral(colour: [u8; 3]) -> bool {
+    chroma(colour) <= NEUTRAL_CHROMA
+}
+
 /// A neutral grey cell is accepted only this close (RGB distance) to a
 /// palette colour that is itself neutral: a grey the palette does not
 /// contain is a window over the board, not a board colour.
@@ -176,7 +187,7 @@ pub fn cluster_with(
     // Seeds in order of first appearance.
     let mut seeds: Vec<[u8; 3]> = Vec::new();
     for (i, s) in samples.iter().enumerate() {
-        if !is_saturated(s.colour) && !whole.is_some_and(|w| w[i]) {
+        if is_neutral(s.colour) && !whole.is_some_and(|w| w[i]) {
             return Err(ReadError::GreyCell {
                 row: i / columns,
                 col: i % columns,
@@ -246,7 +257,7 @@ pub fn check_whole_greys(
     whole: &[bool],
 ) -> Result<(), ReadError> {
     for (i, (s, &w)) in samples.iter().zip(whole).enumerate() {
-        if !w && !is_saturated(s.colour) {
+        if !w && is_neutral(s.colour) {
             return Err(ReadError::GreyCell {
                 row: i / columns,
                 col: i % columns,
@@ -306,7 +317,7 @@ mod tests {
         .unwrap_err();
         assert!(
             err.to_string()
-                .contains("cell (0, 1) colour #7f7f7f is grey"),
+                .contains("cell (0, 1) colour #7f7f7f is a neutral grey"),
             "{err}"
         );
         let err = quantise_to_palette(
@@ -335,11 +346,35 @@ mod tests {
     }
 
     #[test]
-    fn grey_cells_that_fill_their_cells_are_colours() {
-        let cells = [
+    fn tinted_unsaturated_cells_are_colours_neutral_ones_are_not() {
+        // sgt-flood with FLOOD_COLOUR_3=92977d: chroma 26, below the
+        // saturation threshold but not a window grey.
+        let tinted = [
             s([255, 0, 0]),
             s([146, 151, 125]),
             s([146, 151, 125]),
+            s([255, 0, 0]),
+        ];
+        let q = cluster(&tinted, 2, &ReadSettings::default()).unwrap();
+        assert_eq!(q.cells, vec![0, 1, 1, 0]);
+        let neutral = [
+            s([255, 0, 0]),
+            s([150, 150, 146]),
+            s([150, 150, 146]),
+            s([255, 0, 0]),
+        ];
+        assert!(matches!(
+            cluster(&neutral, 2, &ReadSettings::default()),
+            Err(ReadError::GreyCell { row: 0, col: 1, .. })
+        ));
+    }
+
+    #[test]
+    fn grey_cells_that_fill_their_cells_are_colours() {
+        let cells = [
+            s([255, 0, 0]),
+            s([150, 150, 146]),
+            s([150, 150, 146]),
             s([255, 0, 0]),
         ];
         assert!(cluster(&cells, 2, &ReadSettings::default()).is_err());
