@@ -157,13 +157,6 @@ pub trait AstarProblem: Keyed {
         0
     }
 
-    /// An admissible lower bound that may stop counting at `cap` (return
-    /// any value `>= cap` once the bound reaches it: the node is pruned
-    /// then). Default: [`Problem::lower_bound`].
-    fn capped_bound(&self, state: &Self::State, _cap: u32) -> u32 {
-        self.lower_bound(state)
-    }
-
     /// A proven shortest completion from `state`, when the problem can tell
     /// one directly (e.g. one colour left); the node is then not expanded.
     fn exact_completion(&self, _state: &Self::State) -> Option<Vec<Self::Move>> {
@@ -278,7 +271,7 @@ pub fn astar_with<P: AstarProblem>(
     let node_bytes = size_of::<Node<P::State, P::Move>>();
     let mut stopped = None;
     let mut succ: Vec<(P::Move, P::State)> = Vec::with_capacity(16);
-    let mut kids: Vec<Kid<P::State, P::Move>> = Vec::with_capacity(16);
+    let mut hashes: Vec<Option<u64>> = Vec::with_capacity(16);
     let mut scratch: Vec<P::Move> = Vec::with_capacity(16);
     let check_every = config.check_every.max(1);
 
@@ -314,35 +307,40 @@ pub fn astar_with<P: AstarProblem>(
         succ.clear();
         scratch.clear();
         let tag = problem.successors(NodeView { arena: &arena, idx }, &mut scratch, &mut succ);
-        // Pass 1: goals and exact completions; prefetch table slots.
-        kids.clear();
-        for (mv, state) in succ.drain(..) {
-            if problem.is_goal(&state) {
+        // Pass 1: goals and exact completions; prefetch table slots. The
+        // children stay in `succ`; `hashes` marks the ones to look up.
+        hashes.clear();
+        for (mv, state) in succ.iter() {
+            if problem.is_goal(state) {
                 if ng < best_len(&best) {
                     let mut p = path(&arena, idx);
-                    p.push(mv);
+                    p.push(*mv);
                     best = Some(p);
                     open.truncate_f(ng as usize);
                 }
+                hashes.push(None);
                 continue;
             }
-            if let Some(c) = problem.exact_completion(&state) {
+            if let Some(c) = problem.exact_completion(state) {
                 let len = ng + c.len() as u32;
                 if len < best_len(&best) {
                     let mut p = path(&arena, idx);
-                    p.push(mv);
+                    p.push(*mv);
                     p.extend(c);
                     best = Some(p);
                     open.truncate_f(len as usize);
                 }
+                hashes.push(None);
                 continue;
             }
-            let hash = problem.hash64(&state);
+            let hash = problem.hash64(state);
             seen.prefetch(hash);
-            kids.push(Kid { mv, state, hash });
+            hashes.push(Some(hash));
         }
         // Pass 2: table lookups, bounds, pushes.
-        for k in kids.drain(..) {
+        for ((mv, state), hash) in succ.drain(..).zip(hashes.iter()) {
+            let Some(hash) = *hash else { continue };
+            let k = Kid { mv, state, hash };
             let probe = seen.find(k.hash, |i| problem.same(&arena[i as usize].state, &k.state));
             if let Probe::Found(_, j) = probe {
                 if arena[j as usize].g as u32 <= ng {

@@ -73,6 +73,7 @@ pub fn dfbnb_with<P: Keyed>(
         nodes: 0,
         path: Vec::new(),
         buffers: Vec::new(),
+        moves: Vec::new(),
     };
     let passes = (0..config.discrepancies).map(Some).chain([None]);
     for d in passes {
@@ -100,6 +101,8 @@ struct Search<'a, P: Keyed> {
     nodes: u64,
     path: Vec<P::Move>,
     buffers: Vec<Vec<Kid<P>>>,
+    /// Scratch for the moves of the node being expanded.
+    moves: Vec<P::Move>,
 }
 
 /// A child: its lower bound, its place in the problem's move order, the
@@ -119,7 +122,8 @@ impl<P: Keyed> Search<'_, P> {
             }
             return Ok(());
         }
-        if g.saturating_add(self.problem.lower_bound(state)) >= self.bound {
+        let room = self.bound.saturating_sub(g);
+        if self.problem.capped_bound(state, room) >= room {
             return Ok(());
         }
         let left = disc.unwrap_or(u32::MAX);
@@ -142,12 +146,15 @@ impl<P: Keyed> Search<'_, P> {
         let mut kids = std::mem::take(&mut self.buffers[depth]);
         kids.clear();
         {
-            let mut moves = Vec::new();
+            let mut moves = std::mem::take(&mut self.moves);
+            moves.clear();
             self.problem.moves(state, &mut moves);
-            for (i, mv) in moves.into_iter().enumerate() {
+            let room = self.bound.saturating_sub(g + 1);
+            for (i, &mv) in moves.iter().enumerate() {
                 let child = self.problem.apply(state, mv);
-                kids.push((self.problem.lower_bound(&child), i, mv, child));
+                kids.push((self.problem.capped_bound(&child, room), i, mv, child));
             }
+            self.moves = moves;
         }
         kids.sort_unstable_by_key(|k| (k.0, k.1));
         let mut result = Ok(());

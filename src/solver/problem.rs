@@ -39,6 +39,15 @@ pub trait Problem {
         0
     }
 
+    /// [`Problem::lower_bound`], allowed to stop counting at `cap`: it may
+    /// return any value `>= cap` once the bound reaches `cap` (the engines
+    /// prune the state then). Problems whose bound is costly and can stop
+    /// early (Flood-It's layered bound) override it; the default is the
+    /// full bound.
+    fn capped_bound(&self, state: &Self::State, _cap: u32) -> u32 {
+        self.lower_bound(state)
+    }
+
     /// True when `mv` right after `prev` can never be part of a shortest
     /// solution (it undoes `prev`, or the pair commutes and this order is
     /// the one dropped). IDA* and depth-first engines skip such moves.

@@ -9,6 +9,7 @@ pub mod greedy;
 pub mod heuristic;
 pub mod parse;
 pub mod play;
+pub mod problem;
 pub mod regions;
 pub mod screen;
 pub mod solve;
