@@ -10,7 +10,7 @@
 //!   reached again with no smaller `g` is dropped; a shorter path re-opens
 //!   it (the older node is marked dead).
 //! - Incumbent: the best solution known (given, found as a goal child, by
-//!   [`AstarProblem::exact_completion`], or offered by
+//!   [`Problem::exact_completion`], or offered by
 //!   [`AstarProblem::improve_incumbent`]); every node with
 //!   `f >= incumbent length` is pruned.
 //! - Pathmax: a child's `f` is at least its parent's.
@@ -155,12 +155,6 @@ pub trait AstarProblem: Keyed {
         self.moves(s, scratch);
         out.extend(scratch.iter().map(|&m| (m, self.apply(s, m))));
         0
-    }
-
-    /// A proven shortest completion from `state`, when the problem can tell
-    /// one directly (e.g. one colour left); the node is then not expanded.
-    fn exact_completion(&self, _state: &Self::State) -> Option<Vec<Self::Move>> {
-        None
     }
 
     /// Called before each expansion with the number of nodes expanded so
@@ -442,6 +436,11 @@ mod tests {
     impl Problem for Hinted {
         type State = u32;
         type Move = u8;
+        fn exact_completion(&self, s: &u32) -> Option<Vec<u8>> {
+            (self.0.dist[*s as usize] <= 1)
+                .then(|| self.descend(*s))
+                .flatten()
+        }
         fn moves(&self, s: &u32, out: &mut Vec<u8>) {
             self.0.moves(s, out)
         }
@@ -484,11 +483,6 @@ mod tests {
     }
 
     impl AstarProblem for Hinted {
-        fn exact_completion(&self, s: &u32) -> Option<Vec<u8>> {
-            (self.0.dist[*s as usize] <= 1)
-                .then(|| self.descend(*s))
-                .flatten()
-        }
         fn improve_incumbent(&self, nodes: u64, _: u32, _: u32) -> Option<Vec<u8>> {
             // A deliberately long detour (not shorter, so rejected) or the
             // true path: both must be handled honestly.

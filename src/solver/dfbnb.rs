@@ -122,6 +122,16 @@ impl<P: Keyed> Search<'_, P> {
             }
             return Ok(());
         }
+        if let Some(rest) = self.problem.exact_completion(state) {
+            let len = g.saturating_add(rest.len() as u32);
+            if len < self.bound {
+                self.bound = len;
+                let mut moves = self.path.clone();
+                moves.extend(rest);
+                self.incumbent = Some(moves);
+            }
+            return Ok(());
+        }
         let room = self.bound.saturating_sub(g);
         if self.problem.capped_bound(state, room) >= room {
             return Ok(());

@@ -48,6 +48,13 @@ pub trait Problem {
         self.lower_bound(state)
     }
 
+    /// A proven shortest completion from `state`, when the problem can tell
+    /// one directly (e.g. Flood-It with one colour left); A* and branch and
+    /// bound then do not expand the state. Default: none.
+    fn exact_completion(&self, _state: &Self::State) -> Option<Vec<Self::Move>> {
+        None
+    }
+
     /// True when `mv` right after `prev` can never be part of a shortest
     /// solution (it undoes `prev`, or the pair commutes and this order is
     /// the one dropped). IDA* and depth-first engines skip such moves.

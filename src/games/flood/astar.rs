@@ -18,7 +18,7 @@
 //! - Upper bound: an incumbent solution (greedy; on hard boards beam
 //!   searches of growing width try to improve it, through
 //!   [`AstarProblem::improve_incumbent`]); states with one colour left are
-//!   completed on the spot ([`AstarProblem::exact_completion`]).
+//!   completed on the spot ([`crate::solver::Problem::exact_completion`]).
 //! - Bound proof: the largest `f` popped so far is a lower bound on the
 //!   optimum; when it meets the incumbent the incumbent is optimal.
 //!
@@ -169,12 +169,6 @@ impl<const N: usize> AstarProblem for Flood<'_, N> {
         } else {
             0
         }
-    }
-
-    fn exact_completion(&self, s: &State<N>) -> Option<Vec<u8>> {
-        // One colour left: playing it finishes (it is on the border).
-        let left = self.g.colours_left(&s.f);
-        (left.count_ones() == 1).then(|| vec![left.trailing_zeros() as u8])
     }
 
     fn improve_incumbent(&self, nodes: u64, incumbent: u32, bound: u32) -> Option<Vec<u8>> {

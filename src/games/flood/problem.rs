@@ -73,6 +73,12 @@ impl<const N: usize> Problem for Flood<'_, N> {
         let left = self.g.colours_left(&s.f);
         layered_bound_capped(self.g, &s.f, &s.b, left, cap as usize) as u32
     }
+
+    fn exact_completion(&self, s: &State<N>) -> Option<Vec<u8>> {
+        // One colour left: playing it finishes (it is on the border).
+        let left = self.g.colours_left(&s.f);
+        (left.count_ones() == 1).then(|| vec![left.trailing_zeros() as u8])
+    }
 }
 
 impl<const N: usize> Keyed for Flood<'_, N> {
