@@ -75,7 +75,7 @@ struct Compact {
 impl Compact {
     fn new(board: &Board, syms: &Symmetries) -> Compact {
         let cells: Vec<u8> = cells_of(board.cells()).collect();
-        let mut index = vec![u8::MAX; 128];
+        let mut index = [u8::MAX; 128];
         for (k, &c) in cells.iter().enumerate() {
             index[c as usize] = k as u8;
         }
