@@ -3,15 +3,18 @@
 //! which single peg added or removed changes whether the board can be won.
 //!
 //! Reachable positions are counted by forward breadth-first search with
-//! hashed duplicates, up to the board's symmetries. Every jump removes a
-//! peg, so the layers are the peg counts and a position can only repeat
-//! inside its own layer: one hash set per layer is enough, and only two
-//! layers are held at a time.
+//! duplicates removed, up to the symmetries of the board that map the
+//! start onto itself. Every jump removes a peg, so the layers are the peg
+//! counts and a position can only repeat inside its own layer: each layer
+//! is deduplicated on its own and dropped once the next one is built.
+//! Boards of at most 64 cells pack positions into a `u64` over their own
+//! cells and build each layer in parallel (rayon), deduplicating by a
+//! parallel sort; larger boards use one hash set per layer.
 
 use rustc_hash::FxHashSet;
 use serde::Serialize;
 
-use super::rules::{apply, bit, Cells, Game, Jump};
+use super::rules::{apply, bit, cells_of, Board, Cells, Game, Jump};
 use super::solve::{SolveOptions, WinSolver};
 use super::symmetry::Symmetries;
 use crate::solver::{Budget, BudgetExceeded};
@@ -21,20 +24,192 @@ use crate::solver::{Budget, BudgetExceeded};
 pub struct Reachable {
     /// Distinct positions (up to symmetry), the start included.
     pub positions: u64,
-    /// Positions per peg count, from the start's count down.
+    /// Distinct positions without symmetry reduction (each position
+    /// counted with all its distinct mirror images), when the fast count
+    /// finished.
+    pub positions_without_symmetry: Option<u64>,
+    /// Positions per peg count (up to symmetry), from the start's count
+    /// down.
     pub per_layer: Vec<u64>,
-    /// The symmetries used (1 = none).
+    /// The symmetries used (1 = none): those of the board that also map
+    /// the start onto itself.
     pub symmetries: usize,
     /// False when the budget ended the count (then `positions` is a lower
     /// bound).
     pub exhausted: bool,
     /// Largest layer held, in positions.
     pub widest_layer: u64,
+    /// Wall time of the count, ms.
+    pub time_ms: f64,
 }
 
 /// Counts the positions reachable from `game` (see the module docs).
+///
+/// Boards of at most 64 cells (every sgt-pegs preset but 9x9 random)
+/// take the fast path: positions packed into a `u64` over the board's own
+/// cells, each layer expanded in parallel (rayon), canonicalised by byte
+/// tables and deduplicated by a parallel sort. Larger boards use a hash
+/// set per layer.
 pub fn count_reachable(game: &Game, budget: &Budget) -> Reachable {
-    let syms = Symmetries::of(&game.board);
+    let t0 = std::time::Instant::now();
+    let mut r = if game.board.len() <= 64 {
+        count_compact(game, budget)
+    } else {
+        count_hashed(game, budget)
+    };
+    r.time_ms = t0.elapsed().as_secs_f64() * 1e3;
+    r
+}
+
+/// The board's cells packed into the low bits of a `u64`, with the jumps
+/// and symmetries in that numbering.
+struct Compact {
+    /// Cell number of each compact index.
+    cells: Vec<u8>,
+    /// Every jump as (from|over mask, to mask).
+    jumps: Vec<(u64, u64)>,
+    /// Per non-identity symmetry, per byte: the image of each byte value.
+    tables: Vec<Vec<[u64; 256]>>,
+}
+
+impl Compact {
+    fn new(board: &Board, syms: &Symmetries) -> Compact {
+        let cells: Vec<u8> = cells_of(board.cells()).collect();
+        let mut index = [u8::MAX; 128];
+        for (k, &c) in cells.iter().enumerate() {
+            index[c as usize] = k as u8;
+        }
+        let jumps = board
+            .all_jumps()
+            .iter()
+            .map(|j| {
+                let b = |c: u8| 1u64 << index[c as usize];
+                (b(j.from) | b(j.over), b(j.to))
+            })
+            .collect();
+        let n = cells.len();
+        let tables = (0..syms.order() - 1)
+            .map(|s| {
+                (0..n.div_ceil(8))
+                    .map(|byte| {
+                        let mut t = [0u64; 256];
+                        for (v, slot) in t.iter_mut().enumerate() {
+                            for b in 0..8 {
+                                let k = byte * 8 + b;
+                                if v & (1 << b) != 0 && k < n {
+                                    let img = syms.map_cell(s, cells[k]);
+                                    *slot |= 1u64 << index[img as usize];
+                                }
+                            }
+                        }
+                        t
+                    })
+                    .collect()
+            })
+            .collect();
+        Compact {
+            cells,
+            jumps,
+            tables,
+        }
+    }
+
+    fn pack(&self, pegs: Cells) -> u64 {
+        self.cells
+            .iter()
+            .enumerate()
+            .fold(0, |acc, (k, &c)| acc | (((pegs >> c) & 1) as u64) << k)
+    }
+
+    #[inline]
+    fn image(&self, s: usize, p: u64) -> u64 {
+        self.tables[s].iter().enumerate().fold(0, |acc, (byte, t)| {
+            acc | t[((p >> (8 * byte)) & 0xff) as usize]
+        })
+    }
+
+    #[inline]
+    fn canonical(&self, p: u64) -> u64 {
+        (0..self.tables.len()).fold(p, |best, s| best.min(self.image(s, p)))
+    }
+
+    /// Number of distinct images of `p` (its orbit under the symmetries).
+    fn orbit(&self, p: u64) -> u64 {
+        let mut imgs = [p; 8];
+        for s in 0..self.tables.len() {
+            imgs[s + 1] = self.image(s, p);
+        }
+        let imgs = &mut imgs[..=self.tables.len()];
+        imgs.sort_unstable();
+        1 + imgs.windows(2).filter(|w| w[0] != w[1]).count() as u64
+    }
+}
+
+fn count_compact(game: &Game, budget: &Budget) -> Reachable {
+    use rayon::prelude::*;
+    let syms = Symmetries::of(&game.board).fixing_position(game.pegs);
+    let cp = Compact::new(&game.board, &syms);
+    let mut layer: Vec<u64> = vec![cp.canonical(cp.pack(game.pegs))];
+    let mut per_layer = vec![1u64];
+    let mut total = 1u64;
+    let mut total_all = cp.orbit(layer[0]);
+    let mut widest = 1u64;
+    let mut exhausted = true;
+    loop {
+        if budget.check(layer.len() * 8).is_err() {
+            exhausted = false;
+            break;
+        }
+        let stop = std::sync::atomic::AtomicBool::new(false);
+        let mut next: Vec<u64> = layer
+            .par_chunks(1 << 14)
+            .flat_map_iter(|chunk| {
+                let mut out = Vec::with_capacity(chunk.len() * 8);
+                if stop.load(std::sync::atomic::Ordering::Relaxed) || budget.time_up() {
+                    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+                    return out.into_iter();
+                }
+                for &p in chunk {
+                    for &(fo, t) in &cp.jumps {
+                        if p & fo == fo && p & t == 0 {
+                            out.push(cp.canonical(p ^ fo ^ t));
+                        }
+                    }
+                }
+                out.sort_unstable();
+                out.dedup();
+                out.into_iter()
+            })
+            .collect();
+        if stop.load(std::sync::atomic::Ordering::Relaxed) {
+            exhausted = false;
+            break;
+        }
+        next.par_sort_unstable();
+        next.dedup();
+        if next.is_empty() {
+            break;
+        }
+        total += next.len() as u64;
+        total_all += next.par_iter().map(|&p| cp.orbit(p)).sum::<u64>();
+        widest = widest.max(next.len() as u64);
+        per_layer.push(next.len() as u64);
+        layer = next;
+    }
+    Reachable {
+        positions: total,
+        positions_without_symmetry: exhausted.then_some(total_all),
+        per_layer,
+        symmetries: syms.order(),
+        exhausted,
+        widest_layer: widest,
+        time_ms: 0.0,
+    }
+}
+
+/// The hash-set count for boards of more than 64 cells.
+fn count_hashed(game: &Game, budget: &Budget) -> Reachable {
+    let syms = Symmetries::of(&game.board).fixing_position(game.pegs);
     let board = &game.board;
     let mut layer: Vec<Cells> = vec![syms.canonical(game.pegs)];
     let mut per_layer = vec![1u64];
@@ -65,10 +240,12 @@ pub fn count_reachable(game: &Game, budget: &Budget) -> Reachable {
     }
     Reachable {
         positions: total,
+        positions_without_symmetry: None,
         per_layer,
         symmetries: syms.order(),
         exhausted,
         widest_layer: widest,
+        time_ms: 0.0,
     }
 }
 
@@ -200,6 +377,48 @@ pub fn analyse(game: &Game, count_budget: &Budget, solve_budget: impl Fn() -> Bu
 mod tests {
     use super::*;
     use crate::games::pegs::parse::parse_game;
+
+    /// Every position reachable from `pegs`, without symmetry reduction.
+    fn plain_reachable(g: &Game) -> usize {
+        let mut seen = std::collections::HashSet::from([g.pegs]);
+        let mut stack = vec![g.pegs];
+        let mut js = Vec::new();
+        while let Some(p) = stack.pop() {
+            js.clear();
+            g.board.jumps(p, &mut js);
+            for &j in &js {
+                let q = apply(p, j);
+                if seen.insert(q) {
+                    stack.push(q);
+                }
+            }
+        }
+        seen.len()
+    }
+
+    #[test]
+    fn packed_and_hashed_counts_agree_with_a_plain_count() {
+        let mut reduced = 0;
+        for id in [
+            "4x4:PPPPPHPPPPPPPPPP",
+            "5x5:OPPPOPPPPPPPHPPPPPPPOPPPO",
+            "5x5:OOPOOOPPPOPPHPPOPPPOOOPOO",
+            "6x3:PPPPPPPPHPPPPPPPPP",
+            "5x4:PPPPOPHPPPPPPPPOPPPP",
+        ] {
+            let g = parse_game(id).unwrap();
+            let packed = count_compact(&g, &Budget::unlimited());
+            let hashed = count_hashed(&g, &Budget::unlimited());
+            assert!(packed.exhausted && hashed.exhausted);
+            assert_eq!(packed.per_layer, hashed.per_layer, "{id}");
+            assert_eq!(packed.positions, hashed.positions, "{id}");
+            let plain = plain_reachable(&g) as u64;
+            assert_eq!(packed.positions_without_symmetry, Some(plain), "{id}");
+            assert!(packed.positions <= plain, "{id}");
+            reduced += (packed.positions < plain) as usize;
+        }
+        assert!(reduced >= 2, "symmetry reduced only {reduced} counts");
+    }
 
     #[test]
     fn tiny_board_counts_and_toggles() {

@@ -133,6 +133,11 @@ pub struct BenchReport {
     pub median_ms: f64,
     /// Largest wall time of a board, ms.
     pub max_ms: f64,
+    /// Median thread CPU time per board, ms (what the machine's load does
+    /// not inflate).
+    pub median_cpu_ms: f64,
+    /// Largest thread CPU time of a board, ms.
+    pub max_cpu_ms: f64,
     /// The slowest board.
     pub slowest: String,
     /// Per board.
@@ -185,6 +190,9 @@ pub fn run(
     let mut walls: Vec<u64> = per_board.iter().map(|b| b.wall_us).collect();
     walls.sort_unstable();
     let median = walls.get(walls.len() / 2).copied().unwrap_or(0);
+    let mut cpus: Vec<u64> = per_board.iter().map(|b| b.cpu_us).collect();
+    cpus.sort_unstable();
+    let median_cpu = cpus.get(cpus.len() / 2).copied().unwrap_or(0);
     let slowest = per_board
         .iter()
         .max_by_key(|b| b.wall_us)
@@ -200,6 +208,8 @@ pub fn run(
         wall_ms: start.elapsed().as_secs_f64() * 1000.0,
         median_ms: median as f64 / 1000.0,
         max_ms: walls.last().copied().unwrap_or(0) as f64 / 1000.0,
+        median_cpu_ms: median_cpu as f64 / 1000.0,
+        max_cpu_ms: cpus.last().copied().unwrap_or(0) as f64 / 1000.0,
         slowest,
         per_board,
     }

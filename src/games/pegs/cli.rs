@@ -14,7 +14,7 @@ use anyhow::{bail, Context};
 
 use super::analyse::analyse;
 use super::bench;
-use super::fewest::fewest_moves;
+use super::fewest::fewest_moves_to;
 use super::parse::parse_game;
 use super::rules::{Game, Jump};
 use super::solve::{SolveOptions, WinSolver};
@@ -87,6 +87,10 @@ pub struct SolveArgs {
     /// proven minimal when the search completes.
     #[arg(long)]
     pub fewest_moves: bool,
+    /// The cell the last peg must stand on: `ROW,COL` (0-based) or
+    /// `centre` (the middle cell); anywhere when not given.
+    #[arg(long)]
+    pub finish: Option<String>,
     /// Stop after this long (e.g. `500ms`, `2s`, `10m`).
     #[arg(long, value_parser = parse_duration)]
     pub time_limit: Option<Duration>,
@@ -96,6 +100,34 @@ pub struct SolveArgs {
     /// Print JSON instead of text.
     #[arg(long)]
     pub json: bool,
+}
+
+/// The cell named by `--finish` (`ROW,COL` or `centre`/`center`), checked
+/// to be on the board.
+pub fn parse_finish(text: &str, game: &Game) -> anyhow::Result<u8> {
+    let b = &game.board;
+    let (r, c) = match text.trim() {
+        "centre" | "center" => (b.height() / 2, b.width() / 2),
+        t => {
+            let (r, c) = t
+                .split_once(',')
+                .with_context(|| format!("--finish {t:?}: expected ROW,COL or centre"))?;
+            let num = |x: &str, what: &str| -> anyhow::Result<usize> {
+                x.trim()
+                    .parse()
+                    .with_context(|| format!("--finish {t:?}: bad {what} {x:?}"))
+            };
+            (num(r, "row")?, num(c, "column")?)
+        }
+    };
+    if !b.on_board(r, c) {
+        bail!(
+            "--finish {text}: cell {r},{c} is not on the {}x{} board",
+            b.width(),
+            b.height()
+        );
+    }
+    Ok(b.index(r, c))
 }
 
 /// Number of moves (chains by one peg) in a jump sequence.
@@ -111,8 +143,13 @@ pub fn count_moves(jumps: &[Jump]) -> usize {
 pub fn run_solve(args: SolveArgs) -> anyhow::Result<ExitCode> {
     let (game, _) = read_board_arg(&args.board)?;
     let budget = Budget::new(args.time_limit, args.memory_limit);
+    let finish = args
+        .finish
+        .as_deref()
+        .map(|f| parse_finish(f, &game))
+        .transpose()?;
     let (outcome, jumps, moves): (Outcome<()>, Vec<Jump>, Option<usize>) = if args.fewest_moves {
-        let f = fewest_moves(&game, &budget).outcome;
+        let f = fewest_moves_to(&game, finish, &budget).outcome;
         let jumps: Vec<Jump> = f
             .moves
             .iter()
@@ -123,7 +160,7 @@ pub fn run_solve(args: SolveArgs) -> anyhow::Result<ExitCode> {
         (strip(&f), jumps, n)
     } else {
         let mut solver = WinSolver::new(&game.board, SolveOptions::default());
-        let o = solver.solve(game.pegs, &budget);
+        let o = solver.solve_to(game.pegs, finish, &budget);
         let jumps = o.moves.clone().unwrap_or_default();
         let n = o.moves.as_ref().map(|m| count_moves(m));
         (strip(&o), jumps, n)
@@ -145,6 +182,15 @@ pub fn run_solve(args: SolveArgs) -> anyhow::Result<ExitCode> {
         moves.map(|_| jumps.len())
     };
     let time_ms = outcome.elapsed.as_secs_f64() * 1e3;
+    // Where the last peg stands (replayed from the jumps).
+    let last_peg = (result == "won")
+        .then(|| {
+            jumps
+                .iter()
+                .fold(game.pegs, |p, &j| super::rules::apply(p, j))
+        })
+        .filter(|p| p.count_ones() == 1)
+        .map(|p| game.board.row_col(p.trailing_zeros() as u8));
     if args.json {
         let v = serde_json::json!({
             "id": game.id(),
@@ -154,6 +200,8 @@ pub fn run_solve(args: SolveArgs) -> anyhow::Result<ExitCode> {
             "jump_count": jumps.len(),
             "moves": moves,
             "length": length,
+            "finish": finish.map(|f| game.board.row_col(f)),
+            "last_peg": last_peg,
             "lower_bound": outcome.lower_bound,
             "optimal": outcome.optimality(),
             "nodes": outcome.nodes,
@@ -166,9 +214,13 @@ pub fn run_solve(args: SolveArgs) -> anyhow::Result<ExitCode> {
             println!("{fr},{fc} {tr},{tc}");
         }
         match result {
-            "lost" => {
-                println!("lost: no sequence of jumps from this position leaves one peg (proven)")
-            }
+            "lost" => println!(
+                "lost: no sequence of jumps from this position leaves one peg{} (proven)",
+                finish.map_or(String::new(), |f| {
+                    let (r, c) = game.board.row_col(f);
+                    format!(" on {r},{c}")
+                })
+            ),
             "unproven" => println!(
                 "unproven: the {} ended before the search decided the position",
                 outcome
@@ -176,6 +228,9 @@ pub fn run_solve(args: SolveArgs) -> anyhow::Result<ExitCode> {
                     .map_or("budget".to_string(), |s| s.to_string())
             ),
             _ => {}
+        }
+        if let Some((r, c)) = last_peg {
+            println!("last peg: {r},{c}");
         }
         let len = length.map_or("none".to_string(), |l| l.to_string());
         let lb = if outcome.lower_bound == u32::MAX {
@@ -261,6 +316,10 @@ pub fn run_analyse(args: AnalyseArgs) -> anyhow::Result<ExitCode> {
         a.reachable.symmetries,
         a.reachable.widest_layer
     );
+    if let Some(all) = a.reachable.positions_without_symmetry {
+        println!("reachable positions without symmetry reduction: {all}");
+    }
+    println!("reachable count time_ms={:.1}", a.reachable.time_ms);
     println!(
         "first moves: {} legal, {} still win",
         a.first_moves.len(),
@@ -358,7 +417,7 @@ pub fn run_bench(args: BenchArgs) -> anyhow::Result<ExitCode> {
         println!("{}", serde_json::to_string_pretty(&v)?);
     } else {
         println!(
-            "boards={} solved={} lost={} unproven={} cpu_ms={:.1} wall_ms={:.1} median_ms={:.3} max_ms={:.3} peak_rss_mb={}",
+            "boards={} solved={} lost={} unproven={} cpu_ms={:.1} wall_ms={:.1} median_ms={:.3} max_ms={:.3} median_cpu_ms={:.3} max_cpu_ms={:.3} peak_rss_mb={}",
             report.boards,
             report.solved,
             report.lost,
@@ -367,6 +426,8 @@ pub fn run_bench(args: BenchArgs) -> anyhow::Result<ExitCode> {
             report.wall_ms,
             report.median_ms,
             report.max_ms,
+            report.median_cpu_ms,
+            report.max_cpu_ms,
             rss.map_or("?".to_string(), |b| format!("{:.1}", b as f64 / 1048576.0)),
         );
         println!("slowest: {}", report.slowest);
@@ -389,6 +450,17 @@ fn peak_rss_bytes() -> Option<u64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn finish_cells_parse_or_name_the_problem() {
+        let g = parse_game(crate::games::pegs::parse::ENGLISH).unwrap();
+        assert_eq!(parse_finish("centre", &g).unwrap(), g.board.index(3, 3));
+        assert_eq!(parse_finish("3,6", &g).unwrap(), g.board.index(3, 6));
+        for bad in ["0,0", "7,3", "x", "3,", "a,b"] {
+            let e = parse_finish(bad, &g).unwrap_err().to_string();
+            assert!(e.contains("--finish"), "{bad}: {e}");
+        }
+    }
 
     #[test]
     fn moves_count_chains() {

@@ -6,7 +6,7 @@
 mod tests {
     use std::collections::{HashMap, HashSet, VecDeque};
 
-    use crate::games::pegs::fewest::{chains, fewest_moves};
+    use crate::games::pegs::fewest::{chains, fewest_moves, fewest_moves_to};
     use crate::games::pegs::pagoda::Pagodas;
     use crate::games::pegs::rules::{apply, Board, Cells, Game, JumpProblem};
     use crate::games::pegs::solve::{solve, SolveOptions};
@@ -84,14 +84,15 @@ mod tests {
         seen
     }
 
-    /// Fewest chain moves by plain breadth-first search.
-    fn reference_fewest(board: &Board, pegs: Cells) -> Option<usize> {
+    /// Fewest chain moves by plain breadth-first search (to one peg
+    /// anywhere, or on `finish`).
+    fn reference_fewest_to(board: &Board, pegs: Cells, finish: Option<u8>) -> Option<usize> {
         let mut dist = HashMap::from([(pegs, 0usize)]);
         let mut queue = VecDeque::from([pegs]);
         let mut cs = Vec::new();
         while let Some(p) = queue.pop_front() {
             let d = dist[&p];
-            if p.count_ones() == 1 {
+            if p.count_ones() == 1 && finish.is_none_or(|f| p == 1u128 << f) {
                 return Some(d);
             }
             cs.clear();
@@ -105,6 +106,36 @@ mod tests {
             }
         }
         None
+    }
+
+    fn reference_fewest(board: &Board, pegs: Cells) -> Option<usize> {
+        reference_fewest_to(board, pegs, None)
+    }
+
+    #[test]
+    fn fewest_moves_to_a_cell_matches_breadth_first_search() {
+        let mut rng = Rng(0x0bad_cafe_1234_5678);
+        let mut solved = 0;
+        for _ in 0..120 {
+            let g = random_game(&mut rng);
+            let cells: Vec<u8> = crate::games::pegs::rules::cells_of(g.board.cells()).collect();
+            let finish = cells[rng.below(cells.len() as u64) as usize];
+            let truth = reference_fewest_to(&g.board, g.pegs, Some(finish));
+            let f = fewest_moves_to(&g, Some(finish), &Budget::unlimited()).outcome;
+            assert_eq!(f.len(), truth, "{} finish {finish}", g.id());
+            if let Some(m) = &f.moves {
+                assert!(f.proven_optimal);
+                let mut p = g.pegs;
+                for c in m {
+                    p = c.apply(p);
+                }
+                assert_eq!(p, 1u128 << finish);
+                solved += 1;
+            } else {
+                assert!(f.proven_unsolvable);
+            }
+        }
+        assert!(solved > 10, "only {solved} boards solvable to their cell");
     }
 
     #[test]

@@ -12,6 +12,7 @@
 
 use rustc_hash::FxHashMap;
 
+use super::classes::final_cells;
 use super::merson::MersonBound;
 use super::pagoda::Pagodas;
 use super::rules::{bit, is_won, Board, Cells, Game, Jump};
@@ -142,6 +143,8 @@ const NO_MARK: u8 = u8::MAX;
 
 struct Search<'a> {
     board: &'a Board,
+    /// The cell the last peg must stand on, if the goal names one.
+    finish: Option<u8>,
     syms: Symmetries,
     merson: MersonBound,
     pagodas: Pagodas,
@@ -159,7 +162,7 @@ impl Search<'_> {
         path: &mut Vec<Chain>,
     ) -> Result<bool, BudgetExceeded> {
         if is_won(pegs) {
-            return Ok(true);
+            return Ok(self.finish.is_none_or(|f| pegs == bit(f)));
         }
         if left == 0 || self.merson.bound(pegs) > left {
             return Ok(false);
@@ -213,12 +216,33 @@ pub struct Fewest {
 /// The fewest moves (chains) that win `game`; proven minimal when the
 /// search completes within `budget`.
 pub fn fewest_moves(game: &Game, budget: &Budget) -> Fewest {
+    fewest_moves_to(game, None, budget)
+}
+
+/// The fewest moves (chains) that win `game` with the last peg on cell
+/// `finish` (anywhere when `None`); proven minimal when the search
+/// completes within `budget`. A finish cell outside the start's position
+/// class is proven unreachable at once.
+pub fn fewest_moves_to(game: &Game, finish: Option<u8>, budget: &Budget) -> Fewest {
     let board = &game.board;
+    let finals = final_cells(board, game.pegs);
+    let finals = finish.map_or(finals, |f| finals & bit(f));
+    if finals == 0 || finish.is_some_and(|f| board.cells() & bit(f) == 0) {
+        return Fewest {
+            outcome: Outcome::unsolvable(0, budget.elapsed()),
+            table_entries: 0,
+        };
+    }
+    let syms = Symmetries::of(board);
     let mut s = Search {
         board,
-        syms: Symmetries::of(board),
-        merson: MersonBound::new(board, game.pegs),
-        pagodas: Pagodas::for_position(board, game.pegs),
+        finish,
+        syms: finish.map_or(syms.clone(), |f| syms.fixing(f)),
+        merson: MersonBound::with_finals(board, game.pegs, finals),
+        pagodas: match finish {
+            Some(f) => Pagodas::for_target(board, f),
+            None => Pagodas::for_position(board, game.pegs),
+        },
         failed: FxHashMap::default(),
         nodes: 0,
         budget,
@@ -283,5 +307,34 @@ mod tests {
         assert!(f.outcome.proven_optimal);
         let c = f.outcome.moves.unwrap()[0];
         assert_eq!(c.jumps(&g.board).len(), 2);
+    }
+
+    #[test]
+    fn a_finish_cell_is_respected() {
+        // P P H P H: wins end on cell 4 (one double jump) or on cell 1
+        // (0 over 1 to 2, then 3 over 2 to 1: two moves).
+        let g = parse_game("5x1:PPHPH").unwrap();
+        let f = fewest_moves_to(&g, Some(4), &Budget::unlimited());
+        assert_eq!(f.outcome.len(), Some(1));
+        let end = f.outcome.moves.unwrap()[0].to;
+        assert_eq!(end, 4);
+        let f = fewest_moves_to(&g, Some(1), &Budget::unlimited());
+        assert_eq!(f.outcome.len(), Some(2));
+        for cell in [0, 2, 3] {
+            let f = fewest_moves_to(&g, Some(cell), &Budget::unlimited());
+            assert!(f.outcome.proven_unsolvable, "cell {cell}");
+        }
+        // Whatever is found ends where it was asked to.
+        let g = parse_game("6x1:HPPHPP").unwrap();
+        for cell in 0..6u8 {
+            let f = fewest_moves_to(&g, Some(cell), &Budget::unlimited());
+            if let Some(m) = &f.outcome.moves {
+                let mut p = g.pegs;
+                for c in m {
+                    p = c.apply(p);
+                }
+                assert_eq!(p, bit(cell));
+            }
+        }
     }
 }

@@ -41,6 +41,12 @@ pub fn is_merson(board: &Board, region: Cells) -> bool {
 impl MersonBound {
     /// Regions for searches from `pegs` on `board`.
     pub fn new(board: &Board, pegs: Cells) -> MersonBound {
+        Self::with_finals(board, pegs, final_cells(board, pegs))
+    }
+
+    /// Regions for searches from `pegs` whose last peg must stand on one
+    /// of `finals` (a one-cell region there may be the last peg's).
+    pub fn with_finals(board: &Board, pegs: Cells, finals: Cells) -> MersonBound {
         let mut cands: Vec<Cells> = Vec::new();
         for (h, w) in [
             (1, 1),
@@ -80,7 +86,6 @@ impl MersonBound {
                 regions.push(m);
             }
         }
-        let finals = final_cells(board, pegs);
         let singles_final = regions
             .iter()
             .filter(|m| m.count_ones() == 1 && *m & finals != 0)

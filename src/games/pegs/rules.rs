@@ -256,6 +256,11 @@ impl Board {
         v
     }
 
+    /// The signed cell-number step of direction index `d`.
+    pub fn step(&self, d: usize) -> i32 {
+        self.step[d]
+    }
+
     /// The mask of cells from which a jump in direction index `d` stays on
     /// the board.
     pub fn from_mask(&self, d: usize) -> Cells {

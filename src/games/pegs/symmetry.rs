@@ -92,6 +92,34 @@ impl Symmetries {
         }
     }
 
+    /// The symmetries that map cell `cell` onto itself (for searches whose
+    /// goal names a cell).
+    pub fn fixing(&self, cell: u8) -> Symmetries {
+        let keep: Vec<usize> = (0..self.maps.len())
+            .filter(|&s| self.maps[s][cell as usize] == cell)
+            .collect();
+        Symmetries {
+            maps: keep.iter().map(|&s| self.maps[s].clone()).collect(),
+            tables: keep.iter().map(|&s| self.tables[s].clone()).collect(),
+            bytes: self.bytes,
+        }
+    }
+
+    /// The symmetries that map position `pegs` onto itself: the group to
+    /// reduce by when counting the positions reachable from `pegs` (a
+    /// symmetry that moves the start would merge positions reachable
+    /// only from its image).
+    pub fn fixing_position(&self, pegs: Cells) -> Symmetries {
+        let keep: Vec<usize> = (0..self.maps.len())
+            .filter(|&s| self.apply(s, pegs) == pegs)
+            .collect();
+        Symmetries {
+            maps: keep.iter().map(|&s| self.maps[s].clone()).collect(),
+            tables: keep.iter().map(|&s| self.tables[s].clone()).collect(),
+            bytes: self.bytes,
+        }
+    }
+
     /// Number of symmetries, the identity included.
     pub fn order(&self) -> usize {
         self.maps.len() + 1
@@ -156,6 +184,16 @@ mod tests {
             assert_eq!(s.apply(k, p), s.apply_slow(k, p));
             assert_eq!(s.apply(k, p) & !g.board.cells(), 0);
         }
+    }
+
+    #[test]
+    fn fixing_a_cell_keeps_the_symmetries_that_leave_it() {
+        let g = parse_game(ENGLISH).unwrap();
+        let s = Symmetries::of(&g.board);
+        assert_eq!(s.fixing(g.board.index(3, 3)).order(), 8);
+        // (3,6) stays only under the mirror through row 3.
+        assert_eq!(s.fixing(g.board.index(3, 6)).order(), 2);
+        assert_eq!(s.fixing(g.board.index(0, 2)).order(), 1);
     }
 
     #[test]
