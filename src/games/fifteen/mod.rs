@@ -22,6 +22,7 @@ pub mod cli;
 pub mod digits;
 pub mod parse;
 pub mod pdb;
+pub mod play;
 pub mod problem;
 pub mod read;
 pub mod rules;
