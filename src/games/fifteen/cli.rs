@@ -13,6 +13,7 @@ use clap::{ArgMatches, Command};
 
 pub mod bench_read;
 pub mod fixtures;
+pub mod hosted;
 pub mod read;
 
 use super::bench;
@@ -64,6 +65,17 @@ impl GameCli for Fifteen {
             Verb::Fixtures => {
                 command_for::<fixtures::Args>(name, "Check the sgt-fifteen screenshot fixtures")
             }
+            Verb::Play => {
+                command_for::<hosted::PlayCmd>(name, "Play sgt-fifteen on the current display")
+            }
+            Verb::Demo => command_for::<hosted::DemoCmd>(
+                name,
+                "Play sgt-fifteen (or fifteen.html in Chromium) to a win on a virtual display",
+            ),
+            Verb::Validate => command_for::<hosted::ValidateCmd>(
+                name,
+                "Play games sgt-fifteen generates and compare with the game's own hints",
+            ),
             _ => return None,
         })
     }
@@ -75,6 +87,9 @@ impl GameCli for Fifteen {
             Verb::Read => read::run(parse(m)?),
             Verb::BenchRead => bench_read::run(parse(m)?),
             Verb::Fixtures => fixtures::run(parse(m)?),
+            Verb::Play => hosted::run_play_cmd(parse(m)?),
+            Verb::Demo => hosted::run_demo_cmd(parse(m)?),
+            Verb::Validate => hosted::run_validate_cmd(parse(m)?),
             v => bail!("fifteen does not support `{}`", v.label()),
         }
     }

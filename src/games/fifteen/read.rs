@@ -526,7 +526,7 @@ fn classify(px: &Pixels, l: &Lattice, row: usize, col: usize) -> Result<Cell, Re
             }
         }
     }
-    if foreign * 50 > t * t || light > 4 * (b + 1) * t {
+    if foreign * 50 > t * t || light > 3 * b.max(1) * t {
         Err(ReadError::Covered(format!(
             "something is drawn over the cell at row {row}, column {col}"
         )))
