@@ -303,7 +303,10 @@ fn columns_for(runs: &[Run], s: u32, px: &Pixels) -> Option<(Vec<usize>, usize, 
     let mut diffs: Vec<(usize, usize)> = Vec::new();
     for pair in xs.windows(2) {
         let d = pair[1] - pair[0];
-        let gap = d.checked_sub(s as usize)?;
+        // A start nearer than a tile's width is a tile off the lattice.
+        let Some(gap) = d.checked_sub(s as usize) else {
+            continue;
+        };
         if gap >= 2 && gap % 2 == 0 && gap <= s as usize / 8 + 4 {
             match diffs.iter_mut().find(|e| e.0 == d) {
                 Some(e) => e.1 += 1,
@@ -744,4 +747,72 @@ pub fn read_board(image: &RgbaImage) -> Result<FifteenReading, ReadError> {
         tile: l.tile as u32,
         bevel: l.bevel as u32,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fixture(name: &str) -> RgbaImage {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("fixtures/fifteen")
+            .join(name);
+        image::open(&path).unwrap().to_rgba8()
+    }
+
+    #[test]
+    fn cells_and_centres() {
+        let r = read_board(&fixture("desktop-4x4.png")).unwrap();
+        assert_eq!(
+            r.board.sgt_id(),
+            "4x4:15,8,7,5,1,13,3,10,4,14,11,9,2,12,0,6"
+        );
+        assert_eq!((r.x0, r.y0, r.tile, r.bevel), (24, 49, 48, 2));
+        assert_eq!(r.cells().len(), 16);
+        assert_eq!(r.cell_centre(1, 2), (24.0 + 2.5 * 48.0, 49.0 + 1.5 * 48.0));
+        assert_eq!(r.board_rect().width, 192);
+    }
+
+    #[test]
+    fn a_tile_mid_slide_is_off_the_lattice() {
+        // Tile 12 at row 3, column 1 drawn a third of the way into the gap
+        // on its right, its old place partly plain.
+        let mut img = fixture("desktop-4x4.png");
+        let r = read_board(&img).unwrap();
+        let (t, x, y) = (r.tile, r.x0 + r.tile, r.y0 + 3 * r.tile);
+        let tile = image::imageops::crop_imm(&img, x, y, t, t).to_image();
+        let face = *img.get_pixel(x + t / 2, y + r.bevel + 1);
+        for dy in 0..t {
+            for dx in 0..t / 3 {
+                img.put_pixel(x + dx, y + dy, face);
+            }
+        }
+        image::imageops::replace(&mut img, &tile, (x + t / 3) as i64, y as i64);
+        let e = read_board(&img).unwrap_err();
+        assert!(matches!(e, ReadError::OffLattice { row: 3, .. }), "{e}");
+    }
+
+    #[test]
+    fn a_board_cut_by_the_image_edge_is_refused() {
+        let img = fixture("desktop-4x4.png");
+        for (w, h, side) in [
+            (24 + 48 * 3 + 20, 800, "right"),
+            (1280, 49 + 48 * 2 + 30, "bottom"),
+        ] {
+            let cut = image::imageops::crop_imm(&img, 0, 0, w, h).to_image();
+            let e = read_board(&cut).unwrap_err();
+            assert_eq!(e, ReadError::CutOff { side }, "{e}");
+        }
+        let cut = image::imageops::crop_imm(&img, 60, 0, 1000, 800).to_image();
+        let e = read_board(&cut).unwrap_err();
+        assert_eq!(e, ReadError::CutOff { side: "left" }, "{e}");
+    }
+
+    #[test]
+    fn blank_and_tiny_images_have_no_board() {
+        for (w, h) in [(1, 1), (300, 200)] {
+            let img = RgbaImage::from_pixel(w, h, image::Rgba([213, 213, 213, 255]));
+            assert!(matches!(read_board(&img), Err(ReadError::NoBoard { .. })));
+        }
+    }
 }
