@@ -261,6 +261,21 @@ pub fn hint_moves(id: &str, tile_size: Option<u32>, cap: usize) -> anyhow::Resul
             }
             std::thread::sleep(Duration::from_millis(50));
         };
+        // On top and with the keyboard: the `h` presses must reach this
+        // window, not a browser showing the same game.
+        {
+            use x11rb::connection::Connection as _;
+            use x11rb::protocol::xproto::{
+                ConfigureWindowAux, ConnectionExt as _, InputFocus, StackMode,
+            };
+            conn.configure_window(
+                window.id,
+                &ConfigureWindowAux::new().stack_mode(StackMode::ABOVE),
+            )?;
+            conn.set_input_focus(InputFocus::PARENT, window.id, x11rb::CURRENT_TIME)?;
+            conn.flush()?;
+            std::thread::sleep(Duration::from_millis(100));
+        }
         let mut grabber = WindowGrabber::open_window(&display, window.id)?;
         let mut pointer = open_pointer()?;
         // Wait for the board, then click the margin under it to give the
