@@ -5,13 +5,15 @@
 //! sets up logging and turns errors into a message and an exit code.
 //!
 //! [`play`] holds what the play loop's commands (`play`, `demo`,
-//! `validate`, `bench play`) of every game share.
+//! `validate`, `bench play`) of every game share; [`sgt_game`] the whole
+//! `play`, `demo` and `validate` of a game an sgt-puzzles program hosts.
 
 pub mod args;
 pub mod click;
 pub mod games;
 pub mod play;
 pub mod screenshot;
+pub mod sgt_game;
 
 use std::process::ExitCode;
 

@@ -569,7 +569,7 @@ impl<'a, G: PlayableGame> Player<'a, G> {
                     }
                 }
             }
-            if cursor >= plan.moves.len() {
+            if cursor >= plan.moves.len() && !plan.moves.is_empty() {
                 // The plan ran out without a win: the board differs from the
                 // solver's model; solve again from what is seen.
                 plan = self.solve(&state)?;
@@ -579,12 +579,15 @@ impl<'a, G: PlayableGame> Player<'a, G> {
                 clock.pending_solve += plan.elapsed;
                 all_proven &= plan.proven_optimal;
                 cursor = 0;
-                if plan.moves.is_empty() {
-                    return Err(PlayError::Solve(format!(
-                        "no moves planned for an unfinished board {}",
-                        self.game.describe_state(&state)
-                    )));
-                }
+            }
+            if plan.moves.is_empty() {
+                // An empty plan for an unfinished board: the solver proved
+                // that it cannot be won (see [`Plan::moves`]).
+                log::warn!(
+                    "the board {} cannot be won any more (proven by the solver)",
+                    self.game.describe_state(&state)
+                );
+                break GameResult::Lost;
             }
             if !self.config.pause_between_moves.is_zero() {
                 self.sleep_checked(self.config.pause_between_moves)?;

@@ -91,7 +91,10 @@ impl StatusReading {
 /// A plan from the solver for the current state.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Plan<M> {
-    /// Moves to play in order; empty when the state is already won.
+    /// Moves to play in order; empty when the state is already won, or
+    /// when the solver proved that it cannot be won (the loop then ends the
+    /// game as lost). A solver that merely found no win within its budget
+    /// returns an error instead.
     pub moves: Vec<M>,
     /// True when no shorter solution exists.
     pub proven_optimal: bool,

@@ -14,6 +14,7 @@ mod browser;
 mod capture_cli;
 mod capture_fresh;
 mod display;
+mod fifteen_play;
 mod fixtures_check;
 mod play_abort;
 mod play_dry_run;

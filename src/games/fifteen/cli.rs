@@ -11,6 +11,11 @@ use std::time::{Duration, Instant};
 use anyhow::{bail, Context};
 use clap::{ArgMatches, Command};
 
+pub mod bench_read;
+pub mod fixtures;
+pub mod hosted;
+pub mod read;
+
 use super::bench;
 use super::parse::{parse_board, Convention};
 use super::pdb::{cache_dir, OpenReport, Partition, PatternDb};
@@ -50,6 +55,27 @@ impl GameCli for Fifteen {
                 name,
                 "Solve every board of a file (e.g. Korf's 100) and summarise",
             ),
+            Verb::Read => {
+                command_for::<read::Args>(name, "Read an sgt-fifteen board off a screenshot")
+            }
+            Verb::BenchRead => command_for::<bench_read::Args>(
+                name,
+                "Read every sgt-fifteen screenshot of a folder and report time per image",
+            ),
+            Verb::Fixtures => {
+                command_for::<fixtures::Args>(name, "Check the sgt-fifteen screenshot fixtures")
+            }
+            Verb::Play => {
+                command_for::<hosted::PlayCmd>(name, "Play sgt-fifteen on the current display")
+            }
+            Verb::Demo => command_for::<hosted::DemoCmd>(
+                name,
+                "Play sgt-fifteen (or fifteen.html in Chromium) to a win on a virtual display",
+            ),
+            Verb::Validate => command_for::<hosted::ValidateCmd>(
+                name,
+                "Play games sgt-fifteen generates and compare with the game's own hints",
+            ),
             _ => return None,
         })
     }
@@ -58,6 +84,12 @@ impl GameCli for Fifteen {
         match verb {
             Verb::Solve => run_solve(parse(m)?),
             Verb::Bench => run_bench(parse(m)?),
+            Verb::Read => read::run(parse(m)?),
+            Verb::BenchRead => bench_read::run(parse(m)?),
+            Verb::Fixtures => fixtures::run(parse(m)?),
+            Verb::Play => hosted::run_play_cmd(parse(m)?),
+            Verb::Demo => hosted::run_demo_cmd(parse(m)?),
+            Verb::Validate => hosted::run_validate_cmd(parse(m)?),
             v => bail!("fifteen does not support `{}`", v.label()),
         }
     }

@@ -19,9 +19,12 @@
 pub mod bench;
 pub mod bounds;
 pub mod cli;
+pub mod digits;
 pub mod parse;
 pub mod pdb;
+pub mod play;
 pub mod problem;
+pub mod read;
 pub mod rules;
 pub mod solve;
 
