@@ -600,6 +600,16 @@ impl WinOracle for Endgame {
             n => self.win[n as usize - 2].get(board),
         }
     }
+
+    fn prefetch(&self, board: Board) {
+        let n = board.balls() as usize;
+        if let Some(t) = n.checked_sub(2).and_then(|i| self.win.get(i)) {
+            let r = lines::rank(board.0);
+            if let Some(w) = t.words.get((r >> 6) as usize) {
+                prefetch(w);
+            }
+        }
+    }
 }
 
 #[cfg(test)]
