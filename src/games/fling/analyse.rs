@@ -16,8 +16,12 @@
 //!   endgame tables.
 //! - Solvability after adding or removing a ball is decided by a
 //!   depth-first search with a table of dead positions (shared by the 56
-//!   questions: a dead position is dead whatever the start), stopped early
-//!   by the endgame tables when some are loaded ([`WinOracle`]).
+//!   questions: a dead position is dead whatever the start; a table of
+//!   winnable ones was tried and saved under 0.1 % of the nodes), stopped early by the endgame tables when some are loaded
+//!   ([`WinOracle`]): a position with at most as many balls as the largest
+//!   table is answered by the table, never searched; the children of a
+//!   position one ball above it have their table words prefetched
+//!   together.
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
@@ -31,6 +35,10 @@ pub trait WinOracle: Sync {
     fn max_balls(&self) -> u32;
     /// Whether `board` (with 1..=`max_balls()` balls) can be won.
     fn winnable(&self, board: Board) -> bool;
+    /// A hint that `board` (with 2..=`max_balls()` balls) will be asked
+    /// about soon, so that its table word can be brought into the cache
+    /// while other questions are answered.
+    fn prefetch(&self, _board: Board) {}
 }
 
 /// Counts solutions of every position reachable from a start.
@@ -125,11 +133,26 @@ impl<'a> WinSearch<'a> {
             return false;
         }
         self.nodes += 1;
-        if board.any_move(|_, b| self.winnable(b)) {
-            return true;
+        let won = match self.oracle {
+            // One ball above the tables: every child is a table look-up;
+            // ask for all their words before reading any, so that the
+            // cache misses overlap.
+            Some(o) if n == o.max_balls() + 1 => {
+                let mut kids = [0u64; CELLS * 4];
+                let mut len = 0;
+                board.for_each_move(|_, b| {
+                    o.prefetch(b);
+                    kids[len] = b.0;
+                    len += 1;
+                });
+                kids[..len].iter().any(|&b| o.winnable(Board(b)))
+            }
+            _ => board.any_move(|_, b| self.winnable(b)),
+        };
+        if !won {
+            self.dead.insert(board.0);
         }
-        self.dead.insert(board.0);
-        false
+        won
     }
 }
 

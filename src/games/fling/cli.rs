@@ -86,8 +86,10 @@ pub struct AnalyseArgs {
     /// solvability into this PNG (needs one board: use --board N).
     #[arg(long, value_name = "FILE")]
     pub png: Option<PathBuf>,
-    /// Load endgame tables from this directory to stop searches early.
-    #[arg(long, value_name = "DIR")]
+    /// Load endgame tables from this directory (without DIR: the cache
+    /// folder `endgame fling` writes to by default) to stop searches
+    /// early.
+    #[arg(long, value_name = "DIR", num_args = 0..=1, default_missing_value = "")]
     pub tables: Option<PathBuf>,
     /// Balls of the largest table to load (with --tables).
     #[arg(long, value_name = "K", default_value_t = 9, value_parser = clap::value_parser!(u32).range(2..=12))]
@@ -106,8 +108,9 @@ pub struct BenchArgs {
     /// Draw reachable states per level (log axis) into this PNG.
     #[arg(long, value_name = "FILE")]
     pub plot: Option<PathBuf>,
-    /// Endgame tables for the add/remove timing (and the level analysis).
-    #[arg(long, value_name = "DIR")]
+    /// Endgame tables for the add/remove timing (and the level analysis)
+    /// from this directory (without DIR: the cache folder).
+    #[arg(long, value_name = "DIR", num_args = 0..=1, default_missing_value = "")]
     pub tables: Option<PathBuf>,
     /// Balls of the largest table to load (with --tables).
     #[arg(long, value_name = "K", default_value_t = 9, value_parser = clap::value_parser!(u32).range(2..=12))]
@@ -130,7 +133,9 @@ pub struct EndgameArgs {
     /// Build tables for 2..=N balls.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(2..=12))]
     pub balls: u32,
-    /// Write the tables into this directory (created if missing).
+    /// Write the tables into this directory (created if missing; by
+    /// default `$XDG_CACHE_HOME/gridbot/fling`, else
+    /// `~/.cache/gridbot/fling`).
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
     /// Print JSON instead of text.
@@ -162,7 +167,29 @@ fn cell_name(c: u8) -> String {
     format!("{}{}", (b'a' + x as u8) as char, y + 1)
 }
 
+/// Where tables go when no directory is named:
+/// `$XDG_CACHE_HOME/gridbot/fling`, else `~/.cache/gridbot/fling`.
+fn default_table_dir() -> Result<PathBuf> {
+    if let Some(x) = std::env::var_os("XDG_CACHE_HOME").filter(|x| !x.is_empty()) {
+        return Ok(PathBuf::from(x).join("gridbot").join("fling"));
+    }
+    match std::env::var_os("HOME").filter(|x| !x.is_empty()) {
+        Some(h) => Ok(PathBuf::from(h).join(".cache").join("gridbot").join("fling")),
+        None => bail!("no cache folder for the endgame tables: neither XDG_CACHE_HOME nor HOME is set (name one with --out/--tables DIR)"),
+    }
+}
+
+/// The directory of `--tables [DIR]` (empty: the cache folder).
+fn table_dir(arg: &Path) -> Result<PathBuf> {
+    if arg.as_os_str().is_empty() {
+        default_table_dir()
+    } else {
+        Ok(arg.to_path_buf())
+    }
+}
+
 fn load_tables(dir: &Path, k: u32) -> Result<Endgame> {
+    let dir = &table_dir(dir)?;
     let t = Instant::now();
     let eg = Endgame::load(dir, k, false)?;
     log::info!(
@@ -389,9 +416,11 @@ pub fn run_endgame(args: &EndgameArgs) -> Result<ExitCode> {
             args.balls
         );
     }
-    if let Some(d) = &args.out {
-        std::fs::create_dir_all(d).with_context(|| format!("creating {}", d.display()))?;
-    }
+    let out = match &args.out {
+        Some(d) => d.clone(),
+        None => default_table_dir()?,
+    };
+    std::fs::create_dir_all(&out).with_context(|| format!("creating {}", out.display()))?;
     let total: u64 = (2..=args.balls).map(placements).sum();
     let bar = indicatif::ProgressBar::new(total);
     bar.set_style(
@@ -411,7 +440,7 @@ pub fn run_endgame(args: &EndgameArgs) -> Result<ExitCode> {
                 std::thread::sleep(Duration::from_millis(200));
             }
         });
-        let res = Endgame::build(args.balls, args.out.as_deref(), false, &progress, |st| {
+        let res = Endgame::build(args.balls, Some(&out), false, &progress, |st| {
             bar.suspend(|| {
                 if !args.json {
                     println!(
@@ -438,10 +467,14 @@ pub fn run_endgame(args: &EndgameArgs) -> Result<ExitCode> {
     if args.json {
         println!(
             "{}",
-            serde_json::to_string_pretty(&json!({"levels": stats, "wall_s": wall}))?
+            serde_json::to_string_pretty(&json!({"levels": stats, "wall_s": wall, "dir": out}))?
         );
     } else {
-        println!("built tables for 2..={} balls in {wall:.1} s", args.balls);
+        println!(
+            "built tables for 2..={} balls in {wall:.1} s into {}",
+            args.balls,
+            out.display()
+        );
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -35,7 +35,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use rayon::prelude::*;
 
 use super::analyse::WinOracle;
-use super::rules::{Board, CELLS};
+use super::lines;
+use super::rules::{Board, CELLS, HEIGHT, WIDTH};
 use crate::solver::rank::Combinations;
 
 /// The most balls a table is built for (beyond 12 the bit tables need
@@ -71,7 +72,6 @@ pub struct BitLevel {
     pub k: u32,
     /// Bit `r % 64` of word `r / 64` is placement `r`'s bit.
     pub words: Vec<u64>,
-    comb: Combinations,
 }
 
 impl PartialEq for BitLevel {
@@ -82,17 +82,14 @@ impl PartialEq for BitLevel {
 
 impl BitLevel {
     fn new(k: u32, words: Vec<u64>) -> Self {
-        BitLevel {
-            k,
-            words,
-            comb: ranking(k),
-        }
+        BitLevel { k, words }
     }
 
     /// The bit of `board` (which must have `k` balls).
     #[inline(always)]
     pub fn get(&self, board: Board) -> bool {
-        let r = self.comb.rank_mask(board.0);
+        debug_assert_eq!(board.balls(), self.k);
+        let r = lines::rank(board.0);
         self.words[(r >> 6) as usize] >> (r & 63) & 1 == 1
     }
 
@@ -105,22 +102,27 @@ impl BitLevel {
     }
 
     fn checksum(&self) -> u64 {
-        self.words
-            .par_chunks(1 << 16)
-            .enumerate()
-            .map(|(i, ch)| {
-                let mut h =
-                    0x9e37_79b9_7f4a_7c15u64 ^ (i as u64).wrapping_mul(0xff51_afd7_ed55_8ccd);
-                for &w in ch {
-                    h = (h ^ w).wrapping_mul(0x0000_0100_0000_01b3).rotate_left(29);
-                }
-                h
-            })
-            // Chunk hashes are seeded with their index, so a sum (which
-            // does not depend on how rayon splits the work) still notices
-            // swapped chunks.
-            .reduce(|| 0, u64::wrapping_add)
+        checksum_of(self.words.len(), |i| self.words[i])
     }
+}
+
+/// The checksum of `n` words given by `word` (chunk hashes seeded with
+/// their index, summed: it does not depend on how rayon splits the work
+/// and still notices swapped chunks).
+fn checksum_of(n: usize, word: impl Fn(usize) -> u64 + Sync) -> u64 {
+    const CHUNK: usize = 1 << 16;
+    (0..n.div_ceil(CHUNK))
+        .into_par_iter()
+        .map(|i| {
+            let mut h = 0x9e37_79b9_7f4a_7c15u64 ^ (i as u64).wrapping_mul(0xff51_afd7_ed55_8ccd);
+            for j in i * CHUNK..((i + 1) * CHUNK).min(n) {
+                h = (h ^ word(j))
+                    .wrapping_mul(0x0000_0100_0000_01b3)
+                    .rotate_left(29);
+            }
+            h
+        })
+        .reduce(|| 0, u64::wrapping_add)
 }
 
 /// Which of the two tables a file holds.
@@ -199,18 +201,35 @@ fn io_err(path: &Path) -> impl FnOnce(std::io::Error) -> TableError + '_ {
 
 /// Writes `level` as a table of `kind` to `path`.
 pub fn save(level: &BitLevel, kind: Kind, path: &Path) -> Result<(), TableError> {
+    save_words(level.k, kind, path, level.words.len(), |i| level.words[i])
+}
+
+/// Writes the `n` words given by `word` as the table of `kind` for `k`
+/// balls to `path` (through a temporary file renamed at the end, so that
+/// an interrupted write leaves no table behind).
+fn save_words(
+    k: u32,
+    kind: Kind,
+    path: &Path,
+    n: usize,
+    word: impl Fn(usize) -> u64 + Sync,
+) -> Result<(), TableError> {
     let tmp = path.with_extension("tmp");
     let f = File::create(&tmp).map_err(io_err(&tmp))?;
     let mut w = BufWriter::with_capacity(1 << 20, f);
     let mut head = Vec::with_capacity(50);
     head.extend_from_slice(MAGIC);
     head.extend_from_slice(&kind.code().to_le_bytes());
-    head.extend_from_slice(&u64::from(level.k).to_le_bytes());
-    head.extend_from_slice(&placements(level.k).to_le_bytes());
-    head.extend_from_slice(&level.checksum().to_le_bytes());
+    head.extend_from_slice(&u64::from(k).to_le_bytes());
+    head.extend_from_slice(&placements(k).to_le_bytes());
+    head.extend_from_slice(&checksum_of(n, &word).to_le_bytes());
     w.write_all(&head).map_err(io_err(&tmp))?;
-    for ch in level.words.chunks(1 << 16) {
-        let bytes: Vec<u8> = ch.iter().flat_map(|x| x.to_le_bytes()).collect();
+    let mut bytes = Vec::with_capacity(8 << 16);
+    for start in (0..n).step_by(1 << 16) {
+        bytes.clear();
+        for i in start..(start + (1 << 16)).min(n) {
+            bytes.extend_from_slice(&word(i).to_le_bytes());
+        }
         w.write_all(&bytes).map_err(io_err(&tmp))?;
     }
     w.flush().map_err(io_err(&tmp))?;
@@ -274,82 +293,185 @@ pub fn load(kind: Kind, k: u32, path: &Path) -> Result<BitLevel, TableError> {
     Ok(level)
 }
 
-/// Winnable and unique bits for one level, from the level below.
-fn build_level(
+/// The winnable and unique bits of one level side by side: `words[i]` is
+/// `[winnable, unique]` for placements `64 i .. 64 i + 63`, so that the
+/// unique bit of a successor is in the cache line its winnable bit
+/// brought in.
+struct PairLevel {
     k: u32,
-    below: Option<(&BitLevel, &BitLevel)>,
-    progress: &AtomicU64,
-) -> (BitLevel, BitLevel) {
+    words: Vec<[u64; 2]>,
+}
+
+impl PairLevel {
+    fn split(&self, which: usize) -> BitLevel {
+        BitLevel::new(self.k, self.words.iter().map(|w| w[which]).collect())
+    }
+}
+
+/// Asks the processor to bring `p`'s cache line in (a hint; no effect on
+/// other targets).
+#[inline(always)]
+fn prefetch<T>(p: &T) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch never faults and `p` is a valid reference.
+    #[allow(unused_unsafe)]
+    unsafe {
+        core::arch::x86_64::_mm_prefetch(
+            p as *const T as *const i8,
+            core::arch::x86_64::_MM_HINT_T0,
+        );
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = p;
+}
+
+/// Most distinct successors of a placement of at most `MAX_TABLE_BALLS`
+/// balls (a ball has at most one result per direction).
+const MAX_SUCC: usize = 4 * MAX_TABLE_BALLS as usize;
+
+/// Writes the ranks (in the level below) of the distinct successors of
+/// `b` into `out`, prefetching their table words; returns how many.
+#[inline(always)]
+fn successor_ranks(b: u64, below: &[[u64; 2]], out: &mut [u64; MAX_SUCC]) -> usize {
+    let mut n = 0;
+    // Per ball i (cells increasing): the rank terms of the balls below
+    // it as they are (`lower[i]`), and of the balls from it upwards with
+    // one ball fewer below them (`upper[i]`), which is what a move along
+    // a row leaves above the row.
+    let mut cells = [0u32; MAX_TABLE_BALLS as usize];
+    let mut k = 0;
+    let mut m = b;
+    while m != 0 {
+        cells[k] = m.trailing_zeros();
+        k += 1;
+        m &= m - 1;
+    }
+    let mut lower = [0u64; MAX_TABLE_BALLS as usize + 1];
+    for i in 0..k {
+        lower[i + 1] = lower[i] + lines::binom(cells[i], i as u32 + 1);
+    }
+    let mut upper = [0u64; MAX_TABLE_BALLS as usize + 1];
+    for i in (0..k).rev() {
+        upper[i] = upper[i + 1] + lines::binom(cells[i], i as u32);
+    }
+    let mut first = 0usize;
+    for y in 0..HEIGHT {
+        let sh = (y * WIDTH) as u32;
+        let row = (b >> sh) & 127;
+        let count = row.count_ones() as usize;
+        for &q in lines::row_moves(row).results() {
+            let mut r = lower[first] + upper[first + count];
+            let mut qq = u32::from(q);
+            let mut i = first as u32 + 1;
+            while qq != 0 {
+                r += lines::binom(sh + qq.trailing_zeros(), i);
+                i += 1;
+                qq &= qq - 1;
+            }
+            prefetch(&below[(r >> 6) as usize]);
+            out[n] = r;
+            n += 1;
+        }
+        first += count;
+    }
+    for x in 0..WIDTH as u32 {
+        let col = lines::column_bits(b >> x);
+        let moves = lines::col_moves(u64::from(col));
+        if moves.len == 0 {
+            continue;
+        }
+        let rest = b & !(lines::COLUMN0 << x);
+        for &q in moves.results() {
+            let r = lines::rank(rest | lines::column_cells(q, x));
+            prefetch(&below[(r >> 6) as usize]);
+            out[n] = r;
+            n += 1;
+        }
+    }
+    n
+}
+
+/// True when `b` has a legal move (two balls: winnable and unique).
+#[inline(always)]
+fn has_line_move(b: u64) -> bool {
+    (0..HEIGHT).any(|y| lines::row_moves(b >> (y * WIDTH)).len > 0)
+        || (0..WIDTH as u32)
+            .any(|x| lines::col_moves(u64::from(lines::column_bits(b >> x))).len > 0)
+}
+
+/// Placements per parallel task (in words of 64).
+const BLOCK_WORDS: usize = 1 << 12;
+
+/// Winnable and unique bits for level `k`, from the level below (`None`
+/// for two balls). Placements are walked in rank order with Gosper's
+/// next-combination (no unranking but once per task); the distinct
+/// successors of 64 placements are ranked and their words prefetched
+/// before any of them is read, so that the table misses overlap.
+fn build_level(k: u32, below: Option<&PairLevel>, progress: &AtomicU64) -> PairLevel {
+    lines::warm_up();
     let comb = ranking(k);
     let n = comb.count();
     let nwords = n.div_ceil(64) as usize;
-    let mut win = vec![0u64; nwords];
-    let mut uniq = vec![0u64; nwords];
-    const BLOCK: usize = 1 << 12; // words per parallel task
-    win.par_chunks_mut(BLOCK)
-        .zip(uniq.par_chunks_mut(BLOCK))
+    let mut out = vec![[0u64; 2]; nwords];
+    out.par_chunks_mut(BLOCK_WORDS)
         .enumerate()
-        .for_each(|(bi, (wch, uch))| {
-            let first = (bi * BLOCK * 64) as u64;
+        .for_each(|(bi, chunk)| {
+            let first = (bi * BLOCK_WORDS * 64) as u64;
             let mut b = comb.unrank_mask(first);
             let mut r = first;
-            for (ww, uw) in wch.iter_mut().zip(uch.iter_mut()) {
-                let mut wbits = 0u64;
-                let mut ubits = 0u64;
-                for bit in 0..64 {
-                    if r >= n {
-                        break;
-                    }
-                    let (w, u) = classify(Board(b), below);
-                    wbits |= u64::from(w) << bit;
-                    ubits |= u64::from(u) << bit;
-                    r += 1;
-                    if r < n {
-                        b = next_combination(b);
-                    }
-                }
-                *ww = wbits;
-                *uw = ubits;
-            }
-            progress.fetch_add((wch.len() * 64) as u64, Ordering::Relaxed);
-        });
-    (BitLevel::new(k, win), BitLevel::new(k, uniq))
-}
-
-/// (winnable, unique) of one placement, given the level below (`None` for
-/// two balls).
-#[inline(always)]
-fn classify(board: Board, below: Option<(&BitLevel, &BitLevel)>) -> (bool, bool) {
-    match below {
-        None => {
-            let w = board.can_move();
-            (w, w)
-        }
-        Some((win, uniq)) => {
-            // The first winnable successor, and whether a different one
-            // exists.
-            let mut first: Option<Board> = None;
-            let mut several = false;
-            board.any_move(|_, s| {
-                if win.get(s) {
-                    match first {
-                        None => first = Some(s),
-                        Some(f) if f != s => {
-                            several = true;
-                            return true;
+            let mut ranks = vec![[0u64; MAX_SUCC]; 64];
+            let mut counts = [0usize; 64];
+            for word in chunk.iter_mut() {
+                let m = (n - r).min(64) as usize;
+                let (mut wbits, mut ubits) = (0u64, 0u64);
+                match below {
+                    None => {
+                        for bit in 0..m {
+                            let w = u64::from(has_line_move(b));
+                            wbits |= w << bit;
+                            ubits |= w << bit;
+                            r += 1;
+                            if r < n {
+                                b = next_combination(b);
+                            }
                         }
-                        Some(_) => {}
+                    }
+                    Some(lv) => {
+                        let table = &lv.words[..];
+                        for bit in 0..m {
+                            counts[bit] = successor_ranks(b, table, &mut ranks[bit]);
+                            r += 1;
+                            if r < n {
+                                b = next_combination(b);
+                            }
+                        }
+                        for bit in 0..m {
+                            let mut wins = 0;
+                            let mut first = 0u64;
+                            for &s in &ranks[bit][..counts[bit]] {
+                                if table[(s >> 6) as usize][0] >> (s & 63) & 1 == 1 {
+                                    wins += 1;
+                                    if wins == 2 {
+                                        break;
+                                    }
+                                    first = s;
+                                }
+                            }
+                            if wins > 0 {
+                                wbits |= 1 << bit;
+                                if wins == 1 {
+                                    let u = table[(first >> 6) as usize][1] >> (first & 63) & 1;
+                                    ubits |= u << bit;
+                                }
+                            }
+                        }
                     }
                 }
-                false
-            });
-            match first {
-                None => (false, false),
-                Some(_) if several => (true, false),
-                Some(s) => (true, uniq.get(s)),
+                *word = [wbits, ubits];
             }
-        }
-    }
+            progress.fetch_add((chunk.len() * 64) as u64, Ordering::Relaxed);
+        });
+    PairLevel { k, words: out }
 }
 
 /// Per-level figures of a build.
@@ -394,36 +516,36 @@ impl Endgame {
         }
         let mut win: Vec<BitLevel> = Vec::new();
         let mut unique: Vec<BitLevel> = Vec::new();
+        let mut last: Option<PairLevel> = None;
         for k in 2..=max {
             let t0 = std::time::Instant::now();
-            let below = match (win.last(), unique.last()) {
-                (Some(w), Some(u)) => Some((w, u)),
-                _ => None,
-            };
-            let (w, u) = build_level(k, below, progress);
+            let level = build_level(k, last.as_ref(), progress);
+            drop(last.take());
             if let Some(dir) = out {
-                save(&w, Kind::Winnable, &table_path(dir, Kind::Winnable, k))?;
-                save(&u, Kind::Unique, &table_path(dir, Kind::Unique, k))?;
+                let n = level.words.len();
+                let w = |i: usize| level.words[i][0];
+                save_words(k, Kind::Winnable, &table_path(dir, Kind::Winnable, k), n, w)?;
+                let u = |i: usize| level.words[i][1];
+                save_words(k, Kind::Unique, &table_path(dir, Kind::Unique, k), n, u)?;
             }
+            let (winnable, uniq) = level
+                .words
+                .par_iter()
+                .map(|w| (u64::from(w[0].count_ones()), u64::from(w[1].count_ones())))
+                .reduce(|| (0, 0), |a, b| (a.0 + b.0, a.1 + b.1));
             let stats = LevelStats {
                 k,
                 placements: placements(k),
-                winnable: w.count_ones(),
-                unique: u.count_ones(),
+                winnable,
+                unique: uniq,
                 seconds: t0.elapsed().as_secs_f64(),
             };
             on_level(&stats);
-            if !keep {
-                win.clear();
-                unique.clear();
+            if keep {
+                win.push(level.split(0));
+                unique.push(level.split(1));
             }
-            win.push(w);
-            unique.push(u);
-        }
-        if !keep {
-            // Only the top level is left; an oracle needs all of them.
-            win.clear();
-            unique.clear();
+            last = Some(level);
         }
         Ok(Endgame { win, unique })
     }
@@ -478,6 +600,16 @@ impl WinOracle for Endgame {
             n => self.win[n as usize - 2].get(board),
         }
     }
+
+    fn prefetch(&self, board: Board) {
+        let n = board.balls() as usize;
+        if let Some(t) = n.checked_sub(2).and_then(|i| self.win.get(i)) {
+            let r = lines::rank(board.0);
+            if let Some(w) = t.words.get((r >> 6) as usize) {
+                prefetch(w);
+            }
+        }
+    }
 }
 
 #[cfg(test)]
@@ -529,6 +661,41 @@ mod tests {
         let mut other = level.clone();
         other.words.swap(0, 1 << 16);
         assert_ne!(other.checksum(), a);
+    }
+
+    #[test]
+    fn five_ball_tables_agree_with_solution_counts_on_random_placements() {
+        // Winnable and unique bits of random 4- and 5-ball placements
+        // against the analysis' own exact solution count, and the counts
+        // of whole levels against the slow per-move classification.
+        let eg = Endgame::build(5, None, true, &AtomicU64::new(0), |_| {}).unwrap();
+        let mut s = 0x2545_f491_4f6c_dd1du64;
+        for k in [4u32, 5] {
+            for _ in 0..3000 {
+                s ^= s << 13;
+                s ^= s >> 7;
+                s ^= s << 17;
+                let b = Board(ranking(k).unrank_mask(s % placements(k)));
+                let (_, sols, _) = count_solutions(b);
+                assert_eq!(eg.winnable(b), sols > 0, "{b}");
+                assert_eq!(eg.unique(b), Some(sols == 1), "{b}");
+            }
+        }
+        // Level 5 recomputed with the board's own move generator.
+        let (w4, u4) = (&eg.win[2], &eg.unique[2]);
+        let comb = ranking(5);
+        for r in (0..comb.count()).step_by(37) {
+            let b = Board(comb.unrank_mask(r));
+            let mut wins: Vec<Board> = Vec::new();
+            b.for_each_move(|_, t| {
+                if w4.get(t) && !wins.contains(&t) {
+                    wins.push(t);
+                }
+            });
+            let u = wins.len() == 1 && u4.get(wins[0]);
+            assert_eq!(eg.win[3].get(b), !wins.is_empty(), "{b}");
+            assert_eq!(eg.unique[3].get(b), u, "{b}");
+        }
     }
 
     #[test]

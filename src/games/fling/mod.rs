@@ -11,6 +11,7 @@ pub mod bench;
 pub mod cli;
 pub mod draw;
 pub mod endgame;
+pub mod lines;
 pub mod parse;
 pub mod plot;
 pub mod rules;
