@@ -1,6 +1,9 @@
 //! Flood-It as a [`crate::solver::Problem`]: the state every engine of the
-//! search core sees, so Flood's exact strategies run on those engines
-//! (A* in [`super::astar`], branch and bound in [`super::bnb`]).
+//! search core sees. Branch and bound ([`super::bnb`]) runs on the core's
+//! engine with it; the exact A* ([`super::astar`]) keeps its own loop for
+//! now (on the core's generic A* it measured up to 13% slower on b14c8,
+//! see docs/performance.md), and the tests cross-check the problem with
+//! the core's breadth-first search.
 //!
 //! - State: the flooded set `f` (a bitset over regions) and its border
 //!   `b`, kept incrementally so a move costs a few word operations. The
