@@ -19,6 +19,7 @@
 pub mod bench;
 pub mod bounds;
 pub mod cli;
+pub mod packed;
 pub mod parse;
 pub mod pdb;
 pub mod problem;

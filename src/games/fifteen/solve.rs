@@ -1,7 +1,8 @@
 //! Solving a board: the parity test first, then the strategy for its size.
 //!
-//! - At most 16 cells: IDA* (the search core's) with pattern databases on
-//!   4x4 when given, else Manhattan distance plus linear conflicts. A
+//! - At most 16 cells: IDA* (the search core's) with pattern databases
+//!   when given for the board's size (the compact problem of
+//!   [`super::packed`]), else Manhattan distance plus linear conflicts. A
 //!   finished search is a proven shortest solution.
 //! - Larger boards (anytime): first a solution built by placing tiles a
 //!   few at a time, each stage a short IDA* towards a subgoal ("these tiles
@@ -13,6 +14,7 @@
 
 use std::time::{Duration, Instant};
 
+use super::packed::PdbSlide;
 use super::pdb::PatternDb;
 use super::problem::{BoundKind, Slide, MAX_CELLS};
 use super::rules::{Board, Dir, Unsolvable};
@@ -22,8 +24,8 @@ use crate::solver::{Budget, BudgetExceeded, Outcome, Problem};
 /// How to solve.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct SolveOptions<'a> {
-    /// Pattern databases for 4x4 boards (None: Manhattan plus linear
-    /// conflicts).
+    /// Pattern databases, used on boards of their size (None, or another
+    /// size: Manhattan plus linear conflicts).
     pub pdb: Option<&'a PatternDb>,
     /// Wall-clock limit for the whole solve (None: no limit).
     pub time_limit: Option<Duration>,
@@ -82,11 +84,14 @@ pub fn solve(board: &Board, opts: &SolveOptions) -> Result<Solved, SolveError> {
             None => b,
         }
     };
-    let bound = match opts.pdb {
-        Some(db) if w == 4 && h == 4 => BoundKind::Pdb(db),
-        _ => BoundKind::LinearConflict,
-    };
-    let problem = Slide::new(w, h, bound);
+    if let Some(db) = opts.pdb.filter(|db| PdbSlide::fits(db, board)) {
+        let problem = PdbSlide::new(db);
+        return Ok(Solved {
+            outcome: idastar(&problem, &problem.node(board), &budget),
+            method: Method::Exact,
+        });
+    }
+    let problem = Slide::new(w, h, BoundKind::LinearConflict);
     let start = problem.node(board);
     if w * h <= 16 {
         return Ok(Solved {
@@ -378,6 +383,24 @@ mod tests {
         }
     }
 
+    /// The databases' bound (direct and mirrored) on every board given.
+    fn check_pdb_admissible(all: &[(Board, u32)], db: &PatternDb) {
+        let mut exact = 0;
+        for (b, d) in all {
+            let lb = db.bound(b);
+            assert!(lb <= *d, "{}: bound {lb} > distance {d} on\n{b}", db.name());
+            assert_eq!(lb % 2, d % 2, "{}: parity of the bound on\n{b}", db.name());
+            exact += usize::from(lb == *d);
+        }
+        // Not a bound of 0 everywhere: it is exact on many boards.
+        assert!(
+            exact * 10 > all.len(),
+            "{}: exact on {exact} of {}",
+            db.name(),
+            all.len()
+        );
+    }
+
     fn check_solver(all: &[(Board, u32)], k: usize, pdb: Option<&PatternDb>) {
         let opts = SolveOptions {
             pdb,
@@ -400,6 +423,9 @@ mod tests {
         assert_eq!(all.len(), 20160);
         check_bounds_admissible(&all, &[BoundKind::Manhattan, BoundKind::LinearConflict]);
         check_solver(&all, 200, None);
+        let db = PatternDb::build_patterns(4, 2, &[vec![1, 2, 5], vec![3, 4, 6, 7]]);
+        check_pdb_admissible(&all, &db);
+        check_solver(&all, 200, Some(&db));
         // The other half of the positions is refused by parity.
         let mut odd = Board::goal(4, 2).cells().to_vec();
         odd.swap(0, 1);
@@ -416,6 +442,11 @@ mod tests {
         assert_eq!(all.iter().map(|x| x.1).max(), Some(31));
         check_bounds_admissible(&all, &[BoundKind::LinearConflict]);
         check_solver(&all, 100, None);
+        // Two patterns and the mirrored lookup.
+        let db = PatternDb::build_patterns(3, 3, &[vec![1, 2, 3, 4], vec![5, 6, 7, 8]]);
+        assert!(db.mirrored());
+        check_pdb_admissible(&all, &db);
+        check_solver(&all, 100, Some(&db));
     }
 
     #[test]
@@ -425,11 +456,17 @@ mod tests {
         check_bounds_admissible(&some, &[BoundKind::LinearConflict]);
         let deep: Vec<_> = some.iter().filter(|x| x.1 >= 14).cloned().collect();
         check_solver(&deep, 40, None);
-        let db = PatternDb::build(Partition::P555);
-        let some = distances(4, 4, 200_000);
-        check_bounds_admissible(&some, &[BoundKind::LinearConflict, BoundKind::Pdb(&db)]);
-        let deep: Vec<_> = some.iter().filter(|x| x.1 >= 12).cloned().collect();
-        check_solver(&deep, 30, Some(&db));
+        let db = PatternDb::build_patterns(4, 3, &[vec![1, 2, 3, 5, 6], vec![4, 7, 8, 9, 10, 11]]);
+        check_pdb_admissible(&some, &db);
+        check_solver(&deep, 40, Some(&db));
+        for partition in [Partition::P555, Partition::P663] {
+            let db = PatternDb::build(partition);
+            let some = distances(4, 4, 200_000);
+            check_bounds_admissible(&some, &[BoundKind::LinearConflict]);
+            check_pdb_admissible(&some, &db);
+            let deep: Vec<_> = some.iter().filter(|x| x.1 >= 12).cloned().collect();
+            check_solver(&deep, 30, Some(&db));
+        }
     }
 
     #[test]
