@@ -7,8 +7,10 @@
 //! - Larger boards (anytime): first a solution built by placing tiles a
 //!   few at a time, each stage a short IDA* towards a subgoal ("these tiles
 //!   home"), top row or left column first, whichever side is longer, until
-//!   a 3x3 corner is left, which is solved exactly; loops are cut from the
-//!   path. Then IDA* on the whole board within what is left of the budget:
+//!   a 3x3 corner is left, which is solved exactly; a stage whose IDA*
+//!   needs more than a few hundred thousand nodes (the last two tiles of a
+//!   long line) is done by a beam search guided by the same bound instead;
+//!   loops are cut from the path. Then IDA* on the whole board within what is left of the budget:
 //!   either it proves an optimal solution or its last finished threshold is
 //!   a proven lower bound. `optimal=unproven` unless proven.
 
@@ -18,6 +20,7 @@ use super::packed::PdbSlide;
 use super::pdb::PatternDb;
 use super::problem::{BoundKind, Slide, MAX_CELLS};
 use super::rules::{Board, Dir, Unsolvable};
+use crate::solver::greedy::beam;
 use crate::solver::idastar::idastar;
 use crate::solver::{Budget, BudgetExceeded, Outcome, Problem};
 
@@ -171,6 +174,11 @@ pub fn stages(w: usize, h: usize) -> Vec<Vec<u8>> {
     out
 }
 
+/// Nodes one stage's IDA* may spend before the beam takes over.
+const STAGE_NODES: u64 = 200_000;
+/// Width of a stage's beam search.
+const STAGE_BEAM: usize = 2_000;
+
 /// A first solution by stages; `Err` with why and nodes when the budget
 /// ran out.
 fn staged(board: &Board, budget: &Budget) -> Result<(Vec<Dir>, u64), (BudgetExceeded, u64)> {
@@ -180,7 +188,18 @@ fn staged(board: &Board, budget: &Budget) -> Result<(Vec<Dir>, u64), (BudgetExce
     let mut nodes = 0;
     for targets in stages(w, h) {
         let p = Slide::new(w, h, BoundKind::LinearConflict).with_targets(&targets);
-        let o = idastar(&p, &p.node(&b), budget);
+        let start = p.node(&b);
+        // A shortest placement when it is cheap; some stages (the last
+        // two tiles of a long line) need detours the bound cannot see,
+        // and there a beam search guided by the same bound finds one.
+        let stage_budget = budget
+            .clone()
+            .with_node_limit(budget.node_limit().min(STAGE_NODES));
+        let mut o = idastar(&p, &start, &stage_budget);
+        if o.moves.is_none() && o.stopped == Some(BudgetExceeded::Nodes) && !budget.time_up() {
+            nodes += o.nodes;
+            o = beam(&p, &start, STAGE_BEAM, budget);
+        }
         nodes += o.nodes;
         match o.moves {
             Some(m) => {
