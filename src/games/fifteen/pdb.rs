@@ -160,9 +160,9 @@ impl Grid {
             if col + 1 < width {
                 nbr[c] |= 1 << (c + 1);
             }
-            for t in 1..n {
-                let g = t - 1;
-                dist[t][c] = ((g / width).abs_diff(r) + (g % width).abs_diff(col)) as u8;
+            for (g, row) in dist.iter_mut().skip(1).take(n - 1).enumerate() {
+                // Tile g + 1 is home on cell g.
+                row[c] = ((g / width).abs_diff(r) + (g % width).abs_diff(col)) as u8;
             }
         }
         let mirror = (width == height).then(|| {
@@ -502,7 +502,7 @@ impl PatternTable {
                 }
             },
             |r, depth, md| {
-                debug_assert!(depth >= md as u32 && (depth - md as u32) % 2 == 0);
+                debug_assert!(depth >= md as u32 && (depth - md as u32).is_multiple_of(2));
                 let excess = ((depth - md as u32) / 2).min(15) as u8;
                 if excess < NibbleTable::MAX {
                     table.claim(r, NibbleTable::MAX, excess);
