@@ -20,7 +20,9 @@
 //!
 //! Building blocks: [`rank`] (perfect hashes of combinations and partial
 //! permutations), [`retrograde`] (bit/nibble/byte tables indexed by rank,
-//! saved with a checksum, filled by parallel backward BFS), [`Bits`]
+//! saved with a checksum, filled by parallel backward BFS), [`zero_one`]
+//! (the same with sub-states joined by free moves, e.g. a puzzle's gap in
+//! a pattern database), [`Bits`]
 //! (fixed-size bitsets), [`BucketQueue`] (an open list for small integer
 //! costs), [`IndexTable`] (a hash table of arena indices), [`Budget`]
 //! (time, memory and node limits).
@@ -41,6 +43,7 @@ pub mod retrograde;
 pub mod table;
 #[cfg(test)]
 pub mod testing;
+pub mod zero_one;
 
 pub use astar::{astar, AstarProblem};
 pub use bfs::{bfs, bfs_distances, count_reachable, Reachable};

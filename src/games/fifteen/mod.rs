@@ -20,6 +20,7 @@ pub mod bench;
 pub mod bounds;
 pub mod cli;
 pub mod digits;
+pub mod packed;
 pub mod parse;
 pub mod pdb;
 pub mod play;

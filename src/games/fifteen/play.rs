@@ -132,11 +132,9 @@ impl Solving for FifteenGame {
             limit.as_secs_f64(),
             o.lower_bound
         );
-        let bound = match (&self.pdb, state.width(), state.height()) {
-            (Some(db), 4, 4) => BoundKind::Pdb(db),
-            _ => BoundKind::LinearConflict,
-        };
-        let problem = SlideProblem::new(state.width(), state.height(), bound);
+        // The beam ranks by Manhattan distance with linear conflicts (the
+        // pattern databases' search node is not keyed for duplicates).
+        let problem = SlideProblem::new(state.width(), state.height(), BoundKind::LinearConflict);
         let start = problem.node(state);
         // A beam finishes in well under a second; it gets at least 10 s,
         // and a wider beam if the first dies out.

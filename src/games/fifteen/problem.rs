@@ -3,14 +3,13 @@
 //! updated one tile at a time in [`Problem::apply`] so the engines read it
 //! for free.
 //!
-//! Bounds ([`BoundKind`]): Manhattan distance, Manhattan plus linear
-//! conflicts (any size), or additive pattern databases with the mirrored
-//! lookup (4x4 only). A node's goal may also be a SUBGOAL: only the tiles
+//! Bounds ([`BoundKind`]): Manhattan distance or Manhattan plus linear
+//! conflicts, any size (boards with pattern databases use the compact
+//! problem of [`super::packed`]). A node's goal may also be a SUBGOAL: only the tiles
 //! of a given set must be home ([`Slide::with_targets`]), which the
 //! anytime solver for large boards uses to place tiles a few at a time.
 
 use super::bounds::Geometry;
-use super::pdb::PatternDb;
 use super::rules::{Board, Dir};
 use crate::solver::{Keyed, Problem};
 
@@ -20,13 +19,11 @@ const NONE: u8 = u8::MAX;
 
 /// Which lower bound the nodes carry.
 #[derive(Debug, Clone, Copy)]
-pub enum BoundKind<'a> {
+pub enum BoundKind {
     /// Manhattan distance.
     Manhattan,
     /// Manhattan distance plus linear conflicts.
     LinearConflict,
-    /// Additive pattern databases, larger of direct and mirrored lookup.
-    Pdb(&'a PatternDb),
 }
 
 /// A position during search.
@@ -39,9 +36,6 @@ pub struct Node {
     md: u16,
     /// Linear-conflict extra per row then per column (LinearConflict only).
     lc: [u8; 32],
-    /// Pattern-database excess per table, direct and mirrored.
-    ex: [u8; 4],
-    mx: [u8; 4],
     h: u16,
 }
 
@@ -60,24 +54,20 @@ impl Node {
 /// One board's static facts: geometry, neighbours, the bound, the target
 /// tiles.
 #[derive(Debug, Clone)]
-pub struct Slide<'a> {
+pub struct Slide {
     geo: Geometry,
     n: usize,
     nbr: Vec<[u8; 4]>,
-    bound: BoundKind<'a>,
+    bound: BoundKind,
     /// `target[t]`: tile t must be home for the goal.
     target: Vec<bool>,
 }
 
-impl<'a> Slide<'a> {
-    /// The problem of solving a `width` x `height` board with `bound`. A
-    /// pattern database is only used on 4x4 boards (the caller checks).
-    pub fn new(width: usize, height: usize, bound: BoundKind<'a>) -> Slide<'a> {
+impl Slide {
+    /// The problem of solving a `width` x `height` board with `bound`.
+    pub fn new(width: usize, height: usize, bound: BoundKind) -> Slide {
         let n = width * height;
         assert!(n <= MAX_CELLS, "at most {MAX_CELLS} cells");
-        if let BoundKind::Pdb(_) = bound {
-            assert!(width == 4 && height == 4, "pattern databases are for 4x4");
-        }
         let nbr = (0..n)
             .map(|c| {
                 let (r, col) = ((c / width) as isize, (c % width) as isize);
@@ -104,13 +94,10 @@ impl<'a> Slide<'a> {
     /// The same problem whose goal is only that the tiles in `tiles` are
     /// home (the bound then counts only those tiles: Manhattan distance,
     /// plus linear conflicts among them).
-    pub fn with_targets(mut self, tiles: &[u8]) -> Slide<'a> {
+    pub fn with_targets(mut self, tiles: &[u8]) -> Slide {
         self.target = vec![false; self.n];
         for &t in tiles {
             self.target[t as usize] = true;
-        }
-        if let BoundKind::Pdb(_) = self.bound {
-            self.bound = BoundKind::LinearConflict;
         }
         self
     }
@@ -118,7 +105,7 @@ impl<'a> Slide<'a> {
     /// The problem of reaching the position `target` (same size) instead
     /// of the solved board, with Manhattan distance plus linear conflicts
     /// measured towards it.
-    pub fn towards(target: &Board) -> Slide<'static> {
+    pub fn towards(target: &Board) -> Slide {
         let mut p = Slide::new(target.width(), target.height(), BoundKind::LinearConflict);
         p.geo = Geometry::towards(target.width(), target.height(), target.cells());
         p
@@ -138,8 +125,6 @@ impl<'a> Slide<'a> {
             gap: board.gap() as u8,
             md: 0,
             lc: [0; 32],
-            ex: [0; 4],
-            mx: [0; 4],
             h: 0,
         };
         for (i, &t) in board.cells().iter().enumerate() {
@@ -158,12 +143,6 @@ impl<'a> Slide<'a> {
                 }
                 for c in 0..self.geo.width {
                     node.lc[16 + c] = self.line_conflict(&node.cells, false, c) as u8;
-                }
-            }
-            BoundKind::Pdb(db) => {
-                for i in 0..db.parts() {
-                    node.ex[i] = db.excess(i, &node.pos);
-                    node.mx[i] = db.excess_mirrored(i, &node.pos);
                 }
             }
         }
@@ -203,11 +182,6 @@ impl<'a> Slide<'a> {
         match self.bound {
             BoundKind::Manhattan => md,
             BoundKind::LinearConflict => md + node.lc.iter().map(|&x| x as u32).sum::<u32>(),
-            BoundKind::Pdb(_) => {
-                let a: u32 = node.ex.iter().map(|&x| x as u32).sum();
-                let b: u32 = node.mx.iter().map(|&x| x as u32).sum();
-                md + 2 * a.max(b)
-            }
         }
     }
 
@@ -219,7 +193,7 @@ impl<'a> Slide<'a> {
     }
 }
 
-impl Problem for Slide<'_> {
+impl Problem for Slide {
     type State = Node;
     type Move = Dir;
 
@@ -259,12 +233,6 @@ impl Problem for Slide<'_> {
                         s.lc[r2] = self.line_conflict(&s.cells, true, r2) as u8;
                     }
                 }
-                BoundKind::Pdb(db) => {
-                    let i = db.part_of(t);
-                    s.ex[i] = db.excess(i, &s.pos);
-                    let j = db.part_of(super::pdb::mirror_tile(t));
-                    s.mx[j] = db.excess_mirrored(j, &s.pos);
-                }
             }
         }
         s.h = self.total(&s) as u16;
@@ -285,7 +253,7 @@ impl Problem for Slide<'_> {
     }
 }
 
-impl Keyed for Slide<'_> {
+impl Keyed for Slide {
     type Key = [u8; MAX_CELLS];
 
     fn key(&self, node: &Node) -> [u8; MAX_CELLS] {
@@ -301,12 +269,7 @@ mod tests {
     #[test]
     fn incremental_bounds_match_fresh_ones() {
         let b = parse_sgt_id("4x4:13,6,8,12,15,14,0,10,11,7,4,5,9,1,3,2").unwrap();
-        let db = PatternDb::build(super::super::pdb::Partition::P555);
-        for kind in [
-            BoundKind::Manhattan,
-            BoundKind::LinearConflict,
-            BoundKind::Pdb(&db),
-        ] {
+        for kind in [BoundKind::Manhattan, BoundKind::LinearConflict] {
             let p = Slide::new(4, 4, kind);
             let mut node = p.node(&b);
             let mut rng = 12345u64;

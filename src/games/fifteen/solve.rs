@@ -1,29 +1,34 @@
 //! Solving a board: the parity test first, then the strategy for its size.
 //!
-//! - At most 16 cells: IDA* (the search core's) with pattern databases on
-//!   4x4 when given, else Manhattan distance plus linear conflicts. A
+//! - At most 16 cells: IDA* (the search core's) with pattern databases
+//!   when given for the board's size (the compact problem of
+//!   [`super::packed`]), else Manhattan distance plus linear conflicts. A
 //!   finished search is a proven shortest solution.
 //! - Larger boards (anytime): first a solution built by placing tiles a
 //!   few at a time, each stage a short IDA* towards a subgoal ("these tiles
 //!   home"), top row or left column first, whichever side is longer, until
-//!   a 3x3 corner is left, which is solved exactly; loops are cut from the
-//!   path. Then IDA* on the whole board within what is left of the budget:
+//!   a 3x3 corner is left, which is solved exactly; a stage whose IDA*
+//!   needs more than a few hundred thousand nodes (the last two tiles of a
+//!   long line) is done by a beam search guided by the same bound instead;
+//!   loops are cut from the path. Then IDA* on the whole board within what is left of the budget:
 //!   either it proves an optimal solution or its last finished threshold is
 //!   a proven lower bound. `optimal=unproven` unless proven.
 
 use std::time::{Duration, Instant};
 
+use super::packed::PdbSlide;
 use super::pdb::PatternDb;
 use super::problem::{BoundKind, Slide, MAX_CELLS};
 use super::rules::{Board, Dir, Unsolvable};
+use crate::solver::greedy::beam;
 use crate::solver::idastar::idastar;
 use crate::solver::{Budget, BudgetExceeded, Outcome, Problem};
 
 /// How to solve.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct SolveOptions<'a> {
-    /// Pattern databases for 4x4 boards (None: Manhattan plus linear
-    /// conflicts).
+    /// Pattern databases, used on boards of their size (None, or another
+    /// size: Manhattan plus linear conflicts).
     pub pdb: Option<&'a PatternDb>,
     /// Wall-clock limit for the whole solve (None: no limit).
     pub time_limit: Option<Duration>,
@@ -82,11 +87,14 @@ pub fn solve(board: &Board, opts: &SolveOptions) -> Result<Solved, SolveError> {
             None => b,
         }
     };
-    let bound = match opts.pdb {
-        Some(db) if w == 4 && h == 4 => BoundKind::Pdb(db),
-        _ => BoundKind::LinearConflict,
-    };
-    let problem = Slide::new(w, h, bound);
+    if let Some(db) = opts.pdb.filter(|db| PdbSlide::fits(db, board)) {
+        let problem = PdbSlide::new(db);
+        return Ok(Solved {
+            outcome: idastar(&problem, &problem.node(board), &budget),
+            method: Method::Exact,
+        });
+    }
+    let problem = Slide::new(w, h, BoundKind::LinearConflict);
     let start = problem.node(board);
     if w * h <= 16 {
         return Ok(Solved {
@@ -166,6 +174,11 @@ pub fn stages(w: usize, h: usize) -> Vec<Vec<u8>> {
     out
 }
 
+/// Nodes one stage's IDA* may spend before the beam takes over.
+const STAGE_NODES: u64 = 200_000;
+/// Width of a stage's beam search.
+const STAGE_BEAM: usize = 2_000;
+
 /// A first solution by stages; `Err` with why and nodes when the budget
 /// ran out.
 fn staged(board: &Board, budget: &Budget) -> Result<(Vec<Dir>, u64), (BudgetExceeded, u64)> {
@@ -175,7 +188,18 @@ fn staged(board: &Board, budget: &Budget) -> Result<(Vec<Dir>, u64), (BudgetExce
     let mut nodes = 0;
     for targets in stages(w, h) {
         let p = Slide::new(w, h, BoundKind::LinearConflict).with_targets(&targets);
-        let o = idastar(&p, &p.node(&b), budget);
+        let start = p.node(&b);
+        // A shortest placement when it is cheap; some stages (the last
+        // two tiles of a long line) need detours the bound cannot see,
+        // and there a beam search guided by the same bound finds one.
+        let stage_budget = budget
+            .clone()
+            .with_node_limit(budget.node_limit().min(STAGE_NODES));
+        let mut o = idastar(&p, &start, &stage_budget);
+        if o.moves.is_none() && o.stopped == Some(BudgetExceeded::Nodes) && !budget.time_up() {
+            nodes += o.nodes;
+            o = beam(&p, &start, STAGE_BEAM, budget);
+        }
         nodes += o.nodes;
         match o.moves {
             Some(m) => {
@@ -378,6 +402,24 @@ mod tests {
         }
     }
 
+    /// The databases' bound (direct and mirrored) on every board given.
+    fn check_pdb_admissible(all: &[(Board, u32)], db: &PatternDb) {
+        let mut exact = 0;
+        for (b, d) in all {
+            let lb = db.bound(b);
+            assert!(lb <= *d, "{}: bound {lb} > distance {d} on\n{b}", db.name());
+            assert_eq!(lb % 2, d % 2, "{}: parity of the bound on\n{b}", db.name());
+            exact += usize::from(lb == *d);
+        }
+        // Not a bound of 0 everywhere: it is exact on many boards.
+        assert!(
+            exact * 10 > all.len(),
+            "{}: exact on {exact} of {}",
+            db.name(),
+            all.len()
+        );
+    }
+
     fn check_solver(all: &[(Board, u32)], k: usize, pdb: Option<&PatternDb>) {
         let opts = SolveOptions {
             pdb,
@@ -400,6 +442,9 @@ mod tests {
         assert_eq!(all.len(), 20160);
         check_bounds_admissible(&all, &[BoundKind::Manhattan, BoundKind::LinearConflict]);
         check_solver(&all, 200, None);
+        let db = PatternDb::build_patterns(4, 2, &[vec![1, 2, 5], vec![3, 4, 6, 7]]);
+        check_pdb_admissible(&all, &db);
+        check_solver(&all, 200, Some(&db));
         // The other half of the positions is refused by parity.
         let mut odd = Board::goal(4, 2).cells().to_vec();
         odd.swap(0, 1);
@@ -416,6 +461,11 @@ mod tests {
         assert_eq!(all.iter().map(|x| x.1).max(), Some(31));
         check_bounds_admissible(&all, &[BoundKind::LinearConflict]);
         check_solver(&all, 100, None);
+        // Two patterns and the mirrored lookup.
+        let db = PatternDb::build_patterns(3, 3, &[vec![1, 2, 3, 4], vec![5, 6, 7, 8]]);
+        assert!(db.mirrored());
+        check_pdb_admissible(&all, &db);
+        check_solver(&all, 100, Some(&db));
     }
 
     #[test]
@@ -425,9 +475,14 @@ mod tests {
         check_bounds_admissible(&some, &[BoundKind::LinearConflict]);
         let deep: Vec<_> = some.iter().filter(|x| x.1 >= 14).cloned().collect();
         check_solver(&deep, 40, None);
+        let db = PatternDb::build_patterns(4, 3, &[vec![1, 2, 3, 5, 6], vec![4, 7, 8, 9, 10, 11]]);
+        check_pdb_admissible(&some, &db);
+        check_solver(&deep, 40, Some(&db));
+        // 4x4 with 5-5-5 (6-6-3 is checked on Korf's instances below).
         let db = PatternDb::build(Partition::P555);
         let some = distances(4, 4, 200_000);
-        check_bounds_admissible(&some, &[BoundKind::LinearConflict, BoundKind::Pdb(&db)]);
+        check_bounds_admissible(&some, &[BoundKind::LinearConflict]);
+        check_pdb_admissible(&some, &db);
         let deep: Vec<_> = some.iter().filter(|x| x.1 >= 12).cloned().collect();
         check_solver(&deep, 30, Some(&db));
     }
