@@ -368,6 +368,31 @@ pub fn source_name(arg: &str) -> String {
     }
 }
 
+/// The PNG files a path argument names: the file itself, or every `.png`
+/// under the folder (recursively), sorted.
+pub fn png_files(path: &Path) -> anyhow::Result<Vec<PathBuf>> {
+    use anyhow::Context;
+    if path.is_file() {
+        return Ok(vec![path.to_path_buf()]);
+    }
+    let mut out = Vec::new();
+    let mut stack = vec![path.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for entry in
+            std::fs::read_dir(&d).with_context(|| format!("cannot list {}", d.display()))?
+        {
+            let p = entry?.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|e| e == "png") {
+                out.push(p);
+            }
+        }
+    }
+    out.sort();
+    Ok(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

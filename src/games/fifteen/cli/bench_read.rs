@@ -2,11 +2,11 @@
 //! repeatedly on one thread and reports the time per image (the reader
 //! only, not the PNG decoding): minimum, median and maximum.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
-use anyhow::{bail, Context};
+use anyhow::bail;
 
 use crate::capture::load_image;
 use crate::games::fifteen::read::read_board;
@@ -21,35 +21,13 @@ pub struct Args {
     runs: u32,
 }
 
-fn pngs(path: &Path) -> anyhow::Result<Vec<PathBuf>> {
-    if path.is_file() {
-        return Ok(vec![path.to_path_buf()]);
-    }
-    let mut out = Vec::new();
-    let mut stack = vec![path.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for entry in
-            std::fs::read_dir(&d).with_context(|| format!("cannot list {}", d.display()))?
-        {
-            let p = entry?.path();
-            if p.is_dir() {
-                stack.push(p);
-            } else if p.extension().is_some_and(|e| e == "png") {
-                out.push(p);
-            }
-        }
-    }
-    out.sort();
-    Ok(out)
-}
-
 fn ms(d: Duration) -> f64 {
     d.as_secs_f64() * 1000.0
 }
 
 /// Runs the command.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let files = pngs(&args.dir)?;
+    let files = crate::cli::args::png_files(&args.dir)?;
     if files.is_empty() {
         bail!("no PNG files under {}", args.dir.display());
     }

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use crate::calibration::Calibration;
 use crate::capture::load_image;
 use crate::games::flood::screen::read_board;
-use anyhow::{bail, Context};
+use anyhow::bail;
 
 #[derive(Debug, clap::Args)]
 /// The command's arguments.
@@ -24,28 +24,6 @@ pub struct Args {
     runs: usize,
 }
 
-fn pngs(path: &std::path::Path) -> anyhow::Result<Vec<PathBuf>> {
-    if path.is_file() {
-        return Ok(vec![path.to_path_buf()]);
-    }
-    let mut out = Vec::new();
-    let mut stack = vec![path.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for entry in
-            std::fs::read_dir(&d).with_context(|| format!("cannot list {}", d.display()))?
-        {
-            let p = entry?.path();
-            if p.is_dir() {
-                stack.push(p);
-            } else if p.extension().is_some_and(|e| e == "png") {
-                out.push(p);
-            }
-        }
-    }
-    out.sort();
-    Ok(out)
-}
-
 fn ms(d: Duration) -> f64 {
     d.as_secs_f64() * 1000.0
 }
@@ -57,7 +35,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .as_deref()
         .map(Calibration::load)
         .transpose()?;
-    let files = pngs(&args.dir)?;
+    let files = crate::cli::args::png_files(&args.dir)?;
     if files.is_empty() {
         bail!("no PNG files under {}", args.dir.display());
     }
