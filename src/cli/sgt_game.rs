@@ -33,7 +33,7 @@ use crate::play::x11::{open_pointer, open_screen};
 use crate::play::{abort, AbortGuard, GameResult, PlayableGame, Rules, StatusResult};
 
 use super::play::{
-    config_from, finish_run, game_line, load_calibration, parse_size, play_series, print_dry_run,
+    config_from, finish_run, game_line, load_calibration, parse_size, print_dry_run,
     save_recording, save_screenshots, stacking_for, start_display, wait_until_gone, LoopArgs,
 };
 
@@ -275,15 +275,16 @@ pub fn run_play<S: SgtGame>(spec: &S, args: PlayArgs) -> anyhow::Result<ExitCode
     if args.dry_run {
         return print_dry_run(&setup.game, &setup.host, &mut screen, setup.config);
     }
-    play_series(
-        &setup.game,
+    series(
+        spec,
+        &setup,
         &setup.host,
         &mut screen,
-        setup.config,
-        args.games,
-        None,
-        args.common.record.as_deref(),
-        args.common.report.as_deref(),
+        &Series {
+            games: args.games,
+            screenshots: None,
+            common: &args.common,
+        },
     )
 }
 
@@ -312,7 +313,13 @@ pub fn run_demo<S: SgtGame>(spec: &S, args: DemoArgs) -> anyhow::Result<ExitCode
             args.screen
         );
         let mut screen = WindowGrabber::open_window(display.name(), browser.window().id)?;
-        return series(spec, &setup, &web_host(spec), &mut screen, &args);
+        return series(
+            spec,
+            &setup,
+            &web_host(spec),
+            &mut screen,
+            &Series::of(&args),
+        );
     }
     let display = start_display((w, h))?;
     let launch = Launch {
@@ -335,16 +342,35 @@ pub fn run_demo<S: SgtGame>(spec: &S, args: DemoArgs) -> anyhow::Result<ExitCode
         args.screen
     );
     let mut screen = open_screen(Some(&setup.title))?;
-    series(spec, &setup, &setup.host, &mut screen, &args)
+    series(spec, &setup, &setup.host, &mut screen, &Series::of(&args))
 }
 
-/// A demo's games on one window, with the game's extra line per game.
+/// What a series of games on one window keeps and writes.
+struct Series<'a> {
+    games: usize,
+    screenshots: Option<&'a Path>,
+    common: &'a LoopArgs,
+}
+
+impl<'a> Series<'a> {
+    fn of(args: &'a DemoArgs) -> Self {
+        Series {
+            games: args.games,
+            screenshots: args.screenshots.as_deref(),
+            common: &args.common,
+        }
+    }
+}
+
+/// Games in a row on one window (the host's new game after each win), a
+/// line per game plus the game's extra line, the summary and the report;
+/// stops after a loss. Succeeds when every game was won.
 fn series<S: SgtGame>(
     spec: &S,
     setup: &Setup<S>,
     host: &dyn Host,
     screen: &mut WindowGrabber,
-    args: &DemoArgs,
+    args: &Series,
 ) -> anyhow::Result<ExitCode> {
     let mut pointer = open_pointer()?;
     let guard = AbortGuard::new(abort::interrupt_flag(), screen.screen_size());
@@ -372,7 +398,7 @@ fn series<S: SgtGame>(
             if let Some(extra) = spec.extra_line(&finished.record) {
                 println!("      {extra}");
             }
-            if let Some(dir) = &args.screenshots {
+            if let Some(dir) = args.screenshots {
                 save_screenshots(dir, &finished)?;
             }
             save_recording(args.common.record.as_deref(), args.games, &finished)?;
