@@ -15,6 +15,7 @@ mod capture_cli;
 mod capture_fresh;
 mod display;
 mod fixtures_check;
+mod pegs_play;
 mod play_abort;
 mod play_dry_run;
 mod play_e2e;
