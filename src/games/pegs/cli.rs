@@ -1,4 +1,6 @@
-//! The Pegs commands: `solve pegs`, `analyse pegs`, `bench pegs`. Each has
+//! The Pegs commands: `solve pegs`, `analyse pegs`, `bench pegs`, and
+//! `play`/`demo`/`validate pegs` (the generic [`crate::cli::sgt_game`]
+//! commands with [`SgtPegs`]). Each has
 //! a clap `Args` struct and a `run_*` function; [`Pegs`] lists them in the
 //! game registry.
 //!
@@ -15,10 +17,12 @@ use anyhow::{bail, Context};
 use super::analyse::analyse;
 use super::bench;
 use super::fewest::fewest_moves_to;
+use super::hosted::SgtPegs;
 use super::parse::parse_game;
 use super::rules::{Game, Jump};
 use super::solve::{SolveOptions, WinSolver};
 use crate::cli::args::{parse_bytes, parse_duration, read_input, source_name};
+use crate::cli::sgt_game::{run_demo, run_play, run_validate, DemoArgs, PlayArgs, ValidateArgs};
 use crate::games::registry::{command_for, parse, GameCli, Verb};
 use crate::solver::{Budget, Outcome};
 
@@ -40,7 +44,8 @@ impl GameCli for Pegs {
          Solver: depth-first search with a table of lost positions up to the board's \
          symmetries and pagoda pruning (a win is checked by replay; lost is said only when \
          proven); --fewest-moves by iterative deepening with Merson-region bounds, proven \
-         when it completes. Reads sgt-pegs screenshots; play is not built yet."
+         when it completes. Reads sgt-pegs screenshots without calibration and plays \
+         sgt-pegs on the desktop and pegs.html in Chromium by dragging."
     }
 
     fn command(&self, verb: Verb) -> Option<clap::Command> {
@@ -54,6 +59,14 @@ impl GameCli for Pegs {
             Verb::Bench => {
                 command_for::<BenchArgs>(name, "Solve a file of positions or generated boards")
             }
+            Verb::Play => command_for::<PlayArgs>(name, "Play sgt-pegs on the current display"),
+            Verb::Demo => {
+                command_for::<DemoArgs>(name, "Play sgt-pegs to a win on a virtual display")
+            }
+            Verb::Validate => command_for::<ValidateArgs>(
+                name,
+                "Play games sgt-pegs generates, each checked against its game ID",
+            ),
             _ => return None,
         })
     }
@@ -63,6 +76,9 @@ impl GameCli for Pegs {
             Verb::Solve => run_solve(parse(m)?),
             Verb::Analyse => run_analyse(parse(m)?),
             Verb::Bench => run_bench(parse(m)?),
+            Verb::Play => run_play(&SgtPegs, parse(m)?),
+            Verb::Demo => run_demo(&SgtPegs, parse(m)?),
+            Verb::Validate => run_validate(&SgtPegs, parse(m)?),
             v => anyhow::bail!("pegs does not support `{}`", v.label()),
         }
     }

@@ -7,7 +7,9 @@
 //! and whose fill is about that of a disc — the bevel lines around the board
 //! are long and thin and fail that test), takes the lattice pitch from the
 //! smallest spacing of the disc centres, and puts each disc on its cell.
-//! Cells with neither are off the board. Rows and columns that hold no
+//! Holes far from every peg (a board played down to a few pegs) are found
+//! by growing the board from the discs near the pegs, lattice cell by
+//! lattice cell. Cells with neither are off the board. Rows and columns that hold no
 //! board cell at all cannot be seen, so the reading is the bounding box of
 //! the board's cells (the same game as the ID with those rows trimmed).
 //! Works for any tile size and board shape, on the desktop and in the
@@ -228,11 +230,20 @@ pub fn read_board(image: &RgbaImage) -> Result<PegsReading, ReadError> {
     let bg_lum = if typical.is_empty() {
         0
     } else {
-        let x0 = typical.iter().map(|d| d.x).fold(f64::INFINITY, f64::min);
-        let x1 = typical.iter().map(|d| d.x).fold(0.0, f64::max);
-        let y0 = typical.iter().map(|d| d.y).fold(f64::INFINITY, f64::min);
-        let y1 = typical.iter().map(|d| d.y).fold(0.0, f64::max);
-        background_lum(image, x0 as u32, y0 as u32, x1 as u32 + 1, y1 as u32 + 1)
+        // The box around the pegs' centres, widened by a peg on each side
+        // so that the board's colour dominates it even when one peg is left.
+        let m = peg_size0;
+        let x0 = typical.iter().map(|d| d.x).fold(f64::INFINITY, f64::min) - m;
+        let x1 = typical.iter().map(|d| d.x).fold(0.0, f64::max) + m;
+        let y0 = typical.iter().map(|d| d.y).fold(f64::INFINITY, f64::min) - m;
+        let y1 = typical.iter().map(|d| d.y).fold(0.0, f64::max) + m;
+        background_lum(
+            image,
+            x0.max(0.0) as u32,
+            y0.max(0.0) as u32,
+            x1 as u32 + 1,
+            y1 as u32 + 1,
+        )
     };
     let all = discs(image, bg_lum);
     // Pegs are the saturated discs of the typical (median) size; holes
@@ -278,7 +289,7 @@ pub fn read_board(image: &RgbaImage) -> Result<PegsReading, ReadError> {
     let hole_like = |d: &Disc| {
         d.kind == Kind::Hole && near_pegs(d) && d.size >= 0.2 * peg_size && d.size <= 0.9 * peg_size
     };
-    let discs: Vec<Disc> = all
+    let mut discs: Vec<Disc> = all
         .iter()
         .filter(|d| match d.kind {
             Kind::Peg => near(d.size, peg_size) && near_pegs(d),
@@ -298,8 +309,54 @@ pub fn read_board(image: &RgbaImage) -> Result<PegsReading, ReadError> {
     // The lattice is anchored on the median peg; discs off it (stray
     // marks elsewhere on the screen) are dropped, but if many are, the
     // image is not a Pegs board.
-    let pegs_only: Vec<&Disc> = discs.iter().filter(|d| d.kind == Kind::Peg).collect();
-    let anchor = *pegs_only[pegs_only.len() / 2];
+    let pegs_only: Vec<Disc> = discs
+        .iter()
+        .filter(|d| d.kind == Kind::Peg)
+        .copied()
+        .collect();
+    let anchor = pegs_only[pegs_only.len() / 2];
+    // Holes far from every peg (a board emptied but for a few pegs): grow
+    // the board from the discs found so far, one ring of lattice-placed
+    // holes at a time, each within two cells of a disc already taken.
+    let on_lattice_at = |d: &Disc| {
+        let cf = (d.x - anchor.x) / pitch;
+        let rf = (d.y - anchor.y) / pitch;
+        (cf - cf.round()).abs() <= 0.2 && (rf - rf.round()).abs() <= 0.2
+    };
+    let hole_size = median(
+        discs
+            .iter()
+            .filter(|d| d.kind == Kind::Hole)
+            .map(|d| d.size),
+    );
+    let mut rest: Vec<Disc> = all
+        .iter()
+        .filter(|d| {
+            d.kind == Kind::Hole
+                && !hole_like(d)
+                && d.size >= 0.2 * peg_size
+                && d.size <= 0.9 * peg_size
+                && hole_size.is_none_or(|s| near(d.size, s))
+                && on_lattice_at(d)
+        })
+        .copied()
+        .collect();
+    let reach2 = (2.2 * pitch).powi(2);
+    loop {
+        let before = rest.len();
+        rest.retain(|h| {
+            let close = discs
+                .iter()
+                .any(|d| (d.x - h.x).powi(2) + (d.y - h.y).powi(2) <= reach2);
+            if close {
+                discs.push(*h);
+            }
+            !close
+        });
+        if rest.len() == before {
+            break;
+        }
+    }
     let mut on_lattice: Vec<(i64, i64, Disc)> = Vec::new();
     let mut off: Option<Disc> = None;
     let mut off_count = 0;
