@@ -138,6 +138,10 @@ pub struct EndgameArgs {
     /// `~/.cache/gridbot/fling`).
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
+    /// Load the levels an earlier run already wrote to the directory
+    /// (whole and with good checksums) instead of building them again.
+    #[arg(long)]
+    pub resume: bool,
     /// Print JSON instead of text.
     #[arg(long)]
     pub json: bool,
@@ -440,18 +444,19 @@ pub fn run_endgame(args: &EndgameArgs) -> Result<ExitCode> {
                 std::thread::sleep(Duration::from_millis(200));
             }
         });
-        let res = Endgame::build(args.balls, Some(&out), false, &progress, |st| {
+        let res = Endgame::build(args.balls, Some(&out), false, args.resume, &progress, |st| {
             bar.suspend(|| {
                 if !args.json {
                     println!(
-                        "k={:>2} placements={:>14} winnable={:>14} ({:.4}) unique={:>14} ({:.4}) time_s={:.1}",
+                        "k={:>2} placements={:>14} winnable={:>14} ({:.4}) unique={:>14} ({:.4}) time_s={:.1}{}",
                         st.k,
                         st.placements,
                         st.winnable,
                         st.winnable as f64 / st.placements as f64,
                         st.unique,
                         st.unique as f64 / st.placements as f64,
-                        st.seconds
+                        st.seconds,
+                        if st.loaded { " (loaded)" } else { "" }
                     )
                 }
             });

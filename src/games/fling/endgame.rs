@@ -485,8 +485,32 @@ pub struct LevelStats {
     pub winnable: u64,
     /// Placements won in exactly one way.
     pub unique: u64,
-    /// Seconds spent on this level (build, count and save).
+    /// Seconds spent on this level (build, count and save; or load).
     pub seconds: f64,
+    /// Loaded from an earlier run's files (`resume`) rather than built.
+    pub loaded: bool,
+}
+
+/// Level `k` from the winnable and unique files in `dir`, when both are
+/// there and pass their checks; a damaged file is reported and ignored.
+fn load_pair(dir: &Path, k: u32) -> Option<PairLevel> {
+    let get = |kind| match load(kind, k, &table_path(dir, kind, k)) {
+        Ok(level) => Some(level),
+        Err(TableError::Missing { .. }) => None,
+        Err(e) => {
+            log::warn!("{e}: building level {k} again");
+            None
+        }
+    };
+    let win = get(Kind::Winnable)?;
+    let unique = get(Kind::Unique)?;
+    let words = win
+        .words
+        .iter()
+        .zip(&unique.words)
+        .map(|(&w, &u)| [w, u])
+        .collect();
+    Some(PairLevel { k, words })
 }
 
 /// Loaded tables: winnable and unique bits for 2..=max balls.
@@ -500,11 +524,15 @@ impl Endgame {
     /// Builds the tables for 2..=`max` balls, writing each level to `out`
     /// (when given) as soon as it is done and calling `on_level` with its
     /// figures; `progress` counts placements done. Only the level below
-    /// the current one is kept in memory unless `keep` is true.
+    /// the current one is kept in memory unless `keep` is true. With
+    /// `resume`, a level whose two files are already in `out` and pass
+    /// their checks is loaded instead of built (a damaged or missing one
+    /// is built), so an interrupted run goes on from its last saved level.
     pub fn build(
         max: u32,
         out: Option<&Path>,
         keep: bool,
+        resume: bool,
         progress: &AtomicU64,
         mut on_level: impl FnMut(&LevelStats),
     ) -> Result<Endgame, TableError> {
@@ -519,9 +547,20 @@ impl Endgame {
         let mut last: Option<PairLevel> = None;
         for k in 2..=max {
             let t0 = std::time::Instant::now();
-            let level = build_level(k, last.as_ref(), progress);
+            let saved = match out {
+                Some(dir) if resume => load_pair(dir, k),
+                _ => None,
+            };
+            let loaded = saved.is_some();
+            let level = match saved {
+                Some(level) => {
+                    progress.fetch_add(placements(k), Ordering::Relaxed);
+                    level
+                }
+                None => build_level(k, last.as_ref(), progress),
+            };
             drop(last.take());
-            if let Some(dir) = out {
+            if let Some(dir) = out.filter(|_| !loaded) {
                 let n = level.words.len();
                 let w = |i: usize| level.words[i][0];
                 save_words(k, Kind::Winnable, &table_path(dir, Kind::Winnable, k), n, w)?;
@@ -539,6 +578,7 @@ impl Endgame {
                 winnable,
                 unique: uniq,
                 seconds: t0.elapsed().as_secs_f64(),
+                loaded,
             };
             on_level(&stats);
             if keep {
@@ -668,7 +708,7 @@ mod tests {
         // Winnable and unique bits of random 4- and 5-ball placements
         // against the analysis' own exact solution count, and the counts
         // of whole levels against the slow per-move classification.
-        let eg = Endgame::build(5, None, true, &AtomicU64::new(0), |_| {}).unwrap();
+        let eg = Endgame::build(5, None, true, false, &AtomicU64::new(0), |_| {}).unwrap();
         let mut s = 0x2545_f491_4f6c_dd1du64;
         for k in [4u32, 5] {
             for _ in 0..3000 {
@@ -704,7 +744,7 @@ mod tests {
         let mut stats = Vec::new();
         let dir = std::env::temp_dir().join(format!("gridbot-fling-eg-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
-        let eg = Endgame::build(4, Some(&dir), true, &progress, |s| stats.push(*s)).unwrap();
+        let eg = Endgame::build(4, Some(&dir), true, false, &progress, |s| stats.push(*s)).unwrap();
         assert_eq!(stats.len(), 3);
         assert_eq!(stats[0].placements, 1540);
         assert!(progress.load(Ordering::Relaxed) >= 1540 + 27720 + 367290);
@@ -739,6 +779,18 @@ mod tests {
             Endgame::load(&dir, 4, false),
             Err(TableError::Missing { k: 3, .. })
         ));
+        // Resuming loads the levels that are whole and builds the missing
+        // one again, with the same tables.
+        let mut again = Vec::new();
+        let eg2 = Endgame::build(4, Some(&dir), true, true, &progress, |s| again.push(*s)).unwrap();
+        let loaded: Vec<bool> = again.iter().map(|s| s.loaded).collect();
+        assert_eq!(loaded, [true, false, true]);
+        assert_eq!(eg2.win, eg.win);
+        assert_eq!(eg2.unique, eg.unique);
+        let mut third = Vec::new();
+        Endgame::build(4, Some(&dir), false, true, &progress, |s| third.push(*s)).unwrap();
+        assert!(third.iter().all(|s| s.loaded));
+        assert_eq!(third[2].winnable, stats[2].winnable);
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }
