@@ -142,6 +142,8 @@ pub struct Summary {
     pub won: usize,
     /// Games whose status line said `COMPLETED!`.
     pub status_completed: usize,
+    /// Games whose status line was read at all (0 for a game without one).
+    pub status_read: usize,
     /// Games whose plan was proven optimal.
     pub proven_optimal: usize,
     /// Mean moves of the bot.
@@ -188,6 +190,10 @@ impl Summary {
                 .iter()
                 .filter(|r| r.status == StatusResult::Completed)
                 .count(),
+            status_read: records
+                .iter()
+                .filter(|r| r.status != StatusResult::Unread)
+                .count(),
             proven_optimal: records.iter().filter(|r| r.proven_optimal).count(),
             mean_moves: mean(records.iter().map(|r| r.moves as f64)),
             mean_game_solver_moves: (!known.is_empty()).then(|| {
@@ -217,10 +223,15 @@ impl Summary {
     /// The summary as terminal lines.
     pub fn to_text(&self) -> String {
         let mut out = String::new();
+        let status = if self.status_read > 0 {
+            format!(" (status line COMPLETED! on {})", self.status_completed)
+        } else {
+            String::new()
+        };
         let _ = writeln!(
             out,
-            "won {}/{} games (status line COMPLETED! on {}); plans proven optimal: {}/{}",
-            self.won, self.games, self.status_completed, self.proven_optimal, self.games
+            "won {}/{} games{status}; plans proven optimal: {}/{}",
+            self.won, self.games, self.proven_optimal, self.games
         );
         match self.mean_game_solver_moves {
             Some(g) => {
@@ -503,6 +514,17 @@ mod tests {
         assert!((s.mean_moves - 10.0 / 3.0).abs() < 1e-9);
         assert_eq!(s.mean_game_solver_moves, Some(10.0 / 3.0));
         assert!(s.to_text().contains("beat the game's solver on 1 games"));
+        assert!(s.to_text().contains("(status line COMPLETED! on"));
+        // A game without a status line: no claim about one.
+        let unread: Vec<GameRecord> = records
+            .into_iter()
+            .map(|mut r| {
+                r.status = StatusResult::Unread;
+                r
+            })
+            .collect();
+        let text = Summary::of(&unread).to_text();
+        assert!(text.starts_with("won 3/3 games; plans"), "{text}");
     }
 
     #[test]
