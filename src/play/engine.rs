@@ -550,6 +550,8 @@ impl<'a, G: PlayableGame> Player<'a, G> {
         let mut mismatches = 0usize;
         let mut retries = 0usize;
         let mut state = start.clone();
+        // The last clearance check refused a point outside the window.
+        let mut refused_outside = false;
 
         let result = loop {
             if self.game.is_won(&state) {
@@ -615,12 +617,36 @@ impl<'a, G: PlayableGame> Player<'a, G> {
             let point = gesture.points().last().copied().unwrap_or_default();
             let area = self.game.board_area(&reading);
             let before = Fingerprint::of(&shot, area);
-            if self.clearance(&shot, area, &gesture)? != Clearance::Clear {
-                // Something was over the board: read it again before acting.
-                (shot, reading, _) = self.find_board()?;
-                state = self.game.state(&reading).clone();
-                cursor = plan.moves.len();
-                continue;
+            match self.clearance(&shot, area, &gesture) {
+                Ok(Clearance::Clear) => refused_outside = false,
+                Ok(Clearance::ClearedAfterWait(_)) => {
+                    // Something was over the board: read it again before acting.
+                    (shot, reading, _) = self.find_board()?;
+                    state = self.game.state(&reading).clone();
+                    cursor = plan.moves.len();
+                    continue;
+                }
+                Err(PlayError::Occluded(OcclusionError::OutsideWindow { point, .. }))
+                    if !refused_outside =>
+                {
+                    // The window moved after the capture the point came
+                    // from: capture and read again once; a second refusal
+                    // in a row stops the game.
+                    log::warn!(
+                        "({}, {}) is no longer on the game window (moved?); reading the board again",
+                        point.0,
+                        point.1
+                    );
+                    refused_outside = true;
+                    (shot, reading, _) = self.find_board()?;
+                    let now = self.game.state(&reading).clone();
+                    if now != state {
+                        state = now;
+                        cursor = plan.moves.len();
+                    }
+                    continue;
+                }
+                Err(e) => return Err(e),
             }
 
             self.check_abort()?;
