@@ -47,6 +47,7 @@ pub struct Args {
 struct BoardResult {
     length: usize,
     proven: bool,
+    nodes: u64,
     cpu: Duration,
 }
 
@@ -157,6 +158,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 Ok(BoardResult {
                     length: sol.moves.len(),
                     proven: sol.proven_optimal,
+                    nodes: sol.nodes,
                     cpu,
                 })
             })
@@ -168,6 +170,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let results = results.into_iter().collect::<anyhow::Result<Vec<_>>>()?;
     let total_moves: usize = results.iter().map(|r| r.length).sum();
     let proven = results.iter().filter(|r| r.proven).count();
+    let nodes: u64 = results.iter().map(|r| r.nodes).sum();
     let mut mismatches = Vec::new();
     if let Some(opt) = &optimal {
         for (i, r) in results.iter().enumerate() {
@@ -189,6 +192,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             "boards": results.len(),
             "total_moves": total_moves,
             "proven_optimal": proven,
+            "nodes": nodes,
             "differ_from_optimal": optimal.as_ref().map(|_| mismatches.len()),
             "threads": threads,
             "strategy": args.search.strategy,
@@ -205,6 +209,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         println!("boards:          {}", results.len());
         println!("total moves:     {total_moves}");
         println!("proven optimal:  {proven}");
+        println!("nodes expanded:  {nodes}");
         if optimal.is_some() {
             println!("differ from --optimal: {}", mismatches.len());
         }
