@@ -18,8 +18,8 @@ use gridbot::display::VirtualDisplay;
 use gridbot::hosts::browser::{find_chromium, Browser, BrowserOptions};
 
 /// A 20-move puzzle (`gridbot generate rush --moves 20 --seed 2`, proven
-/// by the breadth-first search).
-const PUZZLE_20: &str = "PUZZLE20_PLACEHOLDER";
+/// by the breadth-first search: `solve rush` says length=20 optimal=proven).
+const PUZZLE_20: &str = "BBCCoooDEooFoDEAAFGGEHoFIooHJJIooKKK";
 
 const GAME_TIMEOUT: Duration = Duration::from_secs(120);
 
@@ -89,7 +89,13 @@ fn a_move_taken_back_behind_the_bots_back_is_replayed() {
     options.width = 640;
     options.height = 640;
     let browser = Browser::open(options).expect("Chromium shows the player");
-    let window = browser.window().id.to_string();
+    // The window that takes the keyboard: the one titled by the page.
+    let found = xdotool(display.name(), &["search", "--name", "Rush Hour"]);
+    let window = found
+        .lines()
+        .last()
+        .expect("the player's window")
+        .to_string();
     let dir = TempDir::new("rush-recover");
     let path = dir.join("report.json");
     let mut bot = Bot::spawn(

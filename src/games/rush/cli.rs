@@ -1,7 +1,9 @@
 //! Rush Hour's command line: `gridbot solve|bench|analyse|generate rush`.
 //! The work is in the library modules; this file parses arguments and
-//! prints. Playing in the browser (`play`, `demo`, `validate`) and the
-//! screenshot fixtures are in [`play`] and [`fixtures`].
+//! prints.
+//!
+//! Playing in the browser (`play`, `demo`, `validate`) and the screenshot
+//! fixtures are in [`play`] and [`fixtures`].
 
 pub mod fixtures;
 pub mod play;

@@ -145,21 +145,31 @@ pub fn read(img: &RgbaImage) -> Result<Reading, ReadError> {
     if bw < 16 || bw.abs_diff(bh) > 2 + bw / 50 {
         return Err(ReadError::NotSquare(bw, bh));
     }
-    let side = (bw + bh) as f64 / 2.0;
-    let (ox, oy) = (x0 as f64, y0 as f64);
+    let fill = (bw + bh) as f64 / 2.0;
+    // The square's outline (0.03 of a cell wide, centred on the edge)
+    // covers 0.015 of a cell of the fill on each side, and anti-aliasing
+    // about one more pixel: the board is that much larger than its fill.
+    // (Taking the fill for the board put the band of the grid test on the
+    // pieces' outlines at 92-pixel cells.)
+    let geometry = |n: usize| {
+        let cell = (fill + 2.0) / (n as f64 - 0.03);
+        let inset = 1.0 + 0.015 * cell;
+        ((x0 as f64 - inset, y0 as f64 - inset), cell)
+    };
     // Score each side: vertical grid lines where a boundary should be, in
     // the thin band at the top of each cell row (above any piece), and
     // none halfway between boundaries.
     let mut best = None;
     for n in MIN_SIZE..=MAX_SIZE {
-        let cell = side / n as f64;
-        let (score, total) = grid_score(img, (ox, oy), cell, n);
+        let (origin, cell) = geometry(n);
+        let (score, total) = grid_score(img, origin, cell, n);
         if score * 10 >= total * 7 && best.is_none_or(|(s, _)| score * 100 / total > s) {
             best = Some((score * 100 / total, n));
         }
     }
     let (_, n) = best.ok_or(ReadError::NoGrid)?;
-    read_cells(img, (ox, oy), side / n as f64, n, BOARD)
+    let (origin, cell) = geometry(n);
+    read_cells(img, origin, cell, n, BOARD)
 }
 
 /// Reads a flash frame (the board drawn white: the puzzle is solved) at

@@ -67,7 +67,7 @@ pub struct Counter {
 
 /// Reads `MOVES: n / required` (or `MOVES: n`) as OCR gives it: any case,
 /// spaces dropped or added, `O` for `0` and `I`, `l` or `|` for `1` in
-/// the numbers. `None` when there is no `MOVES` followed by a number.
+/// the numbers, `;` or `!` for the slash. `None` when there is no `MOVES` followed by a number.
 pub fn parse_counter(text: &str) -> Option<Counter> {
     let upper = text.to_ascii_uppercase();
     let at = upper.find("MOVES")? + "MOVES".len();
@@ -89,8 +89,9 @@ pub fn parse_counter(text: &str) -> Option<Counter> {
     };
     let (moves, used) = number(&rest)?;
     let after = rest[used..].trim_start();
+    // The slash is read as `;` or `!` now and then.
     let required = after
-        .strip_prefix('/')
+        .strip_prefix(['/', ';', '!'])
         .and_then(|r| number(r))
         .map(|(n, _)| n);
     Some(Counter { moves, required })
@@ -236,6 +237,13 @@ mod tests {
             Some(Counter {
                 moves: 0,
                 required: None
+            })
+        );
+        assert_eq!(
+            parse_counter("moves: 0 ; 20"),
+            Some(Counter {
+                moves: 0,
+                required: Some(20)
             })
         );
         assert_eq!(parse_counter("MOVES:"), None);
