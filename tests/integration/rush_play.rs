@@ -110,9 +110,10 @@ fn a_move_taken_back_behind_the_bots_back_is_replayed() {
             path.to_str().unwrap(),
         ],
     );
-    // Two drags done; during the pause before the third, the page's Undo
-    // key (`u`) takes the second back, which leaves the pointer alone.
-    bot.wait_for("engine] played ", 2, GAME_TIMEOUT);
+    // Two drags done and verified; during the pause before the third, the
+    // page's Undo key (`u`) takes the second back, which leaves the
+    // pointer alone.
+    bot.wait_for("engine] settled after", 2, GAME_TIMEOUT);
     xdotool(
         display.name(),
         &["windowfocus", "--sync", &window, "key", "u"],
@@ -127,7 +128,8 @@ fn a_move_taken_back_behind_the_bots_back_is_replayed() {
     assert!(
         end.stderr
             .contains("the board changed while the bot waited")
-            || end.stderr.contains("differs from the prediction"),
+            || end.stderr.contains("differs from the prediction")
+            || end.stderr.contains("the board did not change"),
         "{}",
         end.stderr
     );
@@ -135,9 +137,12 @@ fn a_move_taken_back_behind_the_bots_back_is_replayed() {
     assert_eq!(g["result"], "won", "{g}");
     assert!(g["mismatches"].as_u64().unwrap() >= 1, "{g}");
     assert!(g["solves"].as_u64().unwrap() >= 2, "{g}");
-    // The move taken back was played again: 21 drags, and the page, whose
-    // Undo took one off its count, says 20.
-    assert_eq!(g["bot_moves"], 21, "{g}");
+    // The move taken back was played again: 21 drags (20 counted when the
+    // Undo landed before the second drag was verified: the bot saw no
+    // change and played it again), and the page, whose Undo took one off
+    // its count, says 20.
+    let bot = g["bot_moves"].as_u64().unwrap();
+    assert!(bot == 20 || bot == 21, "{g}");
     if let Some(status) = g["status_text"].as_str() {
         let c = gridbot::games::rush::web::parse_counter(status)
             .unwrap_or_else(|| panic!("counter {status:?}"));
