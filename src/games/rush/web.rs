@@ -92,7 +92,7 @@ pub fn parse_counter(text: &str) -> Option<Counter> {
     // The slash is read as `;` or `!` now and then.
     let required = after
         .strip_prefix(['/', ';', '!'])
-        .and_then(|r| number(r))
+        .and_then(number)
         .map(|(n, _)| n);
     Some(Counter { moves, required })
 }
