@@ -263,6 +263,32 @@ pub fn play_series<G: PlayableGame>(
     Ok(exit_code(&records, games))
 }
 
+/// Plays one game (number `number`, with what the caller knows of it in
+/// `context`) on `screen` from the board shown there to a win or a loss:
+/// a fresh pointer, the abort guard and the occlusion check, as
+/// [`play_series`] sets them up, for commands that start each game
+/// themselves (a new page per puzzle). The outer error is the setup's; the
+/// inner one the game's (e.g. a solver that gave up), for the caller to
+/// count as a problem of that game.
+pub fn play_one<G: PlayableGame>(
+    game: &G,
+    host: &dyn Host,
+    screen: &mut WindowGrabber,
+    config: PlayConfig,
+    number: usize,
+    context: &GameContext,
+) -> anyhow::Result<Result<Finished<G::State>, crate::play::PlayError>> {
+    let mut pointer = open_pointer()?;
+    let guard = AbortGuard::new(abort::interrupt_flag(), screen.screen_size());
+    let stacking = stacking_for(screen)?;
+    let mut player = Player::new(game, host, screen, &mut pointer, guard, config);
+    if let Some(check) = stacking {
+        player = player.with_occlusion(check);
+    }
+    player.note_pointer()?;
+    Ok(player.play_game(number, context))
+}
+
 /// Success when `games` games were played and all won.
 pub fn exit_code(records: &[GameRecord], games: usize) -> ExitCode {
     let all_won = records.len() == games && records.iter().all(|r| r.result == GameResult::Won);

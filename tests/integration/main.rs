@@ -24,4 +24,5 @@ mod play_errors;
 mod play_recovery;
 mod play_sgt_solver;
 mod reliability;
+mod rush_play;
 mod solver_cli;

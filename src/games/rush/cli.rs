@@ -1,6 +1,12 @@
 //! Rush Hour's command line: `gridbot solve|bench|analyse|generate rush`.
 //! The work is in the library modules; this file parses arguments and
 //! prints.
+//!
+//! Playing in the browser (`play`, `demo`, `validate`) and the screenshot
+//! fixtures are in [`play`] and [`fixtures`].
+
+pub mod fixtures;
+pub mod play;
 
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -61,6 +67,22 @@ impl GameCli for Rush {
                 name,
                 "Puzzles of a chosen number of moves, from a database or random positions",
             ),
+            Verb::Play => {
+                command_for::<play::PlayArgs>(name, "Play Fogleman's Rush Hour player already open")
+            }
+            Verb::Demo => command_for::<play::DemoArgs>(
+                name,
+                "Fogleman's player in Chromium on a virtual display, played to the win \
+                 (default: the 51-move puzzle)",
+            ),
+            Verb::Validate => command_for::<play::ValidateArgs>(
+                name,
+                "Play puzzles in Chromium; compare the page's counter with the proven optimum",
+            ),
+            Verb::Fixtures => command_for::<fixtures::Args>(
+                name,
+                "Check the Rush Hour player's screenshot fixtures",
+            ),
             _ => return None,
         })
     }
@@ -72,6 +94,10 @@ impl GameCli for Rush {
             Verb::Analyse => run_analyse(parse(m)?),
             Verb::Generate => run_generate(parse(m)?),
             Verb::Enumerate => run_enumerate(parse(m)?),
+            Verb::Play => play::run_play(parse(m)?),
+            Verb::Demo => play::run_demo(parse(m)?),
+            Verb::Validate => play::run_validate(parse(m)?),
+            Verb::Fixtures => fixtures::run(parse(m)?),
             v => bail!("rush does not support `{}`", v.label()),
         }
     }

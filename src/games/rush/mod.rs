@@ -12,6 +12,11 @@
 //!   `A` and the exit); proves the fewest moves, not the fewest steps.
 //! - `greedy`: the seed's greedy best-first search with the blocking-cars
 //!   score; fast, its solutions are not proven shortest.
+//!
+//! Playing: [`read`] reads Fogleman's web player off a screenshot, [`play`]
+//! gives the play loop its roles (moves as drags, see [`act`]), [`web`]
+//! is the player in Chromium as the loop's host (its move counter read
+//! with OCR), and [`fixtures`] checks recorded screenshots.
 
 pub mod act;
 pub mod analyse;
@@ -19,8 +24,10 @@ pub mod bench;
 pub mod board;
 pub mod cli;
 pub mod enumerate;
+pub mod fixtures;
 pub mod generate;
 pub mod parse;
+pub mod play;
 pub mod problem;
 pub mod read;
 #[cfg(test)]
@@ -28,6 +35,7 @@ mod reference;
 pub mod search;
 pub mod solve;
 pub mod table;
+pub mod web;
 
 pub use board::{Board, Move, Piece, Position};
 pub use parse::{parse_board, parse_line, parse_puzzles, ParseError, ParseErrorKind, Puzzle};

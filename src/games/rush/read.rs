@@ -7,9 +7,15 @@
 //! show the board between them). No calibration: every length is found
 //! in the image, at any window size.
 //!
-//! When the puzzle is solved the player flashes the board white; a
-//! screenshot taken then is refused with [`ReadError::Flashing`] rather
-//! than misread.
+//! When the puzzle is solved the player flashes the board white (250 ms
+//! white, 250 ms its colour, for as long as the puzzle stays solved); a
+//! screenshot taken then is refused by [`read`] with
+//! [`ReadError::Flashing`] rather than misread. A caller that has read the
+//! same window before (the play loop) can read a flash frame with
+//! [`read_flashing`]: the board's place and cell size are those of the
+//! last steady frame ([`Geometry`]), the empty cells are white instead of
+//! the board colour, and the result must be solved (the page flashes only
+//! a solved board), or it is refused.
 
 use image::{Rgba, RgbaImage};
 
@@ -20,6 +26,7 @@ const BOARD: [u8; 3] = [0xF2, 0xEA, 0xCD];
 const RED: [u8; 3] = [0xCC, 0x33, 0x33];
 const TEAL: [u8; 3] = [0x33, 0x88, 0x99];
 const DARK: [u8; 3] = [0x22, 0x22, 0x22];
+const WHITE: [u8; 3] = [0xFF, 0xFF, 0xFF];
 
 /// What a screenshot holds, read.
 #[derive(Debug, Clone)]
@@ -67,6 +74,36 @@ pub enum ReadError {
     /// The cells read do not make a board.
     #[error("the cells read do not make a board: {0}")]
     Board(#[from] ParseError),
+    /// A flash frame that does not show a solved board where the last
+    /// steady frame had the board.
+    #[error("the board is flashing but cannot be read where it was: {0}")]
+    FlashUnreadable(String),
+}
+
+/// Where a board is on a screenshot: enough to read another screenshot of
+/// the same window (same size) without searching.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Geometry {
+    /// Width and height of the screenshot, pixels.
+    pub image: (u32, u32),
+    /// Left and top of the board square, image pixels.
+    pub origin: (f64, f64),
+    /// Side of a cell, image pixels.
+    pub cell: f64,
+    /// Cells on a side.
+    pub size: usize,
+}
+
+impl Geometry {
+    /// The geometry of `reading`, read off an image of `image` pixels.
+    pub fn of(reading: &Reading, image: (u32, u32)) -> Geometry {
+        Geometry {
+            image,
+            origin: reading.origin,
+            cell: reading.cell,
+            size: reading.board.size(),
+        }
+    }
 }
 
 fn rgb(p: &Rgba<u8>) -> [u8; 3] {
@@ -81,7 +118,6 @@ fn near(a: [u8; 3], b: [u8; 3], tol: i32) -> bool {
 
 /// Reads the board in `img`.
 pub fn read(img: &RgbaImage) -> Result<Reading, ReadError> {
-    let (w, h) = img.dimensions();
     let (mut x0, mut y0, mut x1, mut y1) = (u32::MAX, u32::MAX, 0u32, 0u32);
     let mut count = 0u64;
     let mut red = false;
@@ -109,56 +145,128 @@ pub fn read(img: &RgbaImage) -> Result<Reading, ReadError> {
     if bw < 16 || bw.abs_diff(bh) > 2 + bw / 50 {
         return Err(ReadError::NotSquare(bw, bh));
     }
-    let side = (bw + bh) as f64 / 2.0;
-    let (ox, oy) = (x0 as f64, y0 as f64);
-    let dark_near = |x: f64, y: f64| {
-        let (cx, cy) = (x.round() as i64, y.round() as i64);
-        (-2..=2).any(|d| {
-            let xx = cx + d;
-            xx >= 0 && (xx as u32) < w && cy >= 0 && (cy as u32) < h && {
-                // A grid line a pixel wide is blended into its
-                // neighbours: anything well below the board's brightness.
-                let c = rgb(img.get_pixel(xx as u32, cy as u32));
-                c.iter().map(|&v| v as u32).sum::<u32>() < 520
-            }
-        })
+    let fill = (bw + bh) as f64 / 2.0;
+    // The square's outline (0.03 of a cell wide, centred on the edge)
+    // covers 0.015 of a cell of the fill on each side, and anti-aliasing
+    // about one more pixel: the board is that much larger than its fill.
+    // (Taking the fill for the board put the band of the grid test on the
+    // pieces' outlines at 92-pixel cells.)
+    let geometry = |n: usize| {
+        let cell = (fill + 2.0) / (n as f64 - 0.03);
+        let inset = 1.0 + 0.015 * cell;
+        ((x0 as f64 - inset, y0 as f64 - inset), cell)
     };
     // Score each side: vertical grid lines where a boundary should be, in
     // the thin band at the top of each cell row (above any piece), and
     // none halfway between boundaries.
     let mut best = None;
     for n in MIN_SIZE..=MAX_SIZE {
-        let cell = side / n as f64;
-        let mut score = 0i64;
-        for r in 0..n {
-            let y = oy + (r as f64 + 0.05) * cell;
-            for k in 1..n {
-                score += if dark_near(ox + k as f64 * cell, y) {
-                    1
-                } else {
-                    -1
-                };
-            }
-            for k in 0..n {
-                if dark_near(ox + (k as f64 + 0.5) * cell, y) {
-                    score -= 1;
-                }
-            }
-        }
-        let total = (n * (n - 1)) as i64;
+        let (origin, cell) = geometry(n);
+        let (score, total) = grid_score(img, origin, cell, n);
         if score * 10 >= total * 7 && best.is_none_or(|(s, _)| score * 100 / total > s) {
             best = Some((score * 100 / total, n));
         }
     }
     let (_, n) = best.ok_or(ReadError::NoGrid)?;
-    let cell = side / n as f64;
-    let at = |x: f64, y: f64| rgb(img.get_pixel((x as u32).min(w - 1), (y as u32).min(h - 1)));
+    let (origin, cell) = geometry(n);
+    read_cells(img, origin, cell, n, BOARD)
+}
+
+/// Reads a flash frame (the board drawn white: the puzzle is solved) at
+/// the place `geometry` says, which must come from a steady frame of the
+/// same window: the grid lines must be where it says, the empty cells
+/// white, and the board read must be solved.
+pub fn read_flashing(img: &RgbaImage, geometry: &Geometry) -> Result<Reading, ReadError> {
+    let refuse = |why: String| Err(ReadError::FlashUnreadable(why));
+    if img.dimensions() != geometry.image {
+        return refuse(format!(
+            "the image is {}x{}, the last steady one {}x{}",
+            img.width(),
+            img.height(),
+            geometry.image.0,
+            geometry.image.1
+        ));
+    }
+    let (score, total) = grid_score(img, geometry.origin, geometry.cell, geometry.size);
+    if score * 10 < total * 7 {
+        return refuse(format!(
+            "no {0}x{0} grid where the board was (score {score} of {total})",
+            geometry.size
+        ));
+    }
+    let reading = read_cells(img, geometry.origin, geometry.cell, geometry.size, WHITE)
+        .or_else(|e| refuse(e.to_string()))?;
+    if !reading.board.is_solved(reading.position) {
+        return refuse(format!(
+            "{} does not have the primary piece at the exit",
+            reading.text
+        ));
+    }
+    Ok(reading)
+}
+
+/// True when a dark pixel (a grid line a pixel wide is blended into its
+/// neighbours: anything well below the board's brightness) is within two
+/// pixels left or right of (x, y).
+fn dark_near(img: &RgbaImage, x: f64, y: f64) -> bool {
+    let (w, h) = img.dimensions();
+    let (cx, cy) = (x.round() as i64, y.round() as i64);
+    (-2..=2).any(|d| {
+        let xx = cx + d;
+        xx >= 0 && (xx as u32) < w && cy >= 0 && (cy as u32) < h && {
+            let c = rgb(img.get_pixel(xx as u32, cy as u32));
+            c.iter().map(|&v| v as u32).sum::<u32>() < 520
+        }
+    })
+}
+
+/// How well an `n` x `n` grid of `cell`-pixel cells at `origin` matches
+/// the vertical grid lines of the image: +1 for each line found where a
+/// boundary should be, -1 for each one missing and for each dark pixel
+/// halfway between boundaries, checked in the thin band at the top of
+/// each row (above any piece). Returns the score and the most it can be.
+fn grid_score(img: &RgbaImage, (ox, oy): (f64, f64), cell: f64, n: usize) -> (i64, i64) {
+    let mut score = 0i64;
+    for r in 0..n {
+        let y = oy + (r as f64 + 0.05) * cell;
+        for k in 1..n {
+            score += if dark_near(img, ox + k as f64 * cell, y) {
+                1
+            } else {
+                -1
+            };
+        }
+        for k in 0..n {
+            if dark_near(img, ox + (k as f64 + 0.5) * cell, y) {
+                score -= 1;
+            }
+        }
+    }
+    (score, (n * (n - 1)) as i64)
+}
+
+/// Reads the cells of the `n` x `n` board at `origin` with `cell`-pixel
+/// cells, empty cells being of colour `empty`.
+fn read_cells(
+    img: &RgbaImage,
+    (ox, oy): (f64, f64),
+    cell: f64,
+    n: usize,
+    empty: [u8; 3],
+) -> Result<Reading, ReadError> {
+    let (w, h) = img.dimensions();
+    let at = |x: f64, y: f64| {
+        rgb(img.get_pixel(
+            (x.max(0.0) as u32).min(w - 1),
+            (y.max(0.0) as u32).min(h - 1),
+        ))
+    };
     // Classify cells.
     let mut kind = vec![b'o'; n * n];
     for r in 0..n {
         for c in 0..n {
             let col = at(ox + (c as f64 + 0.5) * cell, oy + (r as f64 + 0.5) * cell);
-            kind[r * n + c] = if near(col, BOARD, 12) {
+            kind[r * n + c] = if near(col, empty, 12) {
                 b'o'
             } else if near(col, RED, 24) {
                 b'A'
@@ -224,40 +332,31 @@ pub fn read(img: &RgbaImage) -> Result<Reading, ReadError> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::generate::canonical_text;
     use super::*;
 
-    /// Every `fixtures/rush/NAME.png` against `NAME.txt`: the board it
-    /// shows, or `error: TEXT` for a piece of the error it must give.
+    fn fixture(name: &str) -> RgbaImage {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("fixtures/rush")
+            .join(name);
+        image::open(&path).unwrap().to_rgba8()
+    }
+
+    // Every fixture against its ground truth: `super::super::fixtures`.
+
     #[test]
-    fn fixtures() {
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/rush");
-        let mut checked = 0;
-        for entry in std::fs::read_dir(&dir).unwrap() {
-            let path = entry.unwrap().path();
-            if path.extension().is_none_or(|e| e != "png") {
-                continue;
-            }
-            let want = std::fs::read_to_string(path.with_extension("txt")).unwrap();
-            let want = want.trim();
-            let img = image::open(&path).unwrap().to_rgba8();
-            let got = read(&img);
-            match want.strip_prefix("error: ") {
-                Some(err) => {
-                    let e = got.expect_err(&path.display().to_string());
-                    assert!(
-                        e.to_string().to_lowercase().contains(err),
-                        "{}: {e}",
-                        path.display()
-                    );
-                }
-                None => {
-                    let r = got.unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-                    assert_eq!(r.text, canonical_text(want), "{}", path.display());
-                }
-            }
-            checked += 1;
-        }
-        assert!(checked >= 5);
+    fn a_flash_frame_is_refused_alone_and_where_no_board_was() {
+        let flash = fixture("solved-flashing-window800x700.png");
+        assert_eq!(read(&flash).unwrap_err(), ReadError::Flashing);
+        // The geometry of another window size: refused, not misread.
+        let other = read(&fixture("hardest51-window600x560.png")).unwrap();
+        let g = Geometry::of(&other, flash.dimensions());
+        let e = read_flashing(&flash, &g).unwrap_err();
+        assert!(matches!(e, ReadError::FlashUnreadable(_)), "{e}");
+        let g = Geometry {
+            image: (10, 10),
+            ..g
+        };
+        let e = read_flashing(&flash, &g).unwrap_err().to_string();
+        assert!(e.contains("1280x800"), "{e}");
     }
 }
