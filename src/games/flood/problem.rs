@@ -1,15 +1,21 @@
 //! Flood-It as a [`crate::solver::Problem`]: the state every engine of the
-//! search core sees, so Flood's exact strategies run on those engines
-//! (A* in [`super::astar`], branch and bound in [`super::bnb`]).
+//! search core sees, so all of Flood's strategies run on those engines
+//! (A* in [`super::astar`], branch and bound in [`super::bnb`], greedy,
+//! beam and the leaf optimiser in [`super::greedy`]).
 //!
 //! - State: the flooded set `f` (a bitset over regions) and its border
 //!   `b`, kept incrementally so a move costs a few word operations. The
 //!   colours left outside `f` are counted from `f` where needed rather than
 //!   stored: it keeps an A* node at 56 bytes on 14x14 boards, which
-//!   measured faster than carrying them.
-//! - Moves: the colours on the border (every move gains), or only the one
-//!   colour whose every region lies on the border when there is one
-//!   (colour elimination: taking all of a colour is always optimal).
+//!   measured faster than carrying them. A* works them out once per
+//!   expansion ([`Flood::left_here`]) and updates them per child.
+//! - Moves searched: the colours on the border (every move gains), or only
+//!   the one colour whose every region lies on the border when there is
+//!   one (colour elimination: taking all of a colour is always optimal).
+//!   Every colour is legal ([`Problem::is_legal`]): one that touches no
+//!   border region changes nothing.
+//! - Greedy score ([`Scored`]): the layered bound; ties go to the state
+//!   with the most regions flooded.
 //! - Bound: Puchert's layered bound, which can stop counting at a cap.
 //! - Key: the flooded set (the border follows from it).
 
