@@ -105,6 +105,9 @@ pub fn greedy_scored<P: Keyed + Scored>(
     )
 }
 
+/// How a greedy choice ranks: lookahead value, then tie-break.
+type Rank = (i64, i64);
+
 /// A value no lookahead reaches: a dead end.
 const DEAD_END: i64 = i64::MAX / 2;
 
@@ -185,7 +188,8 @@ fn run_greedy<P: Keyed>(
         }
         moves.clear();
         problem.moves(&state, &mut moves);
-        let mut choice: Option<((i64, i64), P::Move, P::State)> = None;
+        // (value, tie-break), move, child
+        let mut choice: Option<(Rank, P::Move, P::State)> = None;
         for &mv in &moves {
             let child = problem.apply(&state, mv);
             if on_path.contains(&problem.key(&child)) {
