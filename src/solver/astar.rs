@@ -157,6 +157,23 @@ pub trait AstarProblem: Keyed {
         0
     }
 
+    /// The exact completion of a child made by the latest call of
+    /// [`AstarProblem::successors`] with move `mv` (called for those
+    /// children only, before the next expansion, so a problem may keep
+    /// what it worked out for the parent in that call). Default:
+    /// [`Problem::exact_completion`] of the child.
+    fn child_completion(&self, mv: Self::Move, state: &Self::State) -> Option<Vec<Self::Move>> {
+        let _ = mv;
+        self.exact_completion(state)
+    }
+
+    /// The admissible bound of such a child, capped at `cap` (as
+    /// [`Problem::capped_bound`], its default).
+    fn child_bound(&self, mv: Self::Move, state: &Self::State, cap: u32) -> u32 {
+        let _ = mv;
+        self.capped_bound(state, cap)
+    }
+
     /// Called before each expansion with the number of nodes expanded so
     /// far, the incumbent's length (`u32::MAX` when none) and the proven
     /// bound; may return a better full solution from the start (it is
@@ -209,13 +226,6 @@ impl<M> Default for Config<M> {
 /// A shortest solution from `start` by A* with the default [`Config`].
 pub fn astar<P: AstarProblem>(problem: &P, start: &P::State, budget: &Budget) -> Outcome<P::Move> {
     astar_with(problem, start, budget, &Config::default())
-}
-
-/// A child generated in an expansion, before its table lookup.
-struct Kid<S, M> {
-    mv: M,
-    state: S,
-    hash: u64,
 }
 
 /// A* with explicit settings.
@@ -315,7 +325,7 @@ pub fn astar_with<P: AstarProblem>(
                 hashes.push(None);
                 continue;
             }
-            if let Some(c) = problem.exact_completion(state) {
+            if let Some(c) = problem.child_completion(*mv, state) {
                 let len = ng + c.len() as u32;
                 if len < best_len(&best) {
                     let mut p = path(&arena, idx);
@@ -332,17 +342,18 @@ pub fn astar_with<P: AstarProblem>(
             hashes.push(Some(hash));
         }
         // Pass 2: table lookups, bounds, pushes.
-        for ((mv, state), hash) in succ.drain(..).zip(hashes.iter()) {
+        // The children are read in place; only one that is kept is copied
+        // (into the arena).
+        for ((mv, state), hash) in succ.iter().zip(hashes.iter()) {
             let Some(hash) = *hash else { continue };
-            let k = Kid { mv, state, hash };
-            let probe = seen.find(k.hash, |i| problem.same(&arena[i as usize].state, &k.state));
+            let probe = seen.find(hash, |i| problem.same(&arena[i as usize].state, state));
             if let Probe::Found(_, j) = probe {
                 if arena[j as usize].g as u32 <= ng {
                     continue;
                 }
             }
             let bl = best_len(&best);
-            let h = problem.capped_bound(&k.state, bl.saturating_sub(ng));
+            let h = problem.child_bound(*mv, state, bl.saturating_sub(ng));
             let nfv = ng.saturating_add(h).max(fv);
             if nfv >= bl {
                 continue;
@@ -368,10 +379,10 @@ pub fn astar_with<P: AstarProblem>(
             }
             let new = arena.len() as u32;
             arena.push(Node {
-                state: k.state,
+                state: state.clone(),
                 parent: idx,
                 g: ng as u16,
-                mv: MaybeUninit::new(k.mv),
+                mv: MaybeUninit::new(*mv),
                 flags: tag & !DEAD,
             });
             match probe {
@@ -379,7 +390,7 @@ pub fn astar_with<P: AstarProblem>(
                     arena[j as usize].flags |= DEAD;
                     seen.replace(slot, new);
                 }
-                Probe::Vacant(slot) => seen.insert(slot, k.hash, new),
+                Probe::Vacant(slot) => seen.insert(slot, hash, new),
             }
             open.push(nfv as usize, ng as usize, new);
         }

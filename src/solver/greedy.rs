@@ -1,15 +1,21 @@
-//! Fast, inexact searches and a solution shortener.
+//! Fast, inexact searches and solution shorteners.
 //!
 //! - [`greedy`]: repeatedly plays the move whose depth-`d` lookahead
-//!   reaches the best score (the lower bound, or [`Scored::score`] via
-//!   [`greedy_scored`]), taking a goal as soon as the lookahead sees one
-//!   (the nearest). Positions already on the path are not revisited.
+//!   reaches the smallest `moves + score` (the score is the lower bound, or
+//!   [`Scored::score`] via [`greedy_scored`]); a goal scores 0 and a state
+//!   with a known [`Problem::exact_completion`] the completion's length,
+//!   and neither is looked past. Ties go to the smaller
+//!   [`Scored::tie_break`] of the move's child, then to the first move.
+//!   Positions already on the path are not revisited.
 //! - [`beam`]: breadth-first layers cut to the `width` children with the
-//!   smallest lower bound (ties in generation order), duplicates removed by
-//!   exact key over all layers.
+//!   smallest lower bound (or score, then tie-break, via [`beam_scored`]);
+//!   duplicates removed by exact key over all layers or, with
+//!   [`Duplicates::WithinLayer`], within each layer. A child that is a
+//!   goal or has an exact completion ends the search.
 //! - [`drop_moves`]: the leaf optimiser: removes each move of a solution
 //!   in turn while the rest still wins ([`wins`]), until no single removal
-//!   works.
+//!   works. [`optimise`] also cuts the solution at each move and lets
+//!   [`greedy_scored`] finish from there, keeping what is shorter.
 //!
 //! Honesty: a solution is called optimal only when its length equals a
 //! proven lower bound: the start's lower bound, or for [`beam`] the depth
@@ -22,13 +28,20 @@ use std::time::{Duration, Instant};
 
 use super::budget::{Budget, BudgetExceeded};
 use super::outcome::Outcome;
-use super::problem::{wins, Keyed, Problem};
+use super::problem::{replay, wins, Keyed, Problem};
 
 /// A problem with its own score for greedy choices (smaller is better),
-/// e.g. a weighted or inadmissible estimate.
+/// e.g. a weighted or inadmissible estimate, and a tie-break.
 pub trait Scored: Problem {
     /// How promising `state` looks; smaller is better.
     fn score(&self, state: &Self::State) -> i64;
+
+    /// Among equal scores, the smaller goes first (default: no
+    /// preference, so the first generated wins).
+    fn tie_break(&self, state: &Self::State) -> i64 {
+        let _ = state;
+        0
+    }
 }
 
 /// The outcome of an inexact search that found `moves` (or not).
@@ -64,20 +77,39 @@ pub fn greedy<P: Keyed>(
     depth: u32,
     budget: &Budget,
 ) -> Outcome<P::Move> {
-    run_greedy(problem, start, depth, budget, |s| {
-        problem.lower_bound(s) as i64
-    })
+    run_greedy(
+        problem,
+        start,
+        depth,
+        budget,
+        |s| problem.lower_bound(s) as i64,
+        |_| 0,
+    )
 }
 
-/// Greedy descent with a lookahead of `depth` scored by [`Scored::score`].
+/// Greedy descent with a lookahead of `depth` scored by [`Scored::score`]
+/// and tie-broken by [`Scored::tie_break`].
 pub fn greedy_scored<P: Keyed + Scored>(
     problem: &P,
     start: &P::State,
     depth: u32,
     budget: &Budget,
 ) -> Outcome<P::Move> {
-    run_greedy(problem, start, depth, budget, |s| problem.score(s))
+    run_greedy(
+        problem,
+        start,
+        depth,
+        budget,
+        |s| problem.score(s),
+        |s| problem.tie_break(s),
+    )
 }
+
+/// How a greedy choice ranks: lookahead value, then tie-break.
+type Rank = (i64, i64);
+
+/// A value no lookahead reaches: a dead end.
+const DEAD_END: i64 = i64::MAX / 2;
 
 struct Look<'a, P: Problem, F> {
     problem: &'a P,
@@ -87,52 +119,30 @@ struct Look<'a, P: Problem, F> {
 }
 
 impl<P: Problem, F: Fn(&P::State) -> i64> Look<'_, P, F> {
-    /// Depth-limited search for a goal within `left` moves; the moves are
-    /// pushed onto `path` when found.
-    fn goal_within(&mut self, s: &P::State, left: u32, path: &mut Vec<P::Move>) -> bool {
+    /// The smallest `moves + score` within `left` moves of `s`: 0 at a
+    /// goal, the completion's length where one is known, the score at the
+    /// horizon, [`DEAD_END`] with no move.
+    fn value(&mut self, s: &P::State, left: u32) -> i64 {
         if self.problem.is_goal(s) {
-            return true;
+            return 0;
         }
-        if left == 0 || self.problem.lower_bound(s) > left {
-            return false;
+        if let Some(c) = self.problem.exact_completion(s) {
+            return c.len() as i64;
         }
-        self.nodes += 1;
-        let mut moves = self.take(left);
-        self.problem.moves(s, &mut moves);
-        let mut found = false;
-        for &mv in &moves {
-            path.push(mv);
-            if self.goal_within(&self.problem.apply(s, mv), left - 1, path) {
-                found = true;
-                break;
-            }
-            path.pop();
-        }
-        moves.clear();
-        self.buffers[left as usize] = moves;
-        found
-    }
-
-    /// The best score within `left` moves of `s`.
-    fn best(&mut self, s: &P::State, left: u32) -> i64 {
-        let here = (self.score)(s);
         if left == 0 {
-            return here;
+            return (self.score)(s);
         }
         self.nodes += 1;
         let mut moves = self.take(left);
         self.problem.moves(s, &mut moves);
-        let mut best = i64::MAX;
+        let mut best = DEAD_END;
         for &mv in &moves {
-            best = best.min(self.best(&self.problem.apply(s, mv), left - 1));
+            let v = self.value(&self.problem.apply(s, mv), left - 1);
+            best = best.min(v.saturating_add(1));
         }
         moves.clear();
         self.buffers[left as usize] = moves;
-        if best == i64::MAX {
-            here
-        } else {
-            best
-        }
+        best
     }
 
     fn take(&mut self, left: u32) -> Vec<P::Move> {
@@ -149,6 +159,7 @@ fn run_greedy<P: Keyed>(
     depth: u32,
     budget: &Budget,
     score: impl Fn(&P::State) -> i64,
+    tie: impl Fn(&P::State) -> i64,
 ) -> Outcome<P::Move> {
     let t0 = Instant::now();
     let depth = depth.max(1);
@@ -165,26 +176,26 @@ fn run_greedy<P: Keyed>(
     let mut path = Vec::new();
     let mut moves = Vec::new();
     loop {
+        if problem.is_goal(&state) {
+            return honest(Some(path), h0, None, look.nodes, t0.elapsed());
+        }
+        if let Some(c) = problem.exact_completion(&state) {
+            path.extend(c);
+            return honest(Some(path), h0, None, look.nodes, t0.elapsed());
+        }
         if let Err(why) = budget.check_nodes(look.nodes, on_path.capacity() * 16) {
             return honest(None, h0, Some(why), look.nodes, t0.elapsed());
         }
-        // The nearest goal within the lookahead, if any.
-        for d in 0..=depth {
-            let before = path.len();
-            if look.goal_within(&state, d, &mut path) {
-                return honest(Some(path), h0, None, look.nodes, t0.elapsed());
-            }
-            path.truncate(before);
-        }
         moves.clear();
         problem.moves(&state, &mut moves);
-        let mut choice: Option<(i64, P::Move, P::State)> = None;
+        // (value, tie-break), move, child
+        let mut choice: Option<(Rank, P::Move, P::State)> = None;
         for &mv in &moves {
             let child = problem.apply(&state, mv);
             if on_path.contains(&problem.key(&child)) {
                 continue;
             }
-            let v = look.best(&child, depth - 1);
+            let v = (look.value(&child, depth - 1), tie(&child));
             if choice.as_ref().is_none_or(|c| v < c.0) {
                 choice = Some((v, mv, child));
             }
@@ -199,15 +210,67 @@ fn run_greedy<P: Keyed>(
     }
 }
 
-/// A beam child: lower bound, generation order, parent index, move, state.
-type BeamKid<P> = (u32, usize, u32, <P as Problem>::Move, <P as Problem>::State);
+/// Which duplicates a beam search drops.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Duplicates {
+    /// A state seen in any earlier layer or earlier in this one.
+    Everywhere,
+    /// Only a state seen earlier in the same layer (for problems whose
+    /// states can be met again only deeper, where a later copy is rare and
+    /// the check across layers costs more than it saves).
+    WithinLayer,
+}
 
-/// Beam search of `width` (at least 1) guided by the lower bound.
+/// A beam child: score, tie-break, parent index, move, state.
+type BeamKid<P> = (i64, i64, u32, <P as Problem>::Move, <P as Problem>::State);
+
+/// Beam search of `width` (at least 1) guided by the lower bound, with
+/// duplicates dropped everywhere.
 pub fn beam<P: Keyed>(
     problem: &P,
     start: &P::State,
     width: usize,
     budget: &Budget,
+) -> Outcome<P::Move> {
+    run_beam(
+        problem,
+        start,
+        width,
+        Duplicates::Everywhere,
+        budget,
+        |s| problem.lower_bound(s) as i64,
+        |_| 0,
+    )
+}
+
+/// Beam search of `width` guided by [`Scored::score`] then
+/// [`Scored::tie_break`], dropping `duplicates`.
+pub fn beam_scored<P: Keyed + Scored>(
+    problem: &P,
+    start: &P::State,
+    width: usize,
+    duplicates: Duplicates,
+    budget: &Budget,
+) -> Outcome<P::Move> {
+    run_beam(
+        problem,
+        start,
+        width,
+        duplicates,
+        budget,
+        |s| problem.score(s),
+        |s| problem.tie_break(s),
+    )
+}
+
+fn run_beam<P: Keyed>(
+    problem: &P,
+    start: &P::State,
+    width: usize,
+    duplicates: Duplicates,
+    budget: &Budget,
+    score: impl Fn(&P::State) -> i64,
+    tie: impl Fn(&P::State) -> i64,
 ) -> Outcome<P::Move> {
     let t0 = Instant::now();
     let width = width.max(1);
@@ -224,7 +287,6 @@ pub fn beam<P: Keyed>(
     let mut cut = false;
     let mut nodes = 0u64;
     let mut moves = Vec::new();
-    // (lower bound, generation order, parent index, move, state)
     let mut kids: Vec<BeamKid<P>> = Vec::new();
     loop {
         if let Err(why) = budget.check_nodes(nodes, seen.capacity() * 16) {
@@ -236,16 +298,22 @@ pub fn beam<P: Keyed>(
             return honest(None, bound, Some(why), nodes, t0.elapsed());
         }
         kids.clear();
+        if duplicates == Duplicates::WithinLayer {
+            seen.clear();
+        }
         for (i, s) in layer.iter().enumerate() {
             nodes += 1;
             moves.clear();
             problem.moves(s, &mut moves);
             for &mv in &moves {
                 let child = problem.apply(s, mv);
-                if !seen.insert(problem.key(&child)) {
-                    continue;
-                }
-                if problem.is_goal(&child) {
+                let goal = problem.is_goal(&child);
+                let completion = if goal {
+                    None
+                } else {
+                    problem.exact_completion(&child)
+                };
+                if goal || completion.is_some() {
                     let mut path = vec![mv];
                     let mut at = i as u32;
                     for h in history.iter().rev() {
@@ -254,11 +322,17 @@ pub fn beam<P: Keyed>(
                         at = parent;
                     }
                     path.reverse();
-                    let bound = if cut { h0 } else { path.len() as u32 };
+                    // Uncut, every shallower state was expanded: no goal
+                    // lies nearer than this layer.
+                    let depth = path.len() as u32;
+                    path.extend(completion.unwrap_or_default());
+                    let bound = if cut { h0 } else { depth.max(h0) };
                     return honest(Some(path), bound, None, nodes, t0.elapsed());
                 }
-                let order = kids.len();
-                kids.push((problem.lower_bound(&child), order, i as u32, mv, child));
+                if !seen.insert(problem.key(&child)) {
+                    continue;
+                }
+                kids.push((score(&child), tie(&child), i as u32, mv, child));
             }
         }
         if kids.is_empty() {
@@ -269,9 +343,8 @@ pub fn beam<P: Keyed>(
         }
         if kids.len() > width {
             cut = true;
-            kids.select_nth_unstable_by_key(width - 1, |k| (k.0, k.1));
+            kids.select_nth_unstable_by_key(width, |k| (k.0, k.1));
             kids.truncate(width);
-            kids.sort_unstable_by_key(|k| k.1);
         }
         history.push(kids.iter().map(|k| (k.2, k.3)).collect());
         layer = kids.drain(..).map(|k| k.4).collect();
@@ -302,6 +375,53 @@ pub fn drop_moves<P: Problem>(problem: &P, start: &P::State, moves: &[P::Move]) 
         }
     }
     best
+}
+
+/// The leaf optimiser with re-completion: at each move `i` of a solution,
+/// drops it if the rest still wins, else lets [`greedy_scored`] (lookahead
+/// `depth`) finish from the position before move `i` and keeps that when
+/// shorter; repeats until a pass changes nothing or the budget's time is
+/// up. Returns `moves` unchanged when it does not win in the first place.
+pub fn optimise<P: Keyed + Scored>(
+    problem: &P,
+    start: &P::State,
+    moves: Vec<P::Move>,
+    depth: u32,
+    budget: &Budget,
+) -> Vec<P::Move> {
+    let mut moves = moves;
+    if !wins(problem, start, &moves) {
+        return moves;
+    }
+    let mut improved = true;
+    while improved && !budget.time_up() {
+        improved = false;
+        let mut i = 0;
+        while i < moves.len() {
+            if budget.time_up() {
+                return moves;
+            }
+            let mut cand = moves.clone();
+            cand.remove(i);
+            if wins(problem, start, &cand) {
+                moves = cand;
+                improved = true;
+                continue;
+            }
+            // Cut before move i and let greedy finish from there.
+            let tail = replay(problem, start, &cand[..i])
+                .and_then(|s| greedy_scored(problem, &s, depth, budget).moves);
+            if let Some(mut tail) = tail.filter(|t| i + t.len() < moves.len()) {
+                cand.truncate(i);
+                cand.append(&mut tail);
+                moves = cand;
+                improved = true;
+                continue;
+            }
+            i += 1;
+        }
+    }
+    moves
 }
 
 #[cfg(test)]

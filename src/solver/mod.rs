@@ -16,7 +16,7 @@
 //! | [`dfbnb::dfbnb`] | improving solutions (anytime) | optimality / unsolvable when the final full pass completes |
 //! | [`astar::astar`] | a shortest solution | optimality; unsolvable when the open list runs dry; a bound when stopped |
 //! | [`greedy::greedy`], [`greedy::beam`] | some solution, fast | optimal only if its length meets a proven bound (an uncut beam is a BFS) |
-//! | [`greedy::drop_moves`] | a shorter solution | nothing (a local optimum) |
+//! | [`greedy::drop_moves`], [`greedy::optimise`] | a shorter solution | nothing (a local optimum) |
 //!
 //! Building blocks: [`rank`] (perfect hashes of combinations and partial
 //! permutations), [`retrograde`] (bit/nibble/byte tables indexed by rank,
@@ -50,7 +50,7 @@ pub use bfs::{bfs, bfs_distances, count_reachable, Reachable};
 pub use bitset::Bits;
 pub use budget::{Budget, BudgetExceeded};
 pub use dfbnb::dfbnb;
-pub use greedy::{beam, drop_moves, greedy, Scored};
+pub use greedy::{beam, beam_scored, drop_moves, greedy, greedy_scored, optimise, Duplicates, Scored};
 pub use idastar::{idastar, idastar_tt};
 pub use iddfs::iddfs;
 pub use outcome::Outcome;

@@ -22,9 +22,21 @@ pub trait Problem {
     /// One move.
     type Move: Copy + PartialEq + fmt::Debug;
 
-    /// Appends the legal moves of `state` to `out` (which engines clear
-    /// first), best first where the problem knows a good order.
+    /// Appends the moves of `state` worth searching to `out` (which
+    /// engines clear first), best first where the problem knows a good
+    /// order. A problem may leave out legal moves that never help (a move
+    /// that changes nothing, one dominated by another).
     fn moves(&self, state: &Self::State, out: &mut Vec<Self::Move>);
+
+    /// True when `mv` may be played on `state` ([`replay`] and [`wins`]
+    /// check solutions with it). Default: `mv` is one of
+    /// [`Problem::moves`]; a problem whose `moves` leaves legal moves out
+    /// says so here.
+    fn is_legal(&self, state: &Self::State, mv: Self::Move) -> bool {
+        let mut legal = Vec::new();
+        self.moves(state, &mut legal);
+        legal.contains(&mv)
+    }
 
     /// The state after playing `mv` on `state` (a legal move).
     fn apply(&self, state: &Self::State, mv: Self::Move) -> Self::State;
@@ -76,11 +88,8 @@ pub trait Keyed: Problem {
 /// legal, `None` at the first illegal one.
 pub fn replay<P: Problem>(problem: &P, start: &P::State, moves: &[P::Move]) -> Option<P::State> {
     let mut state = start.clone();
-    let mut legal = Vec::new();
     for &mv in moves {
-        legal.clear();
-        problem.moves(&state, &mut legal);
-        if !legal.contains(&mv) {
+        if !problem.is_legal(&state, mv) {
             return None;
         }
         state = problem.apply(&state, mv);

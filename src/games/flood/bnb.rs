@@ -38,7 +38,7 @@ pub fn branch_and_bound<const N: usize>(
     budget: &Budget,
     incumbent: Vec<u8>,
 ) -> Outcome {
-    let problem = Flood { g, budget };
+    let problem = Flood::new(g, budget);
     let config = Config {
         discrepancies: 4,
         initial: Some(incumbent.clone()),

@@ -1,25 +1,29 @@
 //! Flood-It as a [`crate::solver::Problem`]: the state every engine of the
-//! search core sees. Branch and bound ([`super::bnb`]) runs on the core's
-//! engine with it; the exact A* ([`super::astar`]) keeps its own loop for
-//! now (on the core's generic A* it measured up to 13% slower on b14c8,
-//! see docs/performance.md), and the tests cross-check the problem with
-//! the core's breadth-first search.
+//! search core sees, so all of Flood's strategies run on those engines
+//! (A* in [`super::astar`], branch and bound in [`super::bnb`], greedy,
+//! beam and the leaf optimiser in [`super::greedy`]).
 //!
 //! - State: the flooded set `f` (a bitset over regions) and its border
 //!   `b`, kept incrementally so a move costs a few word operations. The
 //!   colours left outside `f` are counted from `f` where needed rather than
 //!   stored: it keeps an A* node at 56 bytes on 14x14 boards, which
-//!   measured faster than carrying them.
-//! - Moves: the colours on the border (every move gains), or only the one
-//!   colour whose every region lies on the border when there is one
-//!   (colour elimination: taking all of a colour is always optimal).
+//!   measured faster than carrying them. A* works them out once per
+//!   expansion ([`Flood::left_here`]) and updates them per child.
+//! - Moves searched: the colours on the border (every move gains), or only
+//!   the one colour whose every region lies on the border when there is
+//!   one (colour elimination: taking all of a colour is always optimal).
+//!   Every colour is legal ([`Problem::is_legal`]): one that touches no
+//!   border region changes nothing.
+//! - Greedy score ([`Scored`]): the layered bound; ties go to the state
+//!   with the most regions flooded.
 //! - Bound: Puchert's layered bound, which can stop counting at a cap.
 //! - Key: the flooded set (the border follows from it).
 
 use super::greedy::candidate_moves;
 use super::heuristic::{layered_bound, layered_bound_capped};
 use super::regions::BitGraph;
-use crate::solver::{Bits, Budget, Keyed, Problem};
+use std::cell::Cell;
+use crate::solver::{Bits, Budget, Keyed, Problem, Scored};
 
 /// A position: flooded set and its border.
 #[derive(Debug, Clone, Copy)]
@@ -37,9 +41,33 @@ pub struct Flood<'a, const N: usize> {
     pub g: &'a BitGraph<N>,
     /// The budget of the search this problem is solved in.
     pub budget: &'a Budget,
+    /// The colours left outside the flooded set of the node A* expanded
+    /// last (set by its successor function, read by its child hooks).
+    pub(super) left_here: Cell<u32>,
 }
 
-impl<const N: usize> Flood<'_, N> {
+impl<'a, const N: usize> Flood<'a, N> {
+    /// The problem of the board `g`, solved within `budget`.
+    pub fn new(g: &'a BitGraph<N>, budget: &'a Budget) -> Self {
+        Flood {
+            g,
+            budget,
+            left_here: Cell::new(0),
+        }
+    }
+
+    /// The colours left after playing `c` from a state with `left_here`
+    /// left, reaching the flooded set `nf`: only the colour played can
+    /// become complete.
+    #[inline]
+    pub(super) fn left_after(&self, left_here: u32, c: u8, nf: &Bits<N>) -> u32 {
+        if self.g.by_colour[c as usize].is_subset(nf) {
+            left_here & !(1 << c)
+        } else {
+            left_here
+        }
+    }
+
     /// The start position.
     pub fn start(&self) -> State<N> {
         let (f, b) = self.g.start_state();
@@ -57,6 +85,12 @@ impl<const N: usize> Problem for Flood<'_, N> {
             out.push(m.trailing_zeros() as u8);
             m &= m - 1;
         }
+    }
+
+    fn is_legal(&self, _s: &State<N>, c: u8) -> bool {
+        // Any colour may be clicked (one on no border region changes
+        // nothing); `moves` lists only the ones worth searching.
+        (c as usize) < self.g.colours
     }
 
     fn apply(&self, s: &State<N>, c: u8) -> State<N> {
@@ -81,6 +115,17 @@ impl<const N: usize> Problem for Flood<'_, N> {
         // One colour left: playing it finishes (it is on the border).
         let left = self.g.colours_left(&s.f);
         (left.count_ones() == 1).then(|| vec![left.trailing_zeros() as u8])
+    }
+}
+
+impl<const N: usize> Scored for Flood<'_, N> {
+    fn score(&self, s: &State<N>) -> i64 {
+        i64::from(self.lower_bound(s))
+    }
+
+    /// More regions flooded first.
+    fn tie_break(&self, s: &State<N>) -> i64 {
+        -(s.f.count() as i64)
     }
 }
 
@@ -114,10 +159,7 @@ mod tests {
         let graph = RegionGraph::new(&board);
         let g = BitGraph::<1>::new(&graph);
         let budget = Budget::unlimited();
-        let p = Flood {
-            g: &g,
-            budget: &budget,
-        };
+        let p = Flood::new(&g, &budget);
         let o = bfs(&p, &p.start(), &budget);
         let moves = o.moves.expect("solvable");
         assert!(o.proven_optimal);
