@@ -22,13 +22,15 @@
 //! permutations), [`retrograde`] (bit/nibble/byte tables indexed by rank,
 //! saved with a checksum, filled by parallel backward BFS), [`zero_one`]
 //! (the same with sub-states joined by free moves, e.g. a puzzle's gap in
-//! a pattern database), [`Bits`]
+//! a pattern database), [`bigmem`] (zeroed atomic words on huge pages),
+//! [`Bits`]
 //! (fixed-size bitsets), [`BucketQueue`] (an open list for small integer
 //! costs), [`IndexTable`] (a hash table of arena indices), [`Budget`]
 //! (time, memory and node limits).
 
 pub mod astar;
 pub mod bfs;
+pub mod bigmem;
 pub mod bitset;
 pub mod budget;
 pub mod dfbnb;

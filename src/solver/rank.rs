@@ -306,6 +306,40 @@ impl Permutations {
         self.unrank_into(r, &mut v);
         v
     }
+
+    /// Turns `cells` (`k` items) into the placement of the next rank;
+    /// false (cells unchanged) after the last one. A sweep over
+    /// consecutive ranks unranks once and then steps: usually only the
+    /// last item moves, to the next cell the others leave free.
+    #[inline]
+    pub fn advance(&self, cells: &mut [u8]) -> bool {
+        debug_assert_eq!(cells.len(), self.k as usize);
+        let k = cells.len();
+        let all = if self.n == 64 {
+            u64::MAX
+        } else {
+            (1u64 << self.n) - 1
+        };
+        // used[i]: the cells of items before i.
+        let mut used = [0u64; 64];
+        for i in 1..k {
+            used[i] = used[i - 1] | 1 << cells[i - 1];
+        }
+        for i in (0..k).rev() {
+            let above = all & !used[i] & !(2u64 << cells[i]).wrapping_sub(1);
+            if above != 0 {
+                cells[i] = above.trailing_zeros() as u8;
+                // The items after i take the lowest free cells, in order.
+                let mut free = all & !used[i] & !(1u64 << cells[i]);
+                for c in cells[i + 1..].iter_mut() {
+                    *c = free.trailing_zeros() as u8;
+                    free &= free - 1;
+                }
+                return true;
+            }
+        }
+        false
+    }
 }
 
 #[cfg(test)]
@@ -366,11 +400,19 @@ mod tests {
                     sorted.sort();
                     sorted.dedup();
                     assert_eq!(sorted.len(), k as usize);
-                    // Lexicographic order.
+                    // Lexicographic order, and `advance` steps through it.
                     if let Some(q) = &prev {
                         assert!(*q < cells);
+                        let mut stepped = q.clone();
+                        assert!(p.advance(&mut stepped));
+                        assert_eq!(stepped, cells, "advance from rank {}", r - 1);
                     }
                     prev = Some(cells);
+                }
+                if let Some(mut last) = prev {
+                    let keep = last.clone();
+                    assert!(!p.advance(&mut last));
+                    assert_eq!(last, keep);
                 }
                 let want: u64 = ((n - k + 1)..=n).map(u64::from).product();
                 assert_eq!(p.count(), want);

@@ -8,43 +8,62 @@
 //! gap's cell, a move of a tile outside the pattern costs nothing (the gap
 //! wanders freely over the cells no pattern tile holds) and a move of a
 //! pattern tile costs one. The sub-states of a rank fall into CLASSES
-//! closed under the free moves (the gap's connected region); the caller
-//! only ever hands over whole classes (or unions of classes), so the driver
-//! never needs to know what a free move is.
+//! closed under the free moves (the gap's connected region). The driver
+//! never needs to know what a free move is: a step may name any one
+//! sub-state of the class it enters (the caller need not close it there,
+//! which is the costly part), and when the driver expands a rank, the
+//! caller returns the classes of the sub-states it was given, which the
+//! driver then marks reached. A class is first reached at its distance
+//! whatever sub-state a step names, so every rank's depth is exact; on
+//! graphs whose unit moves change a parity (a sliding puzzle's pattern
+//! moves do), a class is never stepped into again while it waits in the
+//! frontier, and no work is repeated.
 //!
-//! - [`SubsetTable<BITS>`]: one set of up to `BITS` (8 or 16) sub-states
-//!   per rank, packed in atomic 64-bit words.
-//! - [`fill_zero_one`]: the layers. Three subset tables (visited, current
-//!   layer, next layer) of `len * BITS / 8` bytes each; the caller keeps
-//!   what it wants from `reached(rank, depth, tag)`, called exactly once
-//!   per rank at the first depth any of its sub-states is reached (the
-//!   rank's distance with the sub-state minimised away).
+//! - [`Records<BITS>`]: one record per rank, packed in atomic 64-bit
+//!   words (two records a word for `BITS = 8`, one for 16): the set of
+//!   sub-states reached so far, the sets first reached in the last two
+//!   layers (current and next, swapped by the layer's parity), and the
+//!   depth at which the rank was first reached. Everything a step touches
+//!   is in one cache line, and the words are mapped on huge pages
+//!   ([`super::bigmem`]): a step into a rank costs one cache miss.
+//! - [`fill_zero_one`]: the layers. Each layer scans the ranks whose
+//!   current set is not empty (chunks with none are skipped by a flag per
+//!   chunk), expands them in parallel, and clears their current set as it
+//!   goes. The children of one rank are prefetched while the children of
+//!   the rank before are checked. At the end the caller sees every rank's
+//!   depth, chunk by chunk in rank order (`settle`), to fill its own table
+//!   with sequential writes.
 
 use rayon::prelude::*;
-use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 
-/// A set of at most `BITS` sub-states (bit `i`: sub-state `i`) for each of
-/// `len` ranks.
+use super::bigmem::AtomicWords;
+
+/// Depth reported to `settle` for a rank never reached.
+pub const UNREACHED: u8 = u8::MAX;
+
+/// For each of `len` ranks: the sub-states reached (at most `BITS`, 8 or
+/// 16), the two layer sets, and the depth of first reach (8 bits).
 #[derive(Debug)]
-pub struct SubsetTable<const BITS: u32> {
+pub struct Records<const BITS: u32> {
     len: u64,
-    words: Vec<AtomicU64>,
+    words: AtomicWords,
 }
 
-impl<const BITS: u32> SubsetTable<BITS> {
-    const PER_WORD: u64 = 64 / BITS as u64;
+impl<const BITS: u32> Records<BITS> {
+    const REC: u64 = 4 * BITS as u64;
+    const PER_WORD: u64 = 64 / Self::REC;
     const MASK: u64 = (1u64 << BITS) - 1;
 
-    /// `len` empty sets.
+    /// `len` ranks, none reached.
     ///
     /// # Panics
     /// When `BITS` is not 8 or 16.
     pub fn new(len: u64) -> Self {
-        assert!(BITS == 8 || BITS == 16, "SubsetTable: BITS must be 8 or 16");
-        let n = len.div_ceil(Self::PER_WORD) as usize;
-        SubsetTable {
+        assert!(BITS == 8 || BITS == 16, "Records: BITS must be 8 or 16");
+        Records {
             len,
-            words: (0..n).map(|_| AtomicU64::new(0)).collect(),
+            words: AtomicWords::zeroed(len.div_ceil(Self::PER_WORD) as usize),
         }
     }
 
@@ -67,69 +86,117 @@ impl<const BITS: u32> SubsetTable<BITS> {
     fn place(i: u64) -> (usize, u32) {
         (
             (i / Self::PER_WORD) as usize,
-            ((i % Self::PER_WORD) * BITS as u64) as u32,
+            ((i % Self::PER_WORD) * Self::REC) as u32,
         )
     }
 
-    /// The set of rank `i`.
+    /// The sub-states of rank `i` reached so far.
     #[inline]
-    pub fn get(&self, i: u64) -> u16 {
+    pub fn visited(&self, i: u64) -> u16 {
         debug_assert!(i < self.len);
         let (w, s) = Self::place(i);
         ((self.words[w].load(Relaxed) >> s) & Self::MASK) as u16
     }
 
-    /// Adds `set` to rank `i`'s set atomically; returns the set before.
+    /// The sub-states of rank `i` in layer set `parity` (0 or 1).
     #[inline]
-    pub fn insert(&self, i: u64, set: u16) -> u16 {
+    pub fn layer(&self, i: u64, parity: u32) -> u16 {
+        let (w, s) = Self::place(i);
+        let s = s + BITS * (1 + parity);
+        ((self.words[w].load(Relaxed) >> s) & Self::MASK) as u16
+    }
+
+    /// The depth at which rank `i` was first reached ([`UNREACHED`] if
+    /// never; depths above 254 read as 254).
+    #[inline]
+    pub fn depth(&self, i: u64) -> u8 {
+        let (w, s) = Self::place(i);
+        let word = self.words[w].load(Relaxed) >> s;
+        if word & Self::MASK == 0 {
+            UNREACHED
+        } else {
+            ((word >> (3 * BITS)) & 0xff) as u8
+        }
+    }
+
+    /// Adds `set` to rank `i`'s reached sub-states; the ones new to it go
+    /// into layer set `parity`, and a rank reached for the first time
+    /// records `depth`. Returns the reached set before. Atomic: many
+    /// threads may visit at once.
+    #[inline]
+    pub fn visit(&self, i: u64, set: u16, parity: u32, depth: u32) -> u16 {
         debug_assert!(i < self.len);
         debug_assert!(set as u64 & !Self::MASK == 0, "set wider than BITS");
         let (w, s) = Self::place(i);
-        ((self.words[w].fetch_or((set as u64) << s, Relaxed) >> s) & Self::MASK) as u16
+        let word = &self.words[w];
+        let old = ((word.fetch_or((set as u64) << s, Relaxed) >> s) & Self::MASK) as u16;
+        let add = set & !old;
+        if add != 0 {
+            let mut bits = (add as u64) << (s + BITS * (1 + parity));
+            if old == 0 {
+                // Only the thread that saw no sub-state writes the depth.
+                bits |= (depth.min(254) as u64) << (s + 3 * BITS);
+            }
+            word.fetch_or(bits, Relaxed);
+        }
+        old
+    }
+
+    /// Marks `set` reached for rank `i` (a closure of sub-states already
+    /// reached; no layer set, no depth changes).
+    #[inline]
+    pub fn close(&self, i: u64, set: u16) {
+        let (w, s) = Self::place(i);
+        self.words[w].fetch_or((set as u64) << s, Relaxed);
     }
 
     /// Starts loading the word of rank `i` into the cache.
     #[inline]
     pub fn prefetch(&self, i: u64) {
         let (w, _) = Self::place(i);
+        debug_assert!(w < self.words.len());
         #[cfg(target_arch = "x86_64")]
-        // SAFETY: `w` is in bounds (checked in debug builds by `place`'s
-        // callers); prefetching has no side effects.
+        // SAFETY: `w` is in bounds (ranks are below len, checked in debug
+        // builds); prefetching has no side effects.
         unsafe {
             use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-            debug_assert!(w < self.words.len());
             _mm_prefetch(self.words.as_ptr().add(w) as *const i8, _MM_HINT_T0);
         }
         #[cfg(not(target_arch = "x86_64"))]
         let _ = w;
     }
 
-    /// Empties every set (in parallel).
-    pub fn clear(&mut self) {
-        self.words.par_iter_mut().for_each(|w| *w.get_mut() = 0);
+    /// The layer sets `parity` of every record in a word, as a mask.
+    fn layer_mask(parity: u32) -> u64 {
+        let mut m = 0;
+        for k in 0..Self::PER_WORD {
+            m |= Self::MASK << (k * Self::REC + (BITS * (1 + parity)) as u64);
+        }
+        m
     }
 
-    /// How many sub-states all the sets hold together.
+    /// How many sub-states all the records hold together.
     pub fn count(&self) -> u64 {
         self.words
             .par_iter()
-            .map(|w| w.load(Relaxed).count_ones() as u64)
+            .map(|w| {
+                let w = w.load(Relaxed);
+                (0..Self::PER_WORD)
+                    .map(|k| ((w >> (k * Self::REC)) & Self::MASK).count_ones() as u64)
+                    .sum::<u64>()
+            })
             .sum()
     }
 }
 
-/// One state handed to or from the caller: a rank, a set of its
-/// sub-states (whole classes), and a tag the caller may use to pass a value
-/// it computed on to [`fill_zero_one`]'s `reached`.
+/// One state handed to or from the caller: a rank and a set of its
+/// sub-states (any sub-states; see the module docs).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Step {
     /// The rank.
     pub rank: u64,
-    /// Its sub-states (one class or a union of classes).
+    /// Some of its sub-states (e.g. one, or a whole class).
     pub set: u16,
-    /// The caller's value, passed to `reached` if this step is the first
-    /// to reach `rank`.
-    pub tag: u8,
 }
 
 /// One finished layer of [`fill_zero_one`].
@@ -139,40 +206,46 @@ pub struct ZeroOneLayer {
     pub depth: u32,
     /// Ranks first reached in this layer.
     pub new_ranks: u64,
-    /// Sub-states first reached in this layer.
+    /// Sub-states first named by a step in this layer (the rest of their
+    /// classes is marked when they are expanded, in the next layer).
     pub new_substates: u64,
     /// Ranks reached so far (all layers).
     pub known_ranks: u64,
 }
 
-/// Ranks handled by one parallel task.
-const CHUNK: u64 = 1 << 14;
+/// Ranks handled by one parallel task (a multiple of 64, so that the
+/// caller's packed tables split on word boundaries).
+pub const CHUNK: u64 = 1 << 14;
 
 /// Distances to `goals` by backward 0-1 breadth-first search over ranks
 /// `0..len` with up to `BITS` sub-states each (see the module docs).
 ///
-/// `expand(rank, set, out)` receives a rank and the union of its classes
-/// first reached in the current layer, and appends every `(rank', class')`
-/// from which one unit move leads into one of those classes (class' a
-/// whole class of rank', closed under free moves). `reached(rank, depth,
-/// tag)` is called exactly once per rank: at the first layer that reaches
-/// any of its sub-states, with the tag of the step that did. Runs until a
-/// layer adds nothing; `progress` sees each layer. Returns every layer
-/// (depth 0 included).
-pub fn fill_zero_one<const BITS: u32, F, R>(
+/// `expand(rank, set, out)` receives a rank and the sub-states first
+/// named in the last layer, appends every `(rank', set')` from which one
+/// unit move leads into one of their classes (`set'` any sub-states of
+/// one class of rank', or unions of classes), and returns the union of the
+/// classes of `set` (the driver marks them reached). Runs until a layer
+/// adds nothing; `progress` sees each layer. Then `settle(first, depths)` is
+/// called for consecutive runs of ranks (`CHUNK` of them, the last one
+/// shorter), in parallel: `depths[j]` is the depth of rank `first + j`,
+/// the first layer that reached any of its sub-states ([`UNREACHED`] for
+/// none; depths above 254 read as 254). Returns every layer (depth 0
+/// included).
+pub fn fill_zero_one<const BITS: u32, F, S>(
     len: u64,
     goals: &[Step],
     expand: F,
-    reached: R,
+    settle: S,
     mut progress: impl FnMut(&ZeroOneLayer),
 ) -> Vec<ZeroOneLayer>
 where
-    F: Fn(u64, u16, &mut Vec<Step>) + Sync,
-    R: Fn(u64, u32, u8) + Sync,
+    F: Fn(u64, u16, &mut Vec<Step>) -> u16 + Sync,
+    S: Fn(u64, &[u8]) + Sync,
 {
-    let visited = SubsetTable::<BITS>::new(len);
-    let mut current = SubsetTable::<BITS>::new(len);
-    let mut next = SubsetTable::<BITS>::new(len);
+    let records = Records::<BITS>::new(len);
+    let chunks = len.div_ceil(CHUNK) as usize;
+    let active: [Vec<AtomicBool>; 2] =
+        std::array::from_fn(|_| (0..chunks).map(|_| AtomicBool::new(false)).collect());
     let mut first = ZeroOneLayer {
         depth: 0,
         new_ranks: 0,
@@ -180,67 +253,92 @@ where
         known_ranks: 0,
     };
     for g in goals {
-        let old = visited.insert(g.rank, g.set);
-        let add = g.set & !old;
-        if add != 0 {
-            current.insert(g.rank, add);
-            first.new_substates += add.count_ones() as u64;
-        }
+        debug_assert!(g.rank < len, "goal rank {} out of range", g.rank);
+        let old = records.visit(g.rank, g.set, 0, 0);
+        first.new_substates += (g.set & !old).count_ones() as u64;
         if old == 0 && g.set != 0 {
-            reached(g.rank, 0, g.tag);
             first.new_ranks += 1;
+        }
+        if g.set & !old != 0 {
+            active[0][(g.rank / CHUNK) as usize].store(true, Relaxed);
         }
     }
     first.known_ranks = first.new_ranks;
     progress(&first);
     let mut layers = vec![first];
-    let per_word = SubsetTable::<BITS>::PER_WORD;
+    let per_word = Records::<BITS>::PER_WORD;
     let words_per_chunk = (CHUNK / per_word) as usize;
-    let mask = SubsetTable::<BITS>::MASK;
+    let mask = Records::<BITS>::MASK;
+    let rec = Records::<BITS>::REC;
     loop {
         let depth = layers.len() as u32;
-        let (new_ranks, new_substates) = current
+        let (cur, nxt) = ((depth - 1) % 2, depth % 2);
+        let cur_mask = Records::<BITS>::layer_mask(cur);
+        let cur_shift = (BITS * (1 + cur)) as u64;
+        let (new_ranks, new_substates) = records
             .words
             .par_chunks(words_per_chunk)
             .enumerate()
-            .map_init(Vec::new, |out, (c, words)| {
-                let (mut ranks, mut subs) = (0u64, 0u64);
-                let base = c as u64 * CHUNK;
-                for (wi, word) in words.iter().enumerate() {
-                    let mut w = word.load(Relaxed);
-                    while w != 0 {
-                        let slot = w.trailing_zeros() as u64 / BITS as u64;
-                        let set = ((w >> (slot * BITS as u64)) & mask) as u16;
-                        w &= !(mask << (slot * BITS as u64));
-                        let rank = base + wi as u64 * per_word + slot;
-                        out.clear();
-                        expand(rank, set, out);
-                        for s in out.iter() {
-                            visited.prefetch(s.rank);
-                        }
-                        for s in out.iter() {
+            .filter(|(c, _)| active[cur as usize][*c].swap(false, Relaxed))
+            .map_init(
+                || (Vec::new(), Vec::new()),
+                |(pending, out), (c, words)| {
+                    let (mut ranks, mut subs) = (0u64, 0u64);
+                    let base = c as u64 * CHUNK;
+                    // Checks the children of the previous rank (their
+                    // records were prefetched one expansion ago).
+                    let mut settle_children = |steps: &Vec<Step>| {
+                        for s in steps {
                             debug_assert!(s.rank < len, "rank {} out of range", s.rank);
                             // A plain load first: most steps lead back
-                            // into known classes, and loads overlap where
-                            // atomic updates would not.
-                            if visited.get(s.rank) & s.set == s.set {
+                            // into known classes.
+                            if records.visited(s.rank) & s.set == s.set {
                                 continue;
                             }
-                            let old = visited.insert(s.rank, s.set);
+                            let old = records.visit(s.rank, s.set, nxt, depth);
                             let add = s.set & !old;
                             if add != 0 {
-                                next.insert(s.rank, add);
                                 subs += add.count_ones() as u64;
-                            }
-                            if old == 0 {
-                                reached(s.rank, depth, s.tag);
-                                ranks += 1;
+                                let flag = &active[nxt as usize][(s.rank / CHUNK) as usize];
+                                if !flag.load(Relaxed) {
+                                    flag.store(true, Relaxed);
+                                }
+                                ranks += u64::from(old == 0);
                             }
                         }
+                    };
+                    pending.clear();
+                    for (wi, word) in words.iter().enumerate() {
+                        if word.load(Relaxed) & cur_mask == 0 {
+                            continue;
+                        }
+                        // Take this word's current sets (nobody else writes
+                        // them during this layer).
+                        let w = word.fetch_and(!cur_mask, Relaxed);
+                        for k in 0..per_word {
+                            let set = ((w >> (k * rec + cur_shift)) & mask) as u16;
+                            if set == 0 {
+                                continue;
+                            }
+                            let rank = base + wi as u64 * per_word + k;
+                            out.clear();
+                            let closed = expand(rank, set, out);
+                            debug_assert_eq!(closed & set, set, "the closure holds the set");
+                            if closed & !set != 0 {
+                                records.close(rank, closed);
+                            }
+                            for s in out.iter() {
+                                records.prefetch(s.rank);
+                            }
+                            settle_children(pending);
+                            std::mem::swap(pending, out);
+                        }
                     }
-                }
-                (ranks, subs)
-            })
+                    settle_children(pending);
+                    pending.clear();
+                    (ranks, subs)
+                },
+            )
             .reduce(|| (0, 0), |a, b| (a.0 + b.0, a.1 + b.1));
         if new_substates == 0 {
             break;
@@ -254,9 +352,18 @@ where
         };
         progress(&layer);
         layers.push(layer);
-        std::mem::swap(&mut current, &mut next);
-        next.clear();
     }
+    (0..chunks).into_par_iter().for_each_init(
+        || vec![0u8; CHUNK as usize],
+        |depths, c| {
+            let first = c as u64 * CHUNK;
+            let n = (len - first).min(CHUNK) as usize;
+            for (j, d) in depths[..n].iter_mut().enumerate() {
+                *d = records.depth(first + j as u64);
+            }
+            settle(first, &depths[..n]);
+        },
+    );
     layers
 }
 
@@ -268,18 +375,23 @@ mod tests {
     use std::sync::Mutex;
 
     #[test]
-    fn subset_table_basics() {
-        let t = SubsetTable::<8>::new(17);
-        assert_eq!(t.insert(16, 0b101), 0);
-        assert_eq!(t.insert(16, 0b110), 0b101);
-        assert_eq!(t.get(16), 0b111);
-        assert_eq!(t.get(15), 0);
+    fn records_basics() {
+        let t = Records::<8>::new(17);
+        assert_eq!(t.visit(16, 0b101, 1, 3), 0);
+        assert_eq!(t.visit(16, 0b110, 1, 4), 0b101);
+        assert_eq!(t.visited(16), 0b111);
+        assert_eq!(t.layer(16, 1), 0b111);
+        assert_eq!(t.layer(16, 0), 0);
+        assert_eq!(t.depth(16), 3);
+        assert_eq!(t.depth(15), UNREACHED);
+        assert_eq!(t.visited(15), 0);
         assert_eq!(t.count(), 3);
-        let mut u = SubsetTable::<16>::new(5);
-        u.insert(4, 0x8001);
-        assert_eq!(u.get(4), 0x8001);
-        u.clear();
-        assert_eq!(u.count(), 0);
+        let u = Records::<16>::new(5);
+        u.visit(4, 0x8001, 0, 300);
+        assert_eq!(u.visited(4), 0x8001);
+        assert_eq!(u.layer(4, 0), 0x8001);
+        assert_eq!(u.depth(4), 254);
+        assert_eq!(u.count(), 2);
     }
 
     /// A random graph on (rank, sub-state) with free edges inside a rank
@@ -287,8 +399,14 @@ mod tests {
     #[test]
     fn matches_a_plain_zero_one_bfs() {
         let mut rng = Rng::new(3);
-        for _ in 0..40 {
-            let ranks = 1 + rng.below(60) as usize;
+        for round in 0..60 {
+            // Some rounds span several chunks, so that skipping idle
+            // chunks and the chunked settle are exercised.
+            let ranks = if round % 4 == 0 {
+                1 + rng.below(3 * CHUNK) as usize
+            } else {
+                1 + rng.below(60) as usize
+            };
             let subs = 1 + rng.below(8) as usize;
             let n = ranks * subs;
             let id = |r: usize, s: usize| r * subs + s;
@@ -345,49 +463,76 @@ mod tests {
                     dq.push_back((w, d + 1));
                 }
             }
-            let got = Mutex::new(vec![u32::MAX; ranks]);
-            let calls = Mutex::new(0usize);
-            let layers = fill_zero_one::<16, _, _>(
-                ranks as u64,
-                &[Step {
-                    rank: (goal / subs) as u64,
-                    set: class(goal),
-                    tag: 7,
-                }],
-                |r, set, out| {
-                    for s in 0..subs {
-                        if set & (1 << s) != 0 {
-                            for &p in &rev[id(r as usize, s)] {
-                                out.push(Step {
-                                    rank: (p / subs) as u64,
-                                    set: class(p),
-                                    tag: (r % 200) as u8,
-                                });
-                            }
+            let got = Mutex::new(vec![None; ranks]);
+            // Steps name a single sub-state or a whole class, by turns.
+            let expand = |r: u64, set: u16, out: &mut Vec<Step>| -> u16 {
+                let mut closed = 0u16;
+                for s in 0..subs {
+                    if set & (1 << s) != 0 {
+                        closed |= class(id(r as usize, s));
+                    }
+                }
+                for s in 0..subs {
+                    if closed & (1 << s) != 0 {
+                        for &p in &rev[id(r as usize, s)] {
+                            out.push(Step {
+                                rank: (p / subs) as u64,
+                                set: if p % 3 == 0 {
+                                    class(p)
+                                } else {
+                                    1 << (p % subs)
+                                },
+                            });
                         }
                     }
-                },
-                |r, d, _| {
-                    let mut g = got.lock().unwrap();
-                    assert_eq!(g[r as usize], u32::MAX, "reached twice");
-                    g[r as usize] = d;
-                    *calls.lock().unwrap() += 1;
-                },
-                |_| {},
-            );
+                }
+                closed
+            };
+            let settle = |first: u64, depths: &[u8]| {
+                let mut g = got.lock().unwrap();
+                for (j, &d) in depths.iter().enumerate() {
+                    let r = first as usize + j;
+                    assert!(g[r].is_none(), "rank {r} settled twice");
+                    g[r] = Some(d);
+                }
+            };
+            let start = [Step {
+                rank: (goal / subs) as u64,
+                set: class(goal),
+            }];
+            let layers = fill_zero_one::<16, _, _>(ranks as u64, &start, expand, settle, |_| {});
             let got = got.into_inner().unwrap();
             for r in 0..ranks {
                 let want = (0..subs).map(|s| dist[id(r, s)]).min().unwrap();
-                assert_eq!(got[r], want, "rank {r}");
+                let want = if want == u32::MAX {
+                    UNREACHED
+                } else {
+                    want.min(254) as u8
+                };
+                assert_eq!(got[r], Some(want), "rank {r}");
             }
-            let reachable = got.iter().filter(|&&d| d != u32::MAX).count();
-            assert_eq!(*calls.lock().unwrap(), reachable);
+            let reachable = got.iter().filter(|&&d| d != Some(UNREACHED)).count();
             assert_eq!(layers.last().unwrap().known_ranks, reachable as u64);
-            let subs_reached = dist.iter().filter(|&&d| d != u32::MAX).count() as u64;
             assert_eq!(
-                layers.iter().map(|l| l.new_substates).sum::<u64>(),
-                subs_reached
+                layers.iter().map(|l| l.new_ranks).sum::<u64>(),
+                reachable as u64
             );
+            // The 8-bit records (two a word) give the same depths.
+            if subs <= 8 {
+                let got8 = Mutex::new(vec![UNREACHED; ranks]);
+                fill_zero_one::<8, _, _>(
+                    ranks as u64,
+                    &start,
+                    expand,
+                    |first, depths: &[u8]| {
+                        let mut g = got8.lock().unwrap();
+                        g[first as usize..first as usize + depths.len()].copy_from_slice(depths);
+                    },
+                    |_| {},
+                );
+                let got8 = got8.into_inner().unwrap();
+                assert!(got8.iter().zip(&got).all(|(a, b)| Some(*a) == *b));
+            }
         }
     }
 }

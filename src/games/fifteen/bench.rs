@@ -32,6 +32,11 @@ pub struct BoardResult {
     pub expected: Option<u32>,
     /// An error (bad parity, too large), if the board was not searched.
     pub error: Option<String>,
+    /// The anytime solver's first solution (boards above 16 cells):
+    /// its length.
+    pub first_length: Option<usize>,
+    /// Wall time to that first solution.
+    pub first_time: Option<Duration>,
 }
 
 /// The whole set's summary.
@@ -60,6 +65,16 @@ pub struct BenchReport {
     pub max_cpu: Duration,
     /// Nodes in total.
     pub nodes: u64,
+    /// Sum of the proven lower bounds.
+    pub total_lower_bound: u64,
+    /// Boards with a first solution from the anytime solver.
+    pub first_solutions: usize,
+    /// Median wall time to the first solution (anytime boards).
+    pub median_first: Option<Duration>,
+    /// Largest wall time to the first solution.
+    pub max_first: Option<Duration>,
+    /// Sum of the first solutions' lengths.
+    pub total_first_moves: usize,
     /// Per board.
     pub results: Vec<BoardResult>,
 }
@@ -117,6 +132,8 @@ pub fn run(
                         cpu,
                         expected,
                         error: None,
+                        first_length: s.first.map(|f| f.length),
+                        first_time: s.first.map(|f| f.time),
                     }
                 }
                 Err(e) => BoardResult {
@@ -129,6 +146,8 @@ pub fn run(
                     cpu,
                     expected,
                     error: Some(e.to_string()),
+                    first_length: None,
+                    first_time: None,
                 },
             };
             progress(done.fetch_add(1, Ordering::Relaxed) + 1);
@@ -139,7 +158,14 @@ pub fn run(
     let mut cpus: Vec<Duration> = results.iter().map(|r| r.cpu).collect();
     cpus.sort();
     let solved: Vec<&BoardResult> = results.iter().filter(|r| r.length.is_some()).collect();
+    let mut firsts: Vec<Duration> = results.iter().filter_map(|r| r.first_time).collect();
+    firsts.sort();
     BenchReport {
+        total_lower_bound: results.iter().map(|r| r.lower_bound as u64).sum(),
+        first_solutions: firsts.len(),
+        median_first: firsts.get(firsts.len() / 2).copied(),
+        max_first: firsts.last().copied(),
+        total_first_moves: results.iter().filter_map(|r| r.first_length).sum(),
         boards: results.len(),
         solved: solved.len(),
         total_moves: solved.iter().filter_map(|r| r.length).sum(),

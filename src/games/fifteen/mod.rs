@@ -11,14 +11,16 @@
 //! - 4x4 and smaller: IDA* with an admissible bound (pattern databases on
 //!   4x4, else Manhattan distance plus linear conflicts) returns a proven
 //!   shortest solution, unless the budget runs out first.
-//! - Larger boards: a first solution by placing tiles a few at a time
-//!   (not optimal), then IDA* within the remaining budget to prove a lower
-//!   bound or an optimal solution; `optimal=unproven` with the lower bound
-//!   unless proven.
+//! - Larger boards (anytime): a first solution at once by the constructive
+//!   method ([`construct`], line by line, not optimal), shortened within
+//!   the budget, then IDA* in the time left to prove a lower bound or an
+//!   optimal solution; `optimal=unproven` with the lower bound unless
+//!   proven.
 
 pub mod bench;
 pub mod bounds;
 pub mod cli;
+pub mod construct;
 pub mod digits;
 pub mod packed;
 pub mod parse;

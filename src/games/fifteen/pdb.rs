@@ -34,7 +34,7 @@ use std::time::{Duration, Instant};
 use super::rules::Board;
 use crate::solver::rank::Permutations;
 use crate::solver::retrograde::{NibbleTable, TableError};
-use crate::solver::zero_one::{fill_zero_one, Step};
+use crate::solver::zero_one::{fill_zero_one, Step, UNREACHED};
 
 /// Cells of the 4x4 board the named partitions are for.
 pub const CELLS: usize = 16;
@@ -298,6 +298,14 @@ fn compress(cells: u16, free: u16) -> u16 {
     lo | (hi << POP8[f0])
 }
 
+/// The index of `cell` among the set bits of `free` (the cells of `free`
+/// below it).
+#[inline]
+fn index_in(cell: u8, free: u16) -> u32 {
+    let below = free & ((1u16 << cell) - 1);
+    (POP8[(below & 0xff) as usize] + POP8[(below >> 8) as usize]) as u32
+}
+
 /// The inverse of [`compress`]: the cells of `free` whose index is in
 /// `bits`.
 #[inline]
@@ -458,7 +466,6 @@ impl PatternTable {
         let start = Step {
             rank: perms.rank(&goal),
             set: compress(grid.flood(gap_home, goal_free), goal_free),
-            tag: 0,
         };
         fill_zero_one::<BITS, _, _>(
             perms.count(),
@@ -473,39 +480,55 @@ impl PatternTable {
                 }
                 let occupied = cells.iter().fold(0u16, |m, &c| m | 1 << c);
                 let free = grid.full & !occupied;
-                let md: u32 = tiles
-                    .iter()
-                    .zip(cells.iter())
-                    .map(|(&t, &c)| grid.distance(t, c))
-                    .sum();
                 let mut gaps = deposit(set, free);
+                let mut closed = 0u16;
                 while gaps != 0 {
                     // One region of the gap; the others come next.
                     let region = grid.flood(gaps & gaps.wrapping_neg(), free);
                     gaps &= !region;
-                    for (i, (&p, &tile)) in cells.iter().zip(tiles).enumerate() {
+                    closed |= region;
+                    for (i, &p) in cells.iter().enumerate() {
                         let mut into = grid.nbr[p as usize] & region;
                         while into != 0 {
                             let q = into.trailing_zeros() as u8;
                             into &= into - 1;
                             // Tile i steps from p into the gap on q; the
-                            // gap is then on p, in its new region.
+                            // gap is then on p (its region is closed when
+                            // the child is expanded).
                             let free2 = free ^ (1 << p) ^ (1 << q);
-                            let md2 = md + grid.distance(tile, q) - grid.distance(tile, p);
                             out.push(Step {
                                 rank: moved_rank(&perms, r, i, p, q, occupied, &item_at),
-                                set: compress(grid.flood(1 << p, free2), free2),
-                                tag: md2 as u8,
+                                set: 1 << index_in(p, free2),
                             });
                         }
                     }
                 }
+                compress(closed, free)
             },
-            |r, depth, md| {
-                debug_assert!(depth >= md as u32 && (depth - md as u32).is_multiple_of(2));
-                let excess = ((depth - md as u32) / 2).min(15) as u8;
-                if excess < NibbleTable::MAX {
-                    table.claim(r, NibbleTable::MAX, excess);
+            |first, depths| {
+                // Sequential writes: one chunk of ranks, one run of words;
+                // the placements stepped through in rank order.
+                let mut cells = [0u8; MAX_CELLS];
+                let cells = &mut cells[..k];
+                perms.unrank_into(first, cells);
+                for (j, &depth) in depths.iter().enumerate() {
+                    if j > 0 {
+                        perms.advance(cells);
+                    }
+                    if depth == UNREACHED {
+                        continue;
+                    }
+                    let md: u32 = tiles
+                        .iter()
+                        .zip(cells.iter())
+                        .map(|(&t, &c)| grid.distance(t, c))
+                        .sum();
+                    let depth = depth as u32;
+                    debug_assert!(depth >= md && (depth - md).is_multiple_of(2));
+                    let excess = ((depth - md) / 2).min(15) as u8;
+                    if excess < NibbleTable::MAX {
+                        table.claim(first + j as u64, NibbleTable::MAX, excess);
+                    }
                 }
             },
             |layer| progress(layer.known_ranks),
