@@ -21,11 +21,13 @@ pub mod cli;
 pub mod enumerate;
 pub mod generate;
 pub mod parse;
+pub mod pieceset;
 pub mod problem;
 pub mod read;
 #[cfg(test)]
 mod reference;
 pub mod search;
+pub mod setwalk;
 pub mod solve;
 pub mod table;
 
