@@ -76,6 +76,37 @@ pub struct Board {
     pieces: Vec<Piece>,
     /// `masks[i][p]`: the cells of piece `i` at offset `p`.
     masks: Vec<[u64; 8]>,
+    /// `tmasks[i][p]`: the same cells on the transposed board (cell
+    /// `col * N + row`), where columns are rows.
+    tmasks: Vec<[u64; 8]>,
+    /// The walls on the transposed board.
+    twalls: u64,
+    /// Per offset of the primary piece: the cells between it and the exit.
+    exit_paths: [u64; 8],
+    /// Per piece: the shift of its line in the (transposed, when
+    /// vertical) board, its length, and whether it is vertical.
+    lanes: Vec<Lane>,
+}
+
+/// Where a piece moves, for move generation by bit operations.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Lane {
+    shift: u8,
+    len: u8,
+    vertical: bool,
+}
+
+/// `cells` (cell `r * n + c`) on the transposed board (cell `c * n + r`).
+fn transpose(cells: u64, n: usize) -> u64 {
+    let mut t = 0;
+    for r in 0..n {
+        for c in 0..n {
+            if cells & (1 << (r * n + c)) != 0 {
+                t |= 1 << (c * n + r);
+            }
+        }
+    }
+    t
 }
 
 /// Why a set of pieces does not make a board.
@@ -128,11 +159,31 @@ impl Board {
             }
             masks.push(m);
         }
+        let tmasks = masks.iter().map(|m| m.map(|c| transpose(c, n))).collect();
+        let lanes = pieces
+            .iter()
+            .map(|p| Lane {
+                shift: p.line * n as u8,
+                len: p.len,
+                vertical: !p.horizontal,
+            })
+            .collect();
+        let mut exit_paths = [0u64; 8];
+        let a = &pieces[0];
+        for (off, path) in exit_paths.iter_mut().enumerate() {
+            for c in (off + a.len as usize).min(n)..n {
+                *path |= 1 << (a.line as usize * n + c);
+            }
+        }
         Ok(Board {
             size: size as u8,
             walls,
             pieces,
             masks,
+            tmasks,
+            twalls: transpose(walls, n),
+            exit_paths,
+            lanes,
         })
     }
 
@@ -167,6 +218,12 @@ impl Board {
     #[inline]
     pub fn max_offset(&self, i: usize) -> u8 {
         self.size - self.pieces[i].len
+    }
+
+    /// The cells between the primary piece at offset `a` and the exit.
+    #[inline]
+    pub fn exit_path(&self, a: u8) -> u64 {
+        self.exit_paths[a as usize]
     }
 
     /// True when the primary piece is at the exit.
@@ -206,44 +263,71 @@ impl Board {
         true
     }
 
-    /// Calls `f(move, position after it)` for every legal move of `pos`.
+    /// Calls `f(move, position after it)` for every legal move of `pos`:
+    /// piece by piece, backwards (left or up) by 1, 2, .. cells, then
+    /// forwards. The free cells on each side of a piece come from its line
+    /// of the occupancy bits (of the transposed board for a vertical
+    /// piece) by one leading- and one trailing-zero count.
     #[inline]
-    pub fn for_each_move(&self, pos: Position, mut f: impl FnMut(Move, Position)) {
-        let occ = self.occupied(pos);
-        let n = self.size as usize;
-        for (i, piece) in self.pieces.iter().enumerate() {
+    pub fn for_each_move(&self, pos: Position, f: impl FnMut(Move, Position)) {
+        let occ = self.occupancy(pos);
+        self.for_each_move_in(pos, occ, f);
+    }
+
+    /// The occupied cells of `pos`, on the board and on the transposed
+    /// board, for [`Board::for_each_move_in`].
+    #[inline]
+    pub fn occupancy(&self, pos: Position) -> (u64, u64) {
+        let mut occ = self.walls;
+        let mut tocc = self.twalls;
+        for (i, (m, t)) in self.masks.iter().zip(&self.tmasks).enumerate() {
             let p = pos.get(i) as usize;
-            let len = piece.len as usize;
-            let (base, stride) = if piece.horizontal {
-                (piece.line as usize * n, 1)
+            occ |= m[p];
+            tocc |= t[p];
+        }
+        (occ, tocc)
+    }
+
+    /// [`Board::for_each_move`] given `pos`'s [`Board::occupancy`].
+    #[inline]
+    pub fn for_each_move_in(
+        &self,
+        pos: Position,
+        (occ, tocc): (u64, u64),
+        mut f: impl FnMut(Move, Position),
+    ) {
+        let n = self.size as u32;
+        let line = (1u32 << n) - 1;
+        for (i, lane) in self.lanes.iter().enumerate() {
+            let p = pos.get(i) as u32;
+            let len = lane.len as u32;
+            let bits = (if lane.vertical { tocc } else { occ } >> lane.shift) as u32 & line;
+            // Free cells before the piece: up to the nearest occupied one.
+            let below = bits & ((1 << p) - 1);
+            let back = if below == 0 {
+                p
             } else {
-                (piece.line as usize, n)
+                p - 1 - (31 - below.leading_zeros())
             };
+            // Free cells after it: up to the nearest occupied one or the edge.
+            let fwd = (bits >> (p + len)).trailing_zeros().min(n - p - len);
             let unit = 1u64 << (3 * i);
-            // Backwards (left or up).
-            let mut q = p;
-            while q > 0 && occ & (1 << (base + (q - 1) * stride)) == 0 {
-                q -= 1;
-                let d = (p - q) as u64;
+            for d in 1..=back {
                 f(
                     Move {
                         piece: i as u8,
                         delta: -(d as i8),
                     },
-                    Position(pos.0 - d * unit),
+                    Position(pos.0 - d as u64 * unit),
                 );
             }
-            // Forwards (right or down).
-            let mut end = p + len;
-            while end < n && occ & (1 << (base + end * stride)) == 0 {
-                end += 1;
-                let d = (end - p - len) as u64;
+            for d in 1..=fwd {
                 f(
                     Move {
                         piece: i as u8,
                         delta: d as i8,
                     },
-                    Position(pos.0 + d * unit),
+                    Position(pos.0 + d as u64 * unit),
                 );
             }
         }

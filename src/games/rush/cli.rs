@@ -440,13 +440,17 @@ pub struct EnumerateArgs {
     /// Worker threads (default: one per core).
     #[arg(long)]
     threads: Option<usize>,
+    /// Walk only every N-th work unit: a deterministic sample, to measure a
+    /// fraction of the work (its counts are that fraction's).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
+    sample: u32,
     /// Print the summary as JSON.
     #[arg(long)]
     json: bool,
 }
 
 fn run_enumerate(args: EnumerateArgs) -> anyhow::Result<ExitCode> {
-    use super::enumerate::enumerate;
+    use super::enumerate::enumerate_some;
     let units = args.out.as_ref().map(|o| {
         let mut d = o.clone().into_os_string();
         d.push(".units");
@@ -462,10 +466,11 @@ fn run_enumerate(args: EnumerateArgs) -> anyhow::Result<ExitCode> {
         .build()?;
     let t0 = std::time::Instant::now();
     let (summary, entries) = pool.install(|| {
-        enumerate(
+        enumerate_some(
             args.size as usize,
             args.walls as usize,
             units.as_deref(),
+            args.sample as usize,
             |done, total| {
                 bar.set_length(total);
                 bar.set_position(done);

@@ -7,21 +7,23 @@
 //! canonical text order), its moves and the cluster size. That is
 //! Fogleman's database.
 //!
-//! Only clusters with a solved position matter, so the enumeration walks
-//! the solved positions (every placement of the other pieces and walls
-//! with the primary piece at the exit), and of those only the ones where
-//! no piece can slide left or up (any other has a smaller solved
-//! neighbour in its cluster). A cluster is explored once: from
-//! its least solved position, in a piece order that moves cannot change
-//! (pieces by axis, line, then order along the line, which sliding never
-//! changes), so the packed positions of one cluster compare the same way
-//! whichever solved position they were reached from. An exploration that
-//! meets a smaller solved position stops at once: that one owns the
-//! cluster. Memory is one cluster per thread.
+//! [`enumerate`] works per piece set (see [`super::pieceset`]): moves never
+//! change which pieces sit on each row and column, so it first lists the
+//! piece sets that have a solved position, from the solved positions where
+//! no piece can slide left or up (every cluster with a solved position has
+//! one: push the other pieces left and up), then walks each set's clusters
+//! on its compact index with bitsets ([`super::setwalk`]). Piece sets are
+//! cut into chunks; chunks run in parallel (rayon), and with an output
+//! folder each finished chunk is saved, so an interrupted run resumes where
+//! it stopped. Memory: per thread, two bitsets of the largest set's index
+//! space and one cluster.
 //!
-//! The work is split into units by the placement of the first row;
-//! units run in parallel (rayon), and with an output folder each finished
-//! unit is saved, so an interrupted run resumes where it stopped.
+//! [`enumerate_per_cluster`] is the first design, kept as the reference the
+//! tests compare with: one hashed breadth-first search per cluster, from
+//! its least solved position (pieces in an order moves cannot change, so
+//! the packed positions of one cluster compare the same way whichever
+//! solved position they were reached from); an exploration that meets a
+//! smaller solved position stops at once, as that one owns the cluster.
 
 use std::collections::BTreeMap;
 use std::fs;
@@ -32,9 +34,13 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use rayon::prelude::*;
 use serde::Serialize;
 
+use rustc_hash::FxHashMap;
+
 use super::analyse::{cluster_unless, NO_SOLUTION};
 use super::board::{Board, Piece, Position, MAX_SIZE, MIN_SIZE};
 use super::generate::canonical_text;
+use super::pieceset::{Layout, LayoutError, PieceSet};
+use super::setwalk::{SetResult, Walker};
 use crate::solver::Budget;
 
 /// One piece placed: axis, length, row and column of its first cell.
@@ -73,7 +79,7 @@ pub struct Summary {
     pub size: usize,
     /// Most walls a position may have.
     pub walls: usize,
-    /// Work units.
+    /// Work units (placements of the first row) walked.
     pub units: usize,
     /// Solved positions visited (those where no piece can slide left or up).
     pub solved_positions: u64,
@@ -101,6 +107,12 @@ pub enum EnumerateError {
     /// A saved unit that cannot be read.
     #[error("{0}: damaged unit file ({1}); delete it to redo the unit")]
     Damaged(PathBuf, String),
+    /// The output folder holds the work of another enumeration.
+    #[error("{0}: holds units of another enumeration ({1}); use another --out or delete it")]
+    Foreign(PathBuf, String),
+    /// A piece set too large to index.
+    #[error("{0}")]
+    Layout(#[from] LayoutError),
 }
 
 /// The row of the primary piece on a board of side `n`.
@@ -290,7 +302,11 @@ fn unit_path(dir: &Path, k: usize) -> PathBuf {
 }
 
 fn save_unit(dir: &Path, k: usize, r: &UnitResult) -> Result<(), EnumerateError> {
-    let path = unit_path(dir, k);
+    save_unit_at(&unit_path(dir, k), r)
+}
+
+fn save_unit_at(path: &Path, r: &UnitResult) -> Result<(), EnumerateError> {
+    let path = path.to_path_buf();
     let tmp = path.with_extension("tmp");
     let io = |e| EnumerateError::Io(tmp.clone(), e);
     let mut f = std::io::BufWriter::new(fs::File::create(&tmp).map_err(io)?);
@@ -348,11 +364,196 @@ fn load_unit(path: &Path) -> Result<UnitResult, EnumerateError> {
     })
 }
 
-/// Enumerates side `n` with at most `walls` walls. With `dir`, finished
-/// units are saved there and found again on the next run. `progress(done,
-/// total)` is called as units finish. Returns the summary and every
-/// database entry (sorted by moves descending, then board).
+/// The piece set of a complete placement.
+fn set_of(u: &Unit, n: usize) -> PieceSet {
+    PieceSet::of(
+        n,
+        u.walls,
+        u.pieces.iter().map(|p| (p.horizontal, p.len, p.row, p.col)),
+    )
+}
+
+/// [`Layout::first_row`] of a unit (a placement of the first row).
+fn first_row_of(u: &Unit, n: usize) -> u32 {
+    let mut key = 0u32;
+    for c in 0..n {
+        if u.walls & (1 << c) != 0 {
+            key |= 1 << (3 * c);
+        }
+    }
+    for p in u.pieces.iter().filter(|p| p.row == 0) {
+        let c = p.col as usize;
+        if p.horizontal {
+            key |= (p.len as u32) << (3 * c);
+            for t in 1..p.len as usize {
+                key |= 6 << (3 * (c + t));
+            }
+        } else {
+            key |= (p.len as u32 + 2) << (3 * c);
+        }
+    }
+    key
+}
+
+/// Walks the piece sets that unit `k` owns: those met among its solved
+/// positions where no piece can slide left or up, whose least such
+/// position (in unit order) is in this unit.
+fn run_units_unit(
+    k: usize,
+    u: &Unit,
+    n: usize,
+    walls: usize,
+    index: &FxHashMap<u32, usize>,
+) -> Result<UnitResult, EnumerateError> {
+    thread_local! {
+        static WALKER: std::cell::RefCell<(Walker, Layout)> =
+            std::cell::RefCell::new((Walker::new(), Layout::default()));
+    }
+    let mut sets: FxHashMap<PieceSet, ()> = FxHashMap::default();
+    let mut solved_positions = 0;
+    extend(u, n, walls, n * n, &mut |full| {
+        solved_positions += 1;
+        sets.insert(set_of(full, n), ());
+    });
+    let mut sets: Vec<PieceSet> = sets.into_keys().collect();
+    sets.sort_unstable();
+    let mut out = SetResult::default();
+    WALKER.with(|w| {
+        let (walker, layout) = &mut *w.borrow_mut();
+        for set in &sets {
+            layout.rebuild(set)?;
+            let mut owner = usize::MAX;
+            layout.for_each_solved(|s| {
+                if layout.is_pushed(s) {
+                    if let Some(&o) = index.get(&layout.first_row(s)) {
+                        owner = owner.min(o);
+                    }
+                }
+            });
+            if owner == k {
+                walker.walk(layout, &mut out);
+            }
+        }
+        Ok::<(), EnumerateError>(())
+    })?;
+    Ok(UnitResult {
+        solved_positions,
+        clusters: out.clusters,
+        positions: out.positions,
+        entries: out.entries,
+    })
+}
+
+/// Enumerates side `n` with at most `walls` walls, per piece set. With
+/// `dir`, finished units are saved there and found again on the next run.
+/// `progress(done, total)` is called as units finish. Returns the summary
+/// and every database entry (sorted by moves descending, then board).
 pub fn enumerate(
+    n: usize,
+    walls: usize,
+    dir: Option<&Path>,
+    progress: impl Fn(u64, u64) + Sync,
+) -> Result<(Summary, Vec<Entry>), EnumerateError> {
+    enumerate_some(n, walls, dir, 1, progress)
+}
+
+/// [`enumerate`] restricted to every `stride`-th unit (a deterministic
+/// sample for measuring a fraction of the work; `stride` 1 is all).
+pub fn enumerate_some(
+    n: usize,
+    walls: usize,
+    dir: Option<&Path>,
+    stride: usize,
+    progress: impl Fn(u64, u64) + Sync,
+) -> Result<(Summary, Vec<Entry>), EnumerateError> {
+    let t0 = std::time::Instant::now();
+    let all = units(n, walls)?;
+    let index: FxHashMap<u32, usize> = all
+        .iter()
+        .enumerate()
+        .map(|(k, u)| (first_row_of(u, n), k))
+        .collect();
+    let stride = stride.max(1);
+    let chosen: Vec<(usize, &Unit)> = all.iter().enumerate().step_by(stride).collect();
+    if let Some(d) = dir {
+        fs::create_dir_all(d).map_err(|e| EnumerateError::Io(d.into(), e))?;
+        let params = format!(
+            "design=piece-sets size={n} walls={walls} units={} stride={stride}",
+            all.len()
+        );
+        check_params(d, &params)?;
+    }
+    let done = AtomicU64::new(0);
+    let total = chosen.len() as u64;
+    let results: Vec<UnitResult> = chosen
+        .par_iter()
+        .with_max_len(1)
+        .map(|&(k, u)| {
+            let r = match dir {
+                Some(d) if unit_path(d, k).is_file() => load_unit(&unit_path(d, k))?,
+                _ => {
+                    let r = run_units_unit(k, u, n, walls, &index)?;
+                    if let Some(d) = dir {
+                        save_unit(d, k, &r)?;
+                    }
+                    r
+                }
+            };
+            let d = done.fetch_add(1, Ordering::Relaxed) + 1;
+            progress(d, total);
+            log::info!(
+                "unit {k}: {} positions; {d}/{total} units, {:.1} s",
+                r.positions,
+                t0.elapsed().as_secs_f64()
+            );
+            Ok(r)
+        })
+        .collect::<Result<_, EnumerateError>>()?;
+    Ok(summarise(n, walls, results))
+}
+
+/// Checks (or writes) the parameters of the enumeration saved in `dir`.
+fn check_params(dir: &Path, params: &str) -> Result<(), EnumerateError> {
+    let path = dir.join("params.txt");
+    match fs::read_to_string(&path) {
+        Ok(found) if found.trim() == params => Ok(()),
+        Ok(found) => Err(EnumerateError::Foreign(path, found.trim().to_string())),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            fs::write(&path, format!("{params}\n")).map_err(|e| EnumerateError::Io(path, e))
+        }
+        Err(e) => Err(EnumerateError::Io(path, e)),
+    }
+}
+
+/// Adds up unit results; the entries sorted by moves descending, then board.
+fn summarise(n: usize, walls: usize, results: Vec<UnitResult>) -> (Summary, Vec<Entry>) {
+    let mut s = Summary {
+        size: n,
+        walls,
+        units: results.len(),
+        ..Summary::default()
+    };
+    let mut entries = Vec::new();
+    for r in results {
+        s.solved_positions += r.solved_positions;
+        s.clusters += r.clusters;
+        s.positions += r.positions;
+        entries.extend(r.entries);
+    }
+    entries.par_sort_unstable_by(|a, b| b.moves.cmp(&a.moves).then_with(|| a.board.cmp(&b.board)));
+    s.puzzles = entries.len() as u64;
+    for e in &entries {
+        *s.by_moves.entry(e.moves).or_default() += 1;
+    }
+    s.hardest = entries.first().cloned();
+    (s, entries)
+}
+
+/// The first design: one hashed breadth-first search per cluster, from its
+/// least solved position (see the module documentation); units are the
+/// placements of the first row. Much slower than [`enumerate`]; kept as
+/// the reference the tests compare it with. Same arguments and results.
+pub fn enumerate_per_cluster(
     n: usize,
     walls: usize,
     dir: Option<&Path>,
@@ -382,26 +583,7 @@ pub fn enumerate(
             Ok(r)
         })
         .collect::<Result<_, EnumerateError>>()?;
-    let mut s = Summary {
-        size: n,
-        walls,
-        units: units.len(),
-        ..Summary::default()
-    };
-    let mut entries = Vec::new();
-    for r in results {
-        s.solved_positions += r.solved_positions;
-        s.clusters += r.clusters;
-        s.positions += r.positions;
-        entries.extend(r.entries);
-    }
-    entries.sort_by(|a, b| b.moves.cmp(&a.moves).then_with(|| a.board.cmp(&b.board)));
-    s.puzzles = entries.len() as u64;
-    for e in &entries {
-        *s.by_moves.entry(e.moves).or_default() += 1;
-    }
-    s.hardest = entries.first().cloned();
-    Ok((s, entries))
+    Ok(summarise(n, walls, results))
 }
 
 #[cfg(test)]
@@ -409,6 +591,18 @@ mod tests {
     use super::super::parse::parse_board;
     use super::super::search::bfs;
     use super::*;
+
+    /// The summary without the fields that depend on the design.
+    fn counts(s: &Summary) -> (u64, u64, u64, u64, &BTreeMap<u32, u64>, &Option<Entry>) {
+        (
+            s.solved_positions,
+            s.clusters,
+            s.positions,
+            s.puzzles,
+            &s.by_moves,
+            &s.hardest,
+        )
+    }
 
     #[test]
     fn four_by_four_is_stable_and_its_hardest_solve_to_their_length() {
@@ -425,14 +619,8 @@ mod tests {
         }
         // Pinned: a change in the enumeration shows here.
         assert_eq!(
-            (
-                s.units,
-                s.solved_positions,
-                s.clusters,
-                s.positions,
-                s.puzzles
-            ),
-            (22, 1378, 1143, 9444, 484)
+            (s.solved_positions, s.clusters, s.positions, s.puzzles),
+            (1378, 1143, 9444, 484)
         );
         assert_eq!(
             s.hardest,
@@ -445,17 +633,24 @@ mod tests {
     }
 
     #[test]
-    fn five_by_five_counts_are_stable() {
+    fn per_piece_set_and_per_cluster_designs_agree() {
+        for (n, walls) in [(4, 0), (4, 1), (4, 2)] {
+            let (a, ea) = enumerate(n, walls, None, |_, _| {}).unwrap();
+            let (b, eb) = enumerate_per_cluster(n, walls, None, |_, _| {}).unwrap();
+            assert_eq!(counts(&a), counts(&b), "{n}x{n} walls {walls}");
+            assert_eq!(ea, eb, "{n}x{n} walls {walls}");
+        }
+    }
+
+    #[test]
+    fn five_by_five_counts_are_stable_and_both_designs_agree() {
         let (s, entries) = enumerate(5, 0, None, |_, _| {}).unwrap();
+        let (b, eb) = enumerate_per_cluster(5, 0, None, |_, _| {}).unwrap();
+        assert_eq!(counts(&s), counts(&b));
+        assert!(entries == eb, "the database lines differ");
         assert_eq!(
-            (
-                s.units,
-                s.solved_positions,
-                s.clusters,
-                s.positions,
-                s.puzzles
-            ),
-            (180, 354_260, 238_244, 7_104_587, 88_627)
+            (s.solved_positions, s.clusters, s.positions, s.puzzles),
+            (354_260, 238_244, 7_104_587, 88_627)
         );
         assert_eq!(s.by_moves.get(&20), Some(&2));
         assert_eq!(s.by_moves.get(&1), Some(&34_466));
@@ -478,11 +673,21 @@ mod tests {
         let (b, eb) = enumerate(4, 1, Some(&dir), |_, _| {}).unwrap();
         assert_eq!(a, b);
         assert_eq!(ea, eb);
+        // Another enumeration refuses the folder.
+        assert!(matches!(
+            enumerate(4, 0, Some(&dir), |_, _| {}),
+            Err(EnumerateError::Foreign(..))
+        ));
         fs::write(unit_path(&dir, 0), "# 1 2\n").unwrap();
         assert!(matches!(
             enumerate(4, 1, Some(&dir), |_, _| {}),
             Err(EnumerateError::Damaged(..))
         ));
+        let _ = fs::remove_dir_all(&dir);
+        // The per-cluster design resumes too.
+        let (c, ec) = enumerate_per_cluster(4, 1, Some(&dir), |_, _| {}).unwrap();
+        let (d, ed) = enumerate_per_cluster(4, 1, Some(&dir), |_, _| {}).unwrap();
+        assert_eq!((c, ec), (d, ed));
         let _ = fs::remove_dir_all(&dir);
     }
 }

@@ -28,11 +28,13 @@ pub mod fixtures;
 pub mod generate;
 pub mod parse;
 pub mod play;
+pub mod pieceset;
 pub mod problem;
 pub mod read;
 #[cfg(test)]
 mod reference;
 pub mod search;
+pub mod setwalk;
 pub mod solve;
 pub mod table;
 pub mod web;

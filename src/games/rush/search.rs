@@ -120,13 +120,41 @@ pub fn bfs(board: &Board, start: Position, budget: &Budget) -> Outcome<Move> {
 fn bfs_in(board: &Board, budget: &Budget, arena: &mut Arena, t0: Instant) -> Outcome<Move> {
     let goal = board.goal_offset();
     let mut steps = std::mem::take(&mut arena.extra);
-    let mut goals: Vec<u32> = Vec::new();
-    let mut children: Vec<(Move, Position)> = Vec::with_capacity(128);
+    // Positions of the layer being generated whose primary piece sees the
+    // exit: one more move (or none, at the exit) solves them, and every
+    // shortest solution ends with that move from such a position.
+    let mut clear: Vec<u32> = Vec::new();
+    let start = Position(arena.keys[0]);
+    let (occ0, _) = board.occupancy(start);
+    if occ0 & board.exit_path(start.get(0)) == 0 {
+        clear.push(0);
+    }
+    let mut children: Vec<(Move, Position, bool)> = Vec::with_capacity(128);
     let (mut layer_start, mut layer_end) = (0usize, 1usize);
     let mut depth = 0u32;
     let mut nodes = 0u64;
     let node_limit = budget.node_limit();
-    while layer_start < layer_end {
+    loop {
+        // The best clear position: fewest moves, then steps, then index.
+        let finish = |g: u32| {
+            let a = Position(arena.keys[g as usize]).get(0);
+            ((a != goal) as u32, steps[g as usize] + (goal - a) as u32, g)
+        };
+        if let Some(best) = clear.iter().map(|&g| finish(g)).min() {
+            let mut path = arena.path(best.2);
+            let a = Position(arena.keys[best.2 as usize]).get(0);
+            if a != goal {
+                path.push(Move {
+                    piece: 0,
+                    delta: (goal - a) as i8,
+                });
+            }
+            arena.extra = steps;
+            return Outcome::optimal(path, nodes, t0.elapsed());
+        }
+        if layer_start == layer_end {
+            break;
+        }
         for i in layer_start..layer_end {
             nodes += 1;
             if nodes.is_multiple_of(CHECK_EVERY) || nodes >= node_limit {
@@ -139,22 +167,26 @@ fn bfs_in(board: &Board, budget: &Budget, arena: &mut Arena, t0: Instant) -> Out
             let s = steps[i];
             let last = arena.mv[i];
             let first = i == 0;
+            let occ = board.occupancy(pos);
             children.clear();
-            board.for_each_move(pos, |mv, next| {
+            board.for_each_move_in(pos, occ, |mv, next| {
                 // Moving the piece just moved again gives a position at
                 // this depth or the one before: never new.
                 if mv.piece != last.piece || first {
                     arena.table.prefetch(next.0);
-                    children.push((mv, next));
+                    let p = mv.piece as usize;
+                    let cells = occ.0 ^ board.mask(p, pos.get(p)) ^ board.mask(p, next.get(p));
+                    let sees_exit = cells & board.exit_path(next.get(0)) == 0;
+                    children.push((mv, next, sees_exit));
                 }
             });
-            for &(mv, next) in &children {
+            for &(mv, next, sees_exit) in &children {
                 let ns = s + mv.delta.unsigned_abs() as u32;
                 match arena.add(next.0, i as u32, mv) {
                     Err(idx) => {
                         steps.push(ns);
-                        if next.get(0) == goal {
-                            goals.push(idx);
+                        if sees_exit {
+                            clear.push(idx);
                         }
                     }
                     Ok(j) => {
@@ -169,10 +201,6 @@ fn bfs_in(board: &Board, budget: &Budget, arena: &mut Arena, t0: Instant) -> Out
             }
         }
         depth += 1;
-        if let Some(&best) = goals.iter().min_by_key(|&&g| (steps[g as usize], g)) {
-            arena.extra = steps;
-            return Outcome::optimal(arena.path(best), nodes, t0.elapsed());
-        }
         layer_start = layer_end;
         layer_end = arena.keys.len();
     }

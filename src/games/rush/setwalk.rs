@@ -1,0 +1,177 @@
+//! Every cluster with a solved position inside one piece set, walked on
+//! the compact index of [`super::pieceset::Layout`]: visited flags are
+//! bits at each position's rank, no hash table.
+//!
+//! Each solved position of the set not yet seen starts a new cluster: a
+//! flood fill (breadth-first) from it collects the cluster and marks it
+//! seen; then a breadth-first search from all its solved positions at
+//! once gives every position's distance to the nearest solved one, layer
+//! by layer. The last layer holds the farthest positions; the least of
+//! them as text, its distance and the cluster size make the database
+//! entry (when that distance is not 0). Memory: two bitsets of the set's
+//! index space and the positions of one cluster.
+
+use super::enumerate::Entry;
+use super::pieceset::Layout;
+
+/// What the walk of some piece sets found.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SetResult {
+    /// Clusters with a solved position.
+    pub clusters: u64,
+    /// Positions in those clusters.
+    pub positions: u64,
+    /// Database entries of those clusters whose farthest position is not
+    /// solved.
+    pub entries: Vec<Entry>,
+}
+
+/// The buffers of a walk, reused from one piece set to the next.
+#[derive(Debug, Default)]
+pub struct Walker {
+    seen: Vec<u64>,
+    /// The words of `seen` set since it was last cleared.
+    dirty: Vec<u32>,
+    layered: Vec<u64>,
+    sources: Vec<u64>,
+    cluster: Vec<u64>,
+    ranks: Vec<u64>,
+    frontier: Vec<u64>,
+    next: Vec<u64>,
+}
+
+/// Sets bit `i`; true when it was set already.
+#[inline]
+fn test_and_set(bits: &mut [u64], i: u64) -> bool {
+    let w = &mut bits[(i >> 6) as usize];
+    let b = 1u64 << (i & 63);
+    let was = *w & b != 0;
+    *w |= b;
+    was
+}
+
+impl Walker {
+    /// A walker with empty buffers.
+    pub fn new() -> Walker {
+        Walker::default()
+    }
+
+    /// Bytes held by the buffers.
+    pub fn bytes(&self) -> usize {
+        8 * (self.seen.capacity()
+            + self.layered.capacity()
+            + self.sources.capacity()
+            + self.cluster.capacity()
+            + self.ranks.capacity()
+            + self.frontier.capacity()
+            + self.next.capacity())
+    }
+
+    /// Walks every cluster of `layout`'s piece set that has a solved
+    /// position, adding what it finds to `out`.
+    pub fn walk(&mut self, layout: &Layout, out: &mut SetResult) {
+        let words = layout.space().div_ceil(64) as usize;
+        if self.seen.len() < words {
+            self.seen.resize(words, 0);
+            self.layered.resize(words, 0);
+        }
+        // Clear what the last piece set set.
+        for &w in &self.dirty {
+            self.seen[w as usize] = 0;
+        }
+        self.dirty.clear();
+        self.sources.clear();
+        let sources = &mut self.sources;
+        layout.for_each_solved(|s| sources.push(s));
+        for k in 0..self.sources.len() {
+            let s = self.sources[k];
+            let r = layout.rank(s);
+            if self.seen[(r >> 6) as usize] == 0 {
+                self.dirty.push((r >> 6) as u32);
+            }
+            if test_and_set(&mut self.seen, r) {
+                continue;
+            }
+            self.flood(layout, s);
+            if let Some(e) = self.distances(layout) {
+                out.entries.push(e);
+            }
+            out.clusters += 1;
+            out.positions += self.cluster.len() as u64;
+        }
+    }
+
+    /// Collects the cluster of `start` (already marked seen).
+    fn flood(&mut self, layout: &Layout, start: u64) {
+        self.cluster.clear();
+        self.ranks.clear();
+        self.cluster.push(start);
+        let (seen, cluster, dirty) = (&mut self.seen, &mut self.cluster, &mut self.dirty);
+        let mut i = 0;
+        while i < cluster.len() {
+            let s = cluster[i];
+            i += 1;
+            let r = layout.expand(s, |r, t| {
+                let w = &mut seen[(r >> 6) as usize];
+                let b = 1u64 << (r & 63);
+                if *w & b == 0 {
+                    if *w == 0 {
+                        dirty.push((r >> 6) as u32);
+                    }
+                    *w |= b;
+                    cluster.push(t);
+                }
+            });
+            self.ranks.push(r);
+        }
+    }
+
+    /// Distances from the cluster's solved positions; the entry of its
+    /// farthest position unless that is solved. Leaves `layered` clear.
+    fn distances(&mut self, layout: &Layout) -> Option<Entry> {
+        self.frontier.clear();
+        for (&s, &r) in self.cluster.iter().zip(&self.ranks) {
+            if layout.is_solved(s) {
+                self.frontier.push(layout.untagged(s));
+                test_and_set(&mut self.layered, r);
+            }
+        }
+        let mut depth = 0u32;
+        loop {
+            self.next.clear();
+            let (layered, next) = (&mut self.layered, &mut self.next);
+            for &s in &self.frontier {
+                layout.expand(s, |r, t| {
+                    if !test_and_set(layered, r) {
+                        next.push(t);
+                    }
+                });
+            }
+            if self.next.is_empty() {
+                break;
+            }
+            depth += 1;
+            std::mem::swap(&mut self.frontier, &mut self.next);
+        }
+        for &r in &self.ranks {
+            self.layered[(r >> 6) as usize] = 0;
+        }
+        if depth == 0 {
+            return None;
+        }
+        let mut best = [u8::MAX; 64];
+        let mut text = [0u8; 64];
+        for &s in &self.frontier {
+            layout.text_into(s, &mut text);
+            if text < best {
+                best = text;
+            }
+        }
+        let cells = layout.cells();
+        Some(Entry {
+            moves: depth,
+            board: String::from_utf8_lossy(&best[..cells]).into_owned(),
+            cluster_size: self.cluster.len() as u64,
+        })
+    }
+}
