@@ -44,7 +44,9 @@ impl GameCli for Rush {
          move slides one piece any distance. Boards in Fogleman's format (36 characters, \
          o empty, x wall). Solver: exact breadth-first search (fewest moves, then fewest \
          steps; proves unsolvable boards), A* with the admissible blocker count (fewest \
-         moves), the seed's greedy best-first search (fast, not shortest)."
+         moves), the seed's greedy best-first search (fast, not shortest). Played on \
+         Michael Fogleman's web player in Chromium, one drag per move, each verified by \
+         reading the board again."
     }
 
     fn command(&self, verb: Verb) -> Option<Command> {
