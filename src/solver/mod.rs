@@ -24,7 +24,8 @@
 //! (the same with sub-states joined by free moves, e.g. a puzzle's gap in
 //! a pattern database), [`Bits`]
 //! (fixed-size bitsets), [`BucketQueue`] (an open list for small integer
-//! costs), [`IndexTable`] (a hash table of arena indices), [`Budget`]
+//! costs), [`IndexTable`] (a hash table of arena indices), [`KeySet`] (a set of `u128`
+//! bitboard keys), [`Budget`]
 //! (time, memory and node limits).
 
 pub mod astar;
@@ -35,6 +36,7 @@ pub mod dfbnb;
 pub mod greedy;
 pub mod idastar;
 pub mod iddfs;
+pub mod keyset;
 pub mod outcome;
 pub mod problem;
 pub mod queue;
@@ -53,6 +55,7 @@ pub use dfbnb::dfbnb;
 pub use greedy::{beam, drop_moves, greedy, Scored};
 pub use idastar::{idastar, idastar_tt};
 pub use iddfs::iddfs;
+pub use keyset::KeySet;
 pub use outcome::Outcome;
 pub use problem::{replay, wins, Keyed, Problem};
 pub use queue::BucketQueue;
