@@ -302,8 +302,8 @@ impl<'a> WinSolver<'a> {
         let mut v = [0.0; MAXP];
         for c in cells_of(pegs) {
             let w = &self.weights[c as usize];
-            for k in 0..self.npag {
-                v[k] += w[k];
+            for (v, w) in v.iter_mut().zip(w).take(self.npag) {
+                *v += w;
             }
         }
         v
@@ -586,8 +586,8 @@ impl<'a> WinSolver<'a> {
                     &self.weights[j.over as usize],
                     &self.weights[j.to as usize],
                 );
-                for k in 0..npag {
-                    child[k] = values[k] - wf[k] - wo[k] + wt[k];
+                for (k, c) in child.iter_mut().enumerate().take(npag) {
+                    *c = values[k] - wf[k] - wo[k] + wt[k];
                 }
             }
             match self.dfs(next, &child, budget, path) {

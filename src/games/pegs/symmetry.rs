@@ -355,8 +355,8 @@ mod tests {
                 x ^= x << 17;
                 let p = x & g.board.cells();
                 let img = s.images(p);
-                for k in 0..s.order() - 1 {
-                    assert_eq!(img[k], s.apply_slow(k, p), "{w}x{h} symmetry {k}");
+                for (k, &i) in img.iter().enumerate().take(s.order() - 1) {
+                    assert_eq!(i, s.apply_slow(k, p), "{w}x{h} symmetry {k}");
                 }
                 let slow = (0..s.order() - 1).fold(p, |b, k| b.min(s.apply_slow(k, p)));
                 assert_eq!(s.canonical(p), slow);
