@@ -10,7 +10,10 @@
 //! symmetries, serves every search. The searches run as a portfolio: in
 //! rounds with a doubling node cap, every live target is searched under
 //! each of several move orderings, targets nearer the middle getting the
-//! larger share. Winning is proven by the moves found; losing by
+//! larger share. The first target is also searched as the dual problem
+//! (the board full but for the target, jumped down to exactly the start's
+//! holes: a reverse jump on a position is a jump on its complement); its
+//! jumps, last first, are a win. Winning is proven by the moves found; losing by
 //! exhausting every target; when the budget ends first the answer is
 //! `unproven`.
 
