@@ -25,7 +25,8 @@
 //! a pattern database), [`bigmem`] (zeroed atomic words on huge pages),
 //! [`Bits`]
 //! (fixed-size bitsets), [`BucketQueue`] (an open list for small integer
-//! costs), [`IndexTable`] (a hash table of arena indices), [`Budget`]
+//! costs), [`IndexTable`] (a hash table of arena indices), [`KeySet`] (a set of `u128`
+//! bitboard keys), [`Budget`]
 //! (time, memory and node limits).
 
 pub mod astar;
@@ -37,6 +38,7 @@ pub mod dfbnb;
 pub mod greedy;
 pub mod idastar;
 pub mod iddfs;
+pub mod keyset;
 pub mod outcome;
 pub mod problem;
 pub mod queue;
@@ -55,6 +57,7 @@ pub use dfbnb::dfbnb;
 pub use greedy::{beam, beam_scored, drop_moves, greedy, greedy_scored, optimise, Duplicates, Scored};
 pub use idastar::{idastar, idastar_tt};
 pub use iddfs::iddfs;
+pub use keyset::KeySet;
 pub use outcome::Outcome;
 pub use problem::{replay, wins, Keyed, Problem};
 pub use queue::BucketQueue;

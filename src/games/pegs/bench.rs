@@ -104,7 +104,8 @@ pub fn parse_lines(text: &str, source_name: &str) -> Result<Vec<Game>, BoardsErr
 pub struct BoardResult {
     /// Its game ID.
     pub id: String,
-    /// `won`, `lost` or `unproven`.
+    /// `won`, `lost`, `unproven`, or `invalid` (the moves found do not
+    /// replay to one peg: a solver bug).
     pub result: &'static str,
     /// Positions expanded.
     pub nodes: u64,
@@ -125,6 +126,8 @@ pub struct BenchReport {
     pub lost: usize,
     /// Boards the budget left undecided.
     pub unproven: usize,
+    /// Boards whose moves did not replay to a win (a solver bug).
+    pub invalid: usize,
     /// Sum of thread CPU times, ms.
     pub cpu_ms: f64,
     /// Wall time of the run, ms.
@@ -171,8 +174,14 @@ pub fn run(
         let o = solver.solve(g.pegs, &budget());
         let wall = t0.elapsed();
         let cpu = thread_cpu() - c0;
-        let result = if o.moves.is_some() {
-            "won"
+        let jump_problem = super::rules::JumpProblem { board: &g.board };
+        let result = if let Some(m) = &o.moves {
+            // Every win is replayed: a search bug shows as `invalid`.
+            if crate::solver::wins(&jump_problem, &g.pegs, m) {
+                "won"
+            } else {
+                "invalid"
+            }
         } else if o.proven_unsolvable {
             "lost"
         } else {
@@ -204,6 +213,7 @@ pub fn run(
         solved: count("won"),
         lost: count("lost"),
         unproven: count("unproven"),
+        invalid: count("invalid"),
         cpu_ms: per_board.iter().map(|b| b.cpu_us).sum::<u64>() as f64 / 1000.0,
         wall_ms: start.elapsed().as_secs_f64() * 1000.0,
         median_ms: median as f64 / 1000.0,

@@ -8,14 +8,18 @@
 //! last peg of a win can only stand on a cell whose signature equals the
 //! start's: [`final_cells`]. When there is none, the position is lost.
 
-use super::rules::{bit, Board, Cells};
+use super::rules::{bit, cells_of, Board, Cells};
 
 /// The four invariant parity bits of a position.
 pub fn signature(board: &Board, pegs: Cells) -> u8 {
-    let masks = class_masks(board);
+    signature_with(&class_masks(board), pegs)
+}
+
+/// [`signature`] with the colour classes computed once.
+fn signature_with(masks: &[Cells; 6], pegs: Cells) -> u8 {
     let par = |m: Cells| ((pegs & m).count_ones() & 1) as u8;
-    let a: Vec<u8> = masks[..3].iter().map(|&m| par(m)).collect();
-    let b: Vec<u8> = masks[3..].iter().map(|&m| par(m)).collect();
+    let a = [par(masks[0]), par(masks[1]), par(masks[2])];
+    let b = [par(masks[3]), par(masks[4]), par(masks[5])];
     (a[0] ^ a[1]) | ((a[1] ^ a[2]) << 1) | ((b[0] ^ b[1]) << 2) | ((b[1] ^ b[2]) << 3)
 }
 
@@ -35,16 +39,12 @@ fn class_masks(board: &Board) -> [Cells; 6] {
 
 /// The on-board cells where the last peg of a win from `pegs` can stand.
 pub fn final_cells(board: &Board, pegs: Cells) -> Cells {
-    let sig = signature(board, pegs);
+    let masks = class_masks(board);
+    let sig = signature_with(&masks, pegs);
     let mut out = 0;
-    for r in 0..board.height() {
-        for c in 0..board.width() {
-            if board.on_board(r, c) {
-                let i = board.index(r, c);
-                if signature(board, bit(i)) == sig {
-                    out |= bit(i);
-                }
-            }
+    for i in cells_of(board.cells()) {
+        if signature_with(&masks, bit(i)) == sig {
+            out |= bit(i);
         }
     }
     out

@@ -433,11 +433,12 @@ pub fn run_bench(args: BenchArgs) -> anyhow::Result<ExitCode> {
         println!("{}", serde_json::to_string_pretty(&v)?);
     } else {
         println!(
-            "boards={} solved={} lost={} unproven={} cpu_ms={:.1} wall_ms={:.1} median_ms={:.3} max_ms={:.3} median_cpu_ms={:.3} max_cpu_ms={:.3} peak_rss_mb={}",
+            "boards={} solved={} lost={} unproven={} invalid={} cpu_ms={:.1} wall_ms={:.1} median_ms={:.3} max_ms={:.3} median_cpu_ms={:.3} max_cpu_ms={:.3} peak_rss_mb={}",
             report.boards,
             report.solved,
             report.lost,
             report.unproven,
+            report.invalid,
             report.cpu_ms,
             report.wall_ms,
             report.median_ms,
@@ -447,6 +448,12 @@ pub fn run_bench(args: BenchArgs) -> anyhow::Result<ExitCode> {
             rss.map_or("?".to_string(), |b| format!("{:.1}", b as f64 / 1048576.0)),
         );
         println!("slowest: {}", report.slowest);
+    }
+    if report.invalid > 0 {
+        bail!(
+            "{} boards got moves that do not replay to a win (a solver bug)",
+            report.invalid
+        );
     }
     Ok(if report.unproven == 0 {
         ExitCode::SUCCESS

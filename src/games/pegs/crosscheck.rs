@@ -9,7 +9,7 @@ mod tests {
     use crate::games::pegs::fewest::{chains, fewest_moves, fewest_moves_to};
     use crate::games::pegs::pagoda::Pagodas;
     use crate::games::pegs::rules::{apply, Board, Cells, Game, JumpProblem};
-    use crate::games::pegs::solve::{solve, SolveOptions};
+    use crate::games::pegs::solve::{solve, SolveOptions, WinSolver};
     use crate::solver::{wins, Budget};
 
     /// xorshift64*: a fixed, dependency-free random sequence.
@@ -177,6 +177,70 @@ mod tests {
             }
         }
         assert!(won > 30 && lost > 30, "won {won} lost {lost}");
+    }
+
+    /// Plain memoised search: can `pegs` end with exactly `goal` left?
+    fn reference_reaches(
+        board: &Board,
+        pegs: Cells,
+        goal: Cells,
+        memo: &mut HashMap<Cells, bool>,
+    ) -> bool {
+        if pegs.count_ones() <= goal.count_ones() {
+            return pegs == goal;
+        }
+        if let Some(&w) = memo.get(&pegs) {
+            return w;
+        }
+        let mut js = Vec::new();
+        board.jumps(pegs, &mut js);
+        let w = js
+            .iter()
+            .any(|&j| reference_reaches(board, apply(pegs, j), goal, memo));
+        memo.insert(pegs, w);
+        w
+    }
+
+    #[test]
+    fn the_dual_search_matches_exhaustive_search_to_each_cell() {
+        // The dual search (jumps on the complement, from the board full
+        // but for the target down to exactly the start's holes) with its
+        // pagoda functions and dead-peg test, against plain search for a
+        // single peg on each cell; a win it finds, played forwards, must
+        // end there.
+        let mut rng = Rng(0x005e_ed0f_d0a1_2345);
+        let (mut won, mut lost) = (0, 0);
+        for _ in 0..150 {
+            let g = random_game(&mut rng);
+            for t in crate::games::pegs::rules::cells_of(g.board.cells()) {
+                let goal = 1u128 << t;
+                let truth = reference_reaches(&g.board, g.pegs, goal, &mut HashMap::new());
+                for opts in [
+                    SolveOptions::default(),
+                    SolveOptions {
+                        pagoda: false,
+                        symmetry: false,
+                        ordering: false,
+                    },
+                ] {
+                    let mut s = WinSolver::new(&g.board, opts);
+                    let found = s.decide_dual(g.pegs, t);
+                    assert_eq!(found.is_some(), truth, "{} to {t} {opts:?}", g.id());
+                    if let Some(m) = found {
+                        let p = JumpProblem { board: &g.board };
+                        assert!(wins(&p, &g.pegs, &m), "{} to {t}", g.id());
+                        let end = m.iter().fold(g.pegs, |p, &j| apply(p, j));
+                        assert_eq!(end, goal, "{} to {t}", g.id());
+                    }
+                }
+                if truth {
+                    won += 1
+                } else {
+                    lost += 1
+                }
+            }
+        }
+        assert!(won > 15 && lost > 300, "won {won} lost {lost}");
     }
 
     #[test]

@@ -18,8 +18,9 @@
 use super::classes::final_cells;
 use super::rules::{cells_of, Board, Cells};
 
-/// Tolerance for the floating-point comparisons.
-const EPS: f64 = 1e-9;
+/// Tolerance for the floating-point comparisons (a total this far below
+/// what a win needs still counts as reaching it).
+pub const EPS: f64 = 1e-9;
 
 /// One pagoda function with the weight a win needs.
 #[derive(Debug, Clone)]

@@ -10,17 +10,18 @@
 //! symmetries, serves every search. The searches run as a portfolio: in
 //! rounds with a doubling node cap, every live target is searched under
 //! each of several move orderings, targets nearer the middle getting the
-//! larger share. Winning is proven by the moves found; losing by
+//! larger share. The first target is also searched as the dual problem
+//! (the board full but for the target, jumped down to exactly the start's
+//! holes: a reverse jump on a position is a jump on its complement); its
+//! jumps, last first, are a win. Winning is proven by the moves found; losing by
 //! exhausting every target; when the budget ends first the answer is
 //! `unproven`.
 
-use rustc_hash::FxHashSet;
-
 use super::classes::final_cells;
-use super::pagoda::Pagodas;
-use super::rules::{apply, cells_of, is_won, Board, Cells, Game, Jump};
+use super::pagoda::{Pagodas, EPS as PAGODA_EPS};
+use super::rules::{apply, bit, cells_of, Board, Cells, Game, Jump};
 use super::symmetry::Symmetries;
-use crate::solver::{Budget, BudgetExceeded, Outcome};
+use crate::solver::{Budget, BudgetExceeded, KeySet, Outcome};
 
 /// Which prunings the search uses (all on by default; tests switch them
 /// off to check they never change an answer).
@@ -45,8 +46,11 @@ impl Default for SolveOptions {
     }
 }
 
-/// Bytes a lost-table entry costs, for the memory budget.
-const ENTRY_BYTES: usize = 40;
+/// The lost-table mark of the dual search (no cell has this number).
+const DUAL: u8 = 127;
+
+/// Most pagoda functions per target (see [`Pagodas::for_target`]).
+const MAXP: usize = 8;
 
 /// One move-ordering style: the score of a jump is `isolated` times the
 /// isolated pegs it leaves, plus `inward` times the weight it moves away
@@ -67,19 +71,24 @@ struct Style {
 /// generated 9x9 boards and 20 octagons (nodes to a win, cap 1 M): the
 /// first style alone solved 12/20 and 0/20; the portfolio 18/20 and
 /// 19/20 with medians of about 2,000 nodes; the noisy styles settle most
-/// of the remaining ones.
+/// of the remaining ones. The order is by how many of 100 generated
+/// octagons and 100 generated 9x9 boards each style wins alone within
+/// about 0.1 s (octagon / 9x9): 72/66, 50/72, 63/28, 61/42, 44/35, 22/48,
+/// 5/41, 5/31, 33/8; putting the best first cut the median nodes of the
+/// whole portfolio from 13,129 to 9,056 (octagons) and 15,043 to 6,237
+/// (9x9).
 const STYLES: [Style; 9] = [
     Style {
         isolated: 1024,
         inward: 1,
-        mobility: 0,
-        noise: 0,
+        mobility: 16,
+        noise: 32,
     },
     Style {
         isolated: 64,
         inward: 1,
         mobility: 0,
-        noise: 0,
+        noise: 32,
     },
     Style {
         isolated: 16,
@@ -101,27 +110,27 @@ const STYLES: [Style; 9] = [
     },
     Style {
         isolated: 1024,
-        inward: 0,
-        mobility: 1,
-        noise: 0,
-    },
-    Style {
-        isolated: 1024,
         inward: 1,
         mobility: 0,
-        noise: 32,
-    },
-    Style {
-        isolated: 1024,
-        inward: 1,
-        mobility: 16,
         noise: 32,
     },
     Style {
         isolated: 64,
         inward: 1,
         mobility: 0,
-        noise: 32,
+        noise: 0,
+    },
+    Style {
+        isolated: 1024,
+        inward: 1,
+        mobility: 0,
+        noise: 0,
+    },
+    Style {
+        isolated: 1024,
+        inward: 0,
+        mobility: 1,
+        noise: 0,
     },
 ];
 
@@ -143,7 +152,9 @@ pub struct WinSolver<'a> {
     board: &'a Board,
     syms: Symmetries,
     opts: SolveOptions,
-    lost: FxHashSet<(Cells, u8)>,
+    /// (position, target) pairs proven lost, as `pegs | target << 121`
+    /// (canonical under the board's symmetries when they are used).
+    lost: KeySet,
     nodes: u64,
     pagoda_prunes: u64,
     not_col0: Cells,
@@ -162,6 +173,17 @@ pub struct WinSolver<'a> {
     buffers: Vec<Vec<(i32, Jump)>>,
     /// The cell the last peg must stand on, in the current call.
     finish: Option<u8>,
+    /// The target of the current search ([`DUAL`] for the dual search).
+    target: u8,
+    /// The exact position that wins the current search (the target's bit
+    /// for a forward search), and its peg count.
+    goal: Cells,
+    goal_n: u32,
+    /// Pagoda functions of the current target: how many, the weight of
+    /// each cell under each, and the total a win needs.
+    npag: usize,
+    weights: Vec<[f64; MAXP]>,
+    need: [f64; MAXP],
 }
 
 impl<'a> WinSolver<'a> {
@@ -183,7 +205,8 @@ impl<'a> WinSolver<'a> {
             2 * (board.height() / 2) as i32,
             2 * (board.width() / 2) as i32,
         );
-        let outer = (0..board.width() * board.height())
+        let n = board.width() * board.height();
+        let outer = (0..n)
             .map(|i| {
                 let (r, c) = ((i / board.width()) as i32, (i % board.width()) as i32);
                 (2 * r - cr).pow(2) + (2 * c - cc).pow(2)
@@ -200,11 +223,17 @@ impl<'a> WinSolver<'a> {
             board,
             syms,
             opts,
-            lost: FxHashSet::default(),
+            lost: KeySet::default(),
             nodes: 0,
             pagoda_prunes: 0,
             not_col0: !col0,
             not_col_last: !col_last,
+            target: 0,
+            goal: 0,
+            goal_n: 1,
+            npag: 0,
+            weights: vec![[0.0; MAXP]; n],
+            need: [0.0; MAXP],
         }
     }
 
@@ -229,6 +258,60 @@ impl<'a> WinSolver<'a> {
         self.solve_to(pegs, None, budget)
     }
 
+    /// Makes `t` (with `pagodas`) the target of the searches that follow.
+    fn aim(&mut self, t: u8, pagodas: &Pagodas) {
+        self.target = t;
+        self.goal = bit(t);
+        self.goal_n = 1;
+        self.npag = pagodas.list.len().min(MAXP);
+        for (k, p) in pagodas.list.iter().take(MAXP).enumerate() {
+            for (cell, w) in self.weights.iter_mut().enumerate() {
+                w[k] = p.weights[cell];
+            }
+            self.need[k] = p.need - PAGODA_EPS;
+        }
+    }
+
+    /// Makes the dual search with exact goal `goal` current: pagoda
+    /// functions aimed at goal cells (nearest the middle first), each
+    /// needing its total over the goal.
+    fn aim_dual(&mut self, goal: Cells) {
+        self.target = DUAL;
+        self.goal = goal;
+        self.goal_n = goal.count_ones();
+        self.npag = 0;
+        if !self.opts.pagoda {
+            return;
+        }
+        let mut cells: Vec<u8> = cells_of(goal).collect();
+        cells.sort_by_key(|&g| self.outer[g as usize]);
+        for g in cells {
+            if self.npag == MAXP {
+                break;
+            }
+            let ps = Pagodas::for_target(self.board, g);
+            let Some(p) = ps.list.first() else { continue };
+            let k = self.npag;
+            for (cell, w) in self.weights.iter_mut().enumerate() {
+                w[k] = p.weights[cell];
+            }
+            self.need[k] = p.value(goal) - PAGODA_EPS;
+            self.npag += 1;
+        }
+    }
+
+    /// The pagoda totals of `pegs` under the current target's functions.
+    fn values(&self, pegs: Cells) -> [f64; MAXP] {
+        let mut v = [0.0; MAXP];
+        for c in cells_of(pegs) {
+            let w = &self.weights[c as usize];
+            for (v, w) in v.iter_mut().zip(w).take(self.npag) {
+                *v += w;
+            }
+        }
+        v
+    }
+
     /// As [`WinSolver::solve`], with the last peg on cell `finish` (one peg
     /// anywhere when `None`).
     pub fn solve_to(&mut self, pegs: Cells, finish: Option<u8>, budget: &Budget) -> Outcome<Jump> {
@@ -241,6 +324,18 @@ impl<'a> WinSolver<'a> {
         let finals = final_cells(self.board, pegs) & finish.map_or(!0, |f| 1u128 << f);
         let mut targets: Vec<u8> = cells_of(finals).collect();
         targets.sort_by_key(|&t| self.outer[t as usize]);
+        // A symmetry of the board that maps the start onto itself maps a
+        // win on one target to a win on its image: search one of each
+        // such family (the English board's four off-centre targets).
+        let same = self.syms.fixing_position(pegs);
+        let mut kept: Vec<u8> = Vec::new();
+        targets.retain(|&t| {
+            let dup = (0..same.order() - 1).any(|s| kept.contains(&same.map_cell(s, t)));
+            if !dup {
+                kept.push(t);
+            }
+            !dup
+        });
         let mut live: Vec<(u8, Pagodas)> = Vec::new();
         for t in targets {
             let pagodas = if self.opts.pagoda {
@@ -267,12 +362,15 @@ impl<'a> WinSolver<'a> {
         // so a later search skips what an earlier one refuted. A search
         // that ends under its cap proves its target lost.
         let mut res: Result<bool, BudgetExceeded> = Ok(false);
+        let mut dual_won = false;
         let mut cap = FIRST_CAP;
         'rounds: while !live.is_empty() {
             let mut k = 0;
             'targets: while k < live.len() {
-                let (t, pagodas) = (live[k].0, live[k].1.clone());
-                let values = pagodas.values(pegs);
+                let t = live[k].0;
+                let pagodas = live[k].1.clone();
+                self.aim(t, &pagodas);
+                let values = self.values(pegs);
                 // Targets nearer the middle get more of each round (the
                 // k-th live one half the cap of the one before it, at
                 // least the first round's): sgt-pegs grows its random
@@ -289,7 +387,7 @@ impl<'a> WinSolver<'a> {
                     };
                     self.capped = false;
                     path.clear();
-                    match self.dfs(pegs, t, &pagodas, &values, budget, &mut path) {
+                    match self.dfs(pegs, &values, budget, &mut path) {
                         Ok(true) => {
                             res = Ok(true);
                             break 'rounds;
@@ -305,6 +403,40 @@ impl<'a> WinSolver<'a> {
                         }
                     }
                 }
+                // The dual of the first target's search: from the board
+                // full but for the target, jump down to exactly the
+                // start's holes (a reverse jump on a position is a jump
+                // on its complement), reversed into a win when found.
+                // Skipped when it is the same search (the English board's
+                // central game is its own dual).
+                let dual_goal = self.board.cells() & !pegs;
+                let start = self.board.cells() & !bit(t);
+                if k == 0 && dual_goal != 0 && (start, dual_goal) != (pegs, bit(t)) {
+                    self.aim_dual(dual_goal);
+                    let values = self.values(start);
+                    for &style in styles {
+                        self.style = style;
+                        self.cap = self.nodes.saturating_add(share);
+                        self.capped = false;
+                        path.clear();
+                        match self.dfs(start, &values, budget, &mut path) {
+                            Ok(true) => {
+                                dual_won = true;
+                                res = Ok(true);
+                                break 'rounds;
+                            }
+                            Ok(false) => {
+                                live.remove(k);
+                                continue 'targets;
+                            }
+                            Err(_) if self.capped => {}
+                            Err(e) => {
+                                res = Err(e);
+                                break 'rounds;
+                            }
+                        }
+                    }
+                }
                 k += 1;
             }
             cap = cap.saturating_mul(2);
@@ -313,7 +445,14 @@ impl<'a> WinSolver<'a> {
         let elapsed = budget.elapsed();
         match res {
             Ok(true) => {
-                path.reverse();
+                // The search pushed its jumps deepest first. Each jump of
+                // the dual, played on the complements, is the same jump
+                // (pegs on from and over, a hole on to, the other way
+                // round), from the start towards one peg: the dual's
+                // jumps, last first, are the win as they stand.
+                if !dual_won {
+                    path.reverse();
+                }
                 Outcome::optimal(path, nodes, elapsed)
             }
             Ok(false) => Outcome::unsolvable(nodes, elapsed),
@@ -322,6 +461,27 @@ impl<'a> WinSolver<'a> {
                 Outcome::stopped(None, lb, why, nodes, elapsed)
             }
         }
+    }
+
+    /// Decides by the dual search alone whether `pegs` can end with one
+    /// peg on `t`: the jumps of such a win, `None` when there is none.
+    #[cfg(test)]
+    pub(crate) fn decide_dual(&mut self, pegs: Cells, t: u8) -> Option<Vec<Jump>> {
+        self.finish = None;
+        self.style = if self.opts.ordering { STYLES[0] } else { PLAIN };
+        self.cap = u64::MAX;
+        let start = self.board.cells() & !bit(t);
+        let goal = self.board.cells() & !pegs;
+        if goal == 0 {
+            return (pegs == bit(t)).then(Vec::new);
+        }
+        self.aim_dual(goal);
+        let values = self.values(start);
+        let mut path = Vec::new();
+        let won = self
+            .dfs(start, &values, &Budget::unlimited(), &mut path)
+            .expect("no budget");
+        won.then_some(path)
     }
 
     /// True when `pegs` can be won (`None` when the budget ended first).
@@ -344,21 +504,34 @@ impl<'a> WinSolver<'a> {
         (p & !nb).count_ones()
     }
 
-    #[allow(clippy::too_many_arguments)]
+    /// The lost-table key of `pegs` for the current search.
+    #[inline]
+    fn key(&self, pegs: Cells) -> u128 {
+        if self.target != DUAL {
+            self.syms.canonical_tagged(pegs, self.target)
+        } else {
+            pegs | (self.target as u128) << 121
+        }
+    }
+
     fn dfs(
         &mut self,
         pegs: Cells,
-        target: u8,
-        pagodas: &Pagodas,
-        values: &[f64],
+        values: &[f64; MAXP],
         budget: &Budget,
         path: &mut Vec<Jump>,
     ) -> Result<bool, BudgetExceeded> {
-        if is_won(pegs) {
-            return Ok(self.finish.is_none_or(|f| pegs == 1u128 << f));
+        let n = pegs.count_ones();
+        if n <= self.goal_n {
+            if self.target == DUAL {
+                return Ok(pegs == self.goal);
+            }
+            // Forward: any single peg is a win (the target's pagodas only
+            // steer towards it), unless a finish cell is asked for.
+            return Ok(self.finish.is_none_or(|f| pegs == bit(f)));
         }
-        let key = self.syms.canonical_marked(pegs, target);
-        if self.lost.contains(&key) {
+        let key = self.key(pegs);
+        if self.lost.contains(key) {
             return Ok(false);
         }
         self.nodes += 1;
@@ -367,13 +540,13 @@ impl<'a> WinSolver<'a> {
             return Err(BudgetExceeded::Nodes);
         }
         if self.nodes & 1023 == 0 {
-            budget.check_nodes(self.nodes, self.lost.len() * ENTRY_BYTES)?;
+            budget.check_nodes(self.nodes, self.lost.bytes())?;
         }
-        if self.opts.pagoda && self.dead_pegs(pegs, target) {
+        if self.opts.pagoda && self.dead_pegs(pegs, self.goal) {
             self.lost.insert(key);
             return Ok(false);
         }
-        let depth = 128 - pegs.count_ones() as usize;
+        let depth = 128 - n as usize;
         if self.buffers.len() <= depth {
             self.buffers.resize_with(depth + 1, Vec::new);
         }
@@ -381,12 +554,24 @@ impl<'a> WinSolver<'a> {
         jumps.clear();
         let src = self.board.jump_sources(pegs);
         let ordering = self.style != PLAIN;
+        let npag = self.npag;
         for (d, &set) in src.iter().enumerate() {
             let mut s = set;
             while s != 0 {
                 let f = s.trailing_zeros() as u8;
                 s &= s - 1;
                 let j = self.board.jump(f, d);
+                if npag > 0 {
+                    let (wf, wo, wt) = (
+                        &self.weights[j.from as usize],
+                        &self.weights[j.over as usize],
+                        &self.weights[j.to as usize],
+                    );
+                    if (0..npag).any(|k| values[k] - wf[k] - wo[k] + wt[k] < self.need[k]) {
+                        self.pagoda_prunes += 1;
+                        continue;
+                    }
+                }
                 let score = if ordering { self.score(pegs, j) } else { 0 };
                 jumps.push((score, j));
             }
@@ -394,29 +579,21 @@ impl<'a> WinSolver<'a> {
         if ordering {
             jumps.sort_by_key(|&(s, _)| s);
         }
-        let mut child_values = [0f64; 8];
         let mut found = false;
         for &(_, j) in &jumps {
             let next = apply(pegs, j);
-            if !pagodas.list.is_empty() {
-                for (k, p) in pagodas.list.iter().enumerate() {
-                    child_values[k] =
-                        values[k] - p.weights[j.from as usize] - p.weights[j.over as usize]
-                            + p.weights[j.to as usize];
-                }
-                if pagodas.prunes_values(&child_values[..values.len()]) {
-                    self.pagoda_prunes += 1;
-                    continue;
+            let mut child = *values;
+            {
+                let (wf, wo, wt) = (
+                    &self.weights[j.from as usize],
+                    &self.weights[j.over as usize],
+                    &self.weights[j.to as usize],
+                );
+                for (k, c) in child.iter_mut().enumerate().take(npag) {
+                    *c = values[k] - wf[k] - wo[k] + wt[k];
                 }
             }
-            match self.dfs(
-                next,
-                target,
-                pagodas,
-                &child_values[..values.len()],
-                budget,
-                path,
-            ) {
+            match self.dfs(next, &child, budget, path) {
                 Ok(true) => {
                     path.push(j);
                     found = true;
@@ -446,7 +623,7 @@ impl<'a> WinSolver<'a> {
     /// emptied stays to the end: two such pegs, or one off the target, or
     /// a target that can never hold a peg, and the position is lost for
     /// that target.
-    fn dead_pegs(&self, pegs: Cells, target: u8) -> bool {
+    fn dead_pegs(&self, pegs: Cells, goal: Cells) -> bool {
         let b = self.board;
         let mut may_peg = pegs;
         let mut may_hole = b.holes(pegs);
@@ -472,8 +649,7 @@ impl<'a> WinSolver<'a> {
             }
         }
         let stuck = pegs & !may_hole;
-        let t = 1u128 << target;
-        stuck.count_ones() > 1 || (stuck != 0 && stuck != t) || may_peg & t == 0
+        stuck & !goal != 0 || goal & !may_peg != 0
     }
 
     /// Ordering score of `j` in `pegs` under the current style (lower
@@ -531,13 +707,13 @@ mod tests {
         // hold a peg), so no win ends on 2.
         let g = parse_game("7x1:PPHOHHP").unwrap();
         let s = WinSolver::new(&g.board, SolveOptions::default());
-        assert!(s.dead_pegs(g.pegs, 2));
+        assert!(s.dead_pegs(g.pegs, bit(2)));
         // On 6 the test sees nothing (it over-approximates the rest).
-        assert!(!s.dead_pegs(g.pegs, 6));
+        assert!(!s.dead_pegs(g.pegs, bit(6)));
         // Two in a row with room: nothing is dead for target 3.
         let g = parse_game("5x1:HPPHH").unwrap();
         let s = WinSolver::new(&g.board, SolveOptions::default());
-        assert!(!s.dead_pegs(g.pegs, 3));
+        assert!(!s.dead_pegs(g.pegs, bit(3)));
     }
 
     #[test]

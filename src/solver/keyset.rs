@@ -1,0 +1,147 @@
+//! `KeySet`: an open-addressing hash set of non-zero `u128` keys (linear
+//! probing, power-of-two size, at most half full). Made for searches whose
+//! states are bitboards of up to 128 cells and that only ask "seen
+//! before?" — a table of positions proven lost, a closed set. The key is
+//! the whole state, so a hit is exact (no fingerprint collisions), and one
+//! probe usually reads one 16-byte slot.
+
+/// Hash set of non-zero `u128` keys.
+#[derive(Debug, Clone)]
+pub struct KeySet {
+    slots: Vec<u128>,
+    shift: u32,
+    len: usize,
+}
+
+impl Default for KeySet {
+    fn default() -> Self {
+        KeySet::with_capacity(0)
+    }
+}
+
+impl KeySet {
+    /// A set with room for about `n` keys before it grows.
+    pub fn with_capacity(n: usize) -> Self {
+        let size = (n.max(512) * 2).next_power_of_two();
+        KeySet {
+            slots: vec![0; size],
+            shift: 64 - size.trailing_zeros(),
+            len: 0,
+        }
+    }
+
+    /// Number of keys.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// True when empty.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Bytes held by the slots.
+    pub fn bytes(&self) -> usize {
+        self.slots.len() * 16
+    }
+
+    /// Removes every key (keeps the memory).
+    pub fn clear(&mut self) {
+        self.slots.iter_mut().for_each(|s| *s = 0);
+        self.len = 0;
+    }
+
+    #[inline]
+    fn home(&self, key: u128) -> usize {
+        let h = (key as u64) ^ ((key >> 64) as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        (h.wrapping_mul(0xD6E8_FEB8_6659_FD93) >> self.shift) as usize
+    }
+
+    /// True when `key` is in the set.
+    #[inline]
+    pub fn contains(&self, key: u128) -> bool {
+        debug_assert_ne!(key, 0, "0 marks an empty slot");
+        let mask = self.slots.len() - 1;
+        let mut i = self.home(key);
+        loop {
+            let s = self.slots[i];
+            if s == key {
+                return true;
+            }
+            if s == 0 {
+                return false;
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
+    /// Adds `key` (non-zero); false when it was already there.
+    #[inline]
+    pub fn insert(&mut self, key: u128) -> bool {
+        assert_ne!(key, 0, "0 marks an empty slot");
+        if (self.len + 1) * 2 > self.slots.len() {
+            self.grow();
+        }
+        let mask = self.slots.len() - 1;
+        let mut i = self.home(key);
+        loop {
+            let s = self.slots[i];
+            if s == key {
+                return false;
+            }
+            if s == 0 {
+                self.slots[i] = key;
+                self.len += 1;
+                return true;
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
+    fn grow(&mut self) {
+        let old = std::mem::replace(&mut self.slots, vec![0; 0]);
+        self.slots = vec![0; old.len() * 2];
+        self.shift -= 1;
+        let mask = self.slots.len() - 1;
+        for k in old.into_iter().filter(|&k| k != 0) {
+            let mut i = self.home(k);
+            while self.slots[i] != 0 {
+                i = (i + 1) & mask;
+            }
+            self.slots[i] = k;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashSet;
+
+    #[test]
+    fn matches_a_std_set_through_growth() {
+        let mut s = KeySet::with_capacity(4);
+        let mut reference = HashSet::new();
+        let mut x: u128 = 0x1234_5678_9abc_def0_0fed_cba9_8765_4321;
+        for k in 0..20_000u32 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            // Small keys and keys that differ only in the high word too.
+            let key = match k % 3 {
+                0 => x,
+                1 => (k as u128 % 5000) + 1,
+                _ => ((k as u128 % 3000) << 100) | 1,
+            };
+            assert_eq!(s.insert(key), reference.insert(key), "{key:#x}");
+        }
+        assert_eq!(s.len(), reference.len());
+        for &k in &reference {
+            assert!(s.contains(k));
+        }
+        assert!(!s.contains(7 << 64));
+        assert!(s.bytes() >= s.len() * 32);
+        s.clear();
+        assert!(s.is_empty() && !s.contains(1));
+    }
+}
