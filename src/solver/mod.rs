@@ -54,7 +54,9 @@ pub use bfs::{bfs, bfs_distances, count_reachable, Reachable};
 pub use bitset::Bits;
 pub use budget::{Budget, BudgetExceeded};
 pub use dfbnb::dfbnb;
-pub use greedy::{beam, beam_scored, drop_moves, greedy, greedy_scored, optimise, Duplicates, Scored};
+pub use greedy::{
+    beam, beam_scored, drop_moves, greedy, greedy_scored, optimise, Duplicates, Scored,
+};
 pub use idastar::{idastar, idastar_tt};
 pub use iddfs::iddfs;
 pub use keyset::KeySet;

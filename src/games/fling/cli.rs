@@ -444,8 +444,14 @@ pub fn run_endgame(args: &EndgameArgs) -> Result<ExitCode> {
                 std::thread::sleep(Duration::from_millis(200));
             }
         });
-        let res = Endgame::build(args.balls, Some(&out), false, args.resume, &progress, |st| {
-            bar.suspend(|| {
+        let res = Endgame::build(
+            args.balls,
+            Some(&out),
+            false,
+            args.resume,
+            &progress,
+            |st| {
+                bar.suspend(|| {
                 if !args.json {
                     println!(
                         "k={:>2} placements={:>14} winnable={:>14} ({:.4}) unique={:>14} ({:.4}) time_s={:.1}{}",
@@ -460,8 +466,9 @@ pub fn run_endgame(args: &EndgameArgs) -> Result<ExitCode> {
                     )
                 }
             });
-            stats.push(*st);
-        });
+                stats.push(*st);
+            },
+        );
         done.store(true, Ordering::Relaxed);
         let _ = ticker.join();
         res.map(|_| ())?;

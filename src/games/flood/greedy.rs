@@ -80,7 +80,14 @@ pub fn optimise<const N: usize>(g: &BitGraph<N>, moves: Vec<u8>, budget: &Budget
 /// incumbent on hard boards.
 pub fn beam<const N: usize>(g: &BitGraph<N>, width: usize, budget: &Budget) -> Option<Vec<u8>> {
     let problem = Flood::new(g, budget);
-    beam_scored(&problem, &problem.start(), width, Duplicates::WithinLayer, budget).moves
+    beam_scored(
+        &problem,
+        &problem.start(),
+        width,
+        Duplicates::WithinLayer,
+        budget,
+    )
+    .moves
 }
 
 #[cfg(test)]
@@ -92,7 +99,9 @@ mod tests {
     use crate::solver::testing::Rng;
 
     fn random_board(rng: &mut Rng, w: usize, h: usize, colours: u8) -> Board {
-        let cells = (0..w * h).map(|_| rng.below(colours as u64) as u8).collect();
+        let cells = (0..w * h)
+            .map(|_| rng.below(colours as u64) as u8)
+            .collect();
         Board::new(w, h, colours, cells)
     }
 
@@ -109,7 +118,11 @@ mod tests {
             let greedy2 = greedy(&g, 2);
             let optimised = optimise(&g, greedy2.clone(), &budget);
             let beamed = beam(&g, 8, &budget).expect("no budget to end it");
-            for (name, m) in [("greedy", &greedy2), ("optimise", &optimised), ("beam", &beamed)] {
+            for (name, m) in [
+                ("greedy", &greedy2),
+                ("optimise", &optimised),
+                ("beam", &beamed),
+            ] {
                 assert!(board.wins_with(m), "board {i}: {name} does not win");
                 assert!(m.len() >= exact.len(), "board {i}: {name} beat the optimum");
             }

@@ -22,8 +22,8 @@
 use super::greedy::candidate_moves;
 use super::heuristic::{layered_bound, layered_bound_capped};
 use super::regions::BitGraph;
-use std::cell::Cell;
 use crate::solver::{Bits, Budget, Keyed, Problem, Scored};
+use std::cell::Cell;
 
 /// A position: flooded set and its border.
 #[derive(Debug, Clone, Copy)]

@@ -27,8 +27,8 @@ pub mod enumerate;
 pub mod fixtures;
 pub mod generate;
 pub mod parse;
-pub mod play;
 pub mod pieceset;
+pub mod play;
 pub mod problem;
 pub mod read;
 #[cfg(test)]
