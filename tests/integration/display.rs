@@ -204,8 +204,15 @@ fn screenshot_without_display_says_how_to_get_one() {
 
 #[test]
 fn dead_display_is_named_in_the_error() {
-    // Start and stop a display to get a number nobody listens on.
-    let name = VirtualDisplay::start(320, 240).unwrap().name().to_string();
+    // A display number no server listens on. (Starting and stopping a
+    // display raced with the other tests: the next Xvfb took the number.)
+    let n = (900..1000)
+        .find(|n| {
+            !std::path::Path::new(&format!("/tmp/.X11-unix/X{n}")).exists()
+                && !std::path::Path::new(&format!("/tmp/.X{n}-lock")).exists()
+        })
+        .expect("a free display number between 900 and 999");
+    let name = format!(":{n}");
     let tmp = TempDir::new("dead-display");
     let out = run(gridbot(Some(&name))
         .args(["screenshot", "-o"])
