@@ -10,6 +10,7 @@
 
 pub mod args;
 pub mod click;
+pub mod fixtures;
 pub mod games;
 pub mod play;
 pub mod screenshot;

@@ -12,10 +12,11 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 
-use anyhow::{bail, Context};
+use anyhow::Context;
 use clap::Subcommand;
 
 use crate::capture::load_image;
+use crate::cli::fixtures::check_table;
 use crate::games::fifteen::parse::parse_sgt_id;
 use crate::games::fifteen::read::read_board;
 
@@ -61,28 +62,6 @@ pub fn parse_truth(text: &str) -> Result<Truth, String> {
     }
     let board = parse_sgt_id(line).map_err(|e| format!("bad game ID {line:?}: {e}"))?;
     Ok(Truth::Board(board.sgt_id()))
-}
-
-/// Every `*.png` under `dir` with a `*.txt` beside it, sorted.
-pub fn find_fixtures(dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
-    let mut out = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for entry in
-            std::fs::read_dir(&d).with_context(|| format!("cannot list {}", d.display()))?
-        {
-            let path = entry?.path();
-            if path.is_dir() {
-                stack.push(path);
-            } else if path.extension().is_some_and(|e| e == "png")
-                && path.with_extension("txt").exists()
-            {
-                out.push(path);
-            }
-        }
-    }
-    out.sort();
-    Ok(out)
 }
 
 /// The outcome of one fixture: passed, time to read in ms, what was seen.
@@ -132,60 +111,17 @@ pub fn check_one(png: &Path) -> anyhow::Result<(bool, f64, String)> {
     })
 }
 
-fn check(dir: &Path) -> anyhow::Result<ExitCode> {
-    let fixtures = find_fixtures(dir)?;
-    if fixtures.is_empty() {
-        bail!(
-            "no fixtures (NAME.png with NAME.txt) under {}",
-            dir.display()
-        );
-    }
-    let name = |p: &PathBuf| {
-        p.strip_prefix(dir)
-            .unwrap_or(p)
-            .with_extension("")
-            .display()
-            .to_string()
-    };
-    let width = fixtures
-        .iter()
-        .map(|p| name(p).len())
-        .max()
-        .unwrap_or(7)
-        .max(7);
-    println!(
-        "{:<width$}  {:>6}  {:>8}  read",
-        "fixture", "result", "time ms"
-    );
-    let mut failures = 0;
-    for png in &fixtures {
-        let (ok, ms, seen) = check_one(png)?;
-        failures += usize::from(!ok);
-        println!(
-            "{:<width$}  {:>6}  {:>8.2}  {seen}",
-            name(png),
-            if ok { "ok" } else { "FAIL" },
-            ms
-        );
-    }
-    println!("{} fixtures, {} failed", fixtures.len(), failures);
-    Ok(if failures == 0 {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::FAILURE
-    })
-}
-
 /// Runs the command.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     match args.action {
-        Action::Check { dir } => check(&dir),
+        Action::Check { dir } => check_table(&dir, "txt", check_one),
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cli::fixtures::find_fixtures;
 
     #[test]
     fn truths_parse() {
@@ -207,7 +143,7 @@ mod tests {
     #[test]
     fn every_committed_fixture_reads_right() {
         let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/fifteen");
-        let fixtures = find_fixtures(&dir).unwrap();
+        let fixtures = find_fixtures(&dir, "txt").unwrap();
         assert!(fixtures.len() >= 20, "only {} fixtures", fixtures.len());
         for png in &fixtures {
             let (ok, _, seen) = check_one(png).unwrap();

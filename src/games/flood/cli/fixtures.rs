@@ -15,6 +15,7 @@ use std::time::Instant;
 use crate::calibration::{parse_hex_colour, Calibration};
 use crate::capture::colour::distance;
 use crate::capture::{load_image, screen};
+use crate::cli::fixtures::find_fixtures;
 use crate::games::flood::screen::{from_sgt, read_board, to_sgt};
 use anyhow::{bail, Context};
 use clap::Subcommand;
@@ -95,28 +96,6 @@ struct Outcome {
     lattice: String,
     millis: f64,
     ok: bool,
-}
-
-/// Every `*.png` under `dir` that has a `*.toml` beside it, sorted.
-pub fn find_fixtures(dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
-    let mut out = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        let entries =
-            std::fs::read_dir(&d).with_context(|| format!("cannot list {}", d.display()))?;
-        for entry in entries {
-            let path = entry?.path();
-            if path.is_dir() {
-                stack.push(path);
-            } else if path.extension().is_some_and(|e| e == "png")
-                && path.with_extension("toml").exists()
-            {
-                out.push(path);
-            }
-        }
-    }
-    out.sort();
-    Ok(out)
 }
 
 fn check_one(png: &Path, root: &Path) -> anyhow::Result<Outcome> {
@@ -275,7 +254,7 @@ fn check_one(png: &Path, root: &Path) -> anyhow::Result<Outcome> {
 }
 
 fn check(dir: &Path) -> anyhow::Result<ExitCode> {
-    let fixtures = find_fixtures(dir)?;
+    let fixtures = find_fixtures(dir, "toml")?;
     if fixtures.is_empty() {
         bail!(
             "no fixtures (NAME.png with NAME.toml) under {}",
