@@ -158,17 +158,24 @@ pub trait AstarProblem: Keyed {
     }
 
     /// The exact completion of a child made by the latest call of
-    /// [`AstarProblem::successors`] with move `mv` (called for those
-    /// children only, before the next expansion, so a problem may keep
-    /// what it worked out for the parent in that call). Default:
-    /// [`Problem::exact_completion`] of the child.
+    /// [`AstarProblem::successors`] with move `mv`: an empty one when the
+    /// child is a goal, `None` when none is known. Called once for each of
+    /// those children, before the next expansion, so a problem may keep
+    /// what it worked out for the parent in that call and what it works
+    /// out here for [`AstarProblem::child_bound`]. Default: empty when
+    /// [`Problem::is_goal`], else [`Problem::exact_completion`].
     fn child_completion(&self, mv: Self::Move, state: &Self::State) -> Option<Vec<Self::Move>> {
         let _ = mv;
+        if self.is_goal(state) {
+            return Some(Vec::new());
+        }
         self.exact_completion(state)
     }
 
     /// The admissible bound of such a child, capped at `cap` (as
-    /// [`Problem::capped_bound`], its default).
+    /// [`Problem::capped_bound`], its default). Called only for children
+    /// whose [`AstarProblem::child_completion`] returned `None` in the same
+    /// expansion, after it.
     fn child_bound(&self, mv: Self::Move, state: &Self::State, cap: u32) -> u32 {
         let _ = mv;
         self.capped_bound(state, cap)
@@ -311,20 +318,11 @@ pub fn astar_with<P: AstarProblem>(
         succ.clear();
         scratch.clear();
         let tag = problem.successors(NodeView { arena: &arena, idx }, &mut scratch, &mut succ);
-        // Pass 1: goals and exact completions; prefetch table slots. The
-        // children stay in `succ`; `hashes` marks the ones to look up.
+        // Pass 1: goals and exact completions (a goal is a child with an
+        // empty completion); prefetch table slots. The children stay in
+        // `succ`; `hashes` marks the ones to look up.
         hashes.clear();
         for (mv, state) in succ.iter() {
-            if problem.is_goal(state) {
-                if ng < best_len(&best) {
-                    let mut p = path(&arena, idx);
-                    p.push(*mv);
-                    best = Some(p);
-                    open.truncate_f(ng as usize);
-                }
-                hashes.push(None);
-                continue;
-            }
             if let Some(c) = problem.child_completion(*mv, state) {
                 let len = ng + c.len() as u32;
                 if len < best_len(&best) {

@@ -134,6 +134,7 @@ impl<const N: usize> AstarProblem for Flood<'_, N> {
         }
         let forced = moves.count_ones() == 1 && on_border.count_ones() > 1;
         self.left_here.set(g.colours_left(&f));
+        self.completed_here.set(0);
         // The previous move `a`, the border before it, and whether its
         // siblings were generated (for the commutation pruning).
         let prev = node.parent().map(|p| {
@@ -187,14 +188,25 @@ impl<const N: usize> AstarProblem for Flood<'_, N> {
 
     #[inline]
     fn child_completion(&self, c: u8, s: &State<N>) -> Option<Vec<u8>> {
-        // One colour left: playing it finishes (it is on the border).
-        let left = self.left_after(self.left_here.get(), c, &s.f);
-        (left.count_ones() == 1).then(|| vec![left.trailing_zeros() as u8])
+        let here = self.left_here.get();
+        let left = self.left_after(here, c, &s.f);
+        if left != here {
+            self.completed_here
+                .set(self.completed_here.get() | (1 << c));
+        }
+        match left.count_ones() {
+            // No colour left outside the flooded set: a goal.
+            0 => Some(Vec::new()),
+            // One colour left: playing it finishes (it is on the border).
+            1 => Some(vec![left.trailing_zeros() as u8]),
+            _ => None,
+        }
     }
 
     #[inline]
     fn child_bound(&self, c: u8, s: &State<N>, cap: u32) -> u32 {
-        let left = self.left_after(self.left_here.get(), c, &s.f);
+        // `child_completion` saw this child: only `c` can have been completed.
+        let left = self.left_here.get() & !(self.completed_here.get() & (1 << c));
         layered_bound_capped(self.g, &s.f, &s.b, left, cap as usize) as u32
     }
 

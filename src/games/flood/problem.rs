@@ -44,6 +44,10 @@ pub struct Flood<'a, const N: usize> {
     /// The colours left outside the flooded set of the node A* expanded
     /// last (set by its successor function, read by its child hooks).
     pub(super) left_here: Cell<u32>,
+    /// The colours `c` whose play in that expansion took the last regions
+    /// of `c` (set by the child completion hook, read by the child bound
+    /// hook, so the subset test runs once a child).
+    pub(super) completed_here: Cell<u32>,
 }
 
 impl<'a, const N: usize> Flood<'a, N> {
@@ -53,6 +57,7 @@ impl<'a, const N: usize> Flood<'a, N> {
             g,
             budget,
             left_here: Cell::new(0),
+            completed_here: Cell::new(0),
         }
     }
 
