@@ -97,7 +97,7 @@ struct Lane {
 }
 
 /// `cells` (cell `r * n + c`) on the transposed board (cell `c * n + r`).
-fn transpose(cells: u64, n: usize) -> u64 {
+pub(super) fn transpose(cells: u64, n: usize) -> u64 {
     let mut t = 0;
     for r in 0..n {
         for c in 0..n {

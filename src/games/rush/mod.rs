@@ -24,6 +24,7 @@ pub mod bench;
 pub mod board;
 pub mod cli;
 pub mod enumerate;
+pub mod exact;
 pub mod fixtures;
 pub mod generate;
 pub mod parse;

@@ -579,6 +579,107 @@ impl Layout {
     }
 }
 
+impl PieceSet {
+    /// The key of [`Layout::first_row`] for this set's least solved
+    /// position, or `None` when it has none. Least: lines in order (rows,
+    /// then columns), each line's arrangements in lexicographic order of
+    /// its offsets. That position is pushed (no piece but the primary one
+    /// can slide left or up: sliding one would give a smaller solved
+    /// position), so the enumeration meets it in exactly one work unit,
+    /// which owns the set; no other solved position needs listing.
+    pub fn least_solved_first_row(&self) -> Option<u32> {
+        let n = self.size as usize;
+        let prow = super::enumerate::primary_row(n);
+        // Per line with pieces: the line, its arrangements' masks and offsets.
+        let mut lines: Vec<(Line, Vec<(u64, [u8; 4])>)> = Vec::with_capacity(2 * n);
+        let mut offsets: Vec<[u8; 4]> = Vec::with_capacity(16);
+        for k in 0..2 * n {
+            let code = self.lines[k];
+            if code == 1 {
+                continue;
+            }
+            let count = 7 - code.leading_zeros() as u8;
+            let mut lens = [0u8; 4];
+            for (j, len) in lens.iter_mut().enumerate().take(count as usize) {
+                *len = 2 + ((code >> (count as usize - 1 - j)) & 1);
+            }
+            let (horizontal, index) = if k < n { (true, k) } else { (false, k - n) };
+            let line = Line {
+                horizontal,
+                index: index as u8,
+                count,
+                lens,
+                ..Line::default()
+            };
+            offsets.clear();
+            arrangements(n, &line, self.walls, &mut offsets);
+            let last = count as usize - 1;
+            let arr: Vec<(u64, [u8; 4])> = offsets
+                .iter()
+                .filter(|o| !(horizontal && index == prow) || o[last] as usize == n - 2)
+                .map(|o| {
+                    let mask = (0..count as usize).fold(0, |m, j| {
+                        m | piece_mask(n, horizontal, index, lens[j], o[j])
+                    });
+                    (mask, *o)
+                })
+                .collect();
+            lines.push((line, arr));
+        }
+        fn first(
+            lines: &[(Line, Vec<(u64, [u8; 4])>)],
+            at: usize,
+            occ: u64,
+            pick: &mut Vec<usize>,
+        ) -> bool {
+            if at == lines.len() {
+                return true;
+            }
+            for (a, &(m, _)) in lines[at].1.iter().enumerate() {
+                // Forward check: every later line must still fit somewhere.
+                let occ2 = occ | m;
+                if occ & m == 0
+                    && lines[at + 1..]
+                        .iter()
+                        .all(|(_, arr)| arr.iter().any(|&(m2, _)| occ2 & m2 == 0))
+                {
+                    pick.push(a);
+                    if first(lines, at + 1, occ | m, pick) {
+                        return true;
+                    }
+                    pick.pop();
+                }
+            }
+            false
+        }
+        let mut pick = Vec::with_capacity(lines.len());
+        if !first(&lines, 0, self.walls, &mut pick) {
+            return None;
+        }
+        let mut key = 0u32;
+        for c in 0..n {
+            if self.walls & (1 << c) != 0 {
+                key |= 1 << (3 * c);
+            }
+        }
+        for ((l, arr), &a) in lines.iter().zip(&pick) {
+            let offs = arr[a].1;
+            for j in 0..l.count as usize {
+                let (o, len) = (offs[j] as usize, l.lens[j] as u32);
+                if l.horizontal && l.index == 0 {
+                    key |= len << (3 * o);
+                    for t in 1..len as usize {
+                        key |= 6 << (3 * (o + t));
+                    }
+                } else if !l.horizontal && o == 0 {
+                    key |= (len + 2) << (3 * l.index as usize);
+                }
+            }
+        }
+        Some(key)
+    }
+}
+
 impl fmt::Display for PieceSet {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let n = self.size as usize;
@@ -621,6 +722,26 @@ mod tests {
         }
         let texts: Vec<String> = next.iter().map(|&(_, st)| l.text(st)).collect();
         assert_eq!(texts[2], "ooooooooooooooooAAoooBoooooBoooooBoo");
+    }
+
+    #[test]
+    fn the_least_solved_position_is_pushed_and_solved() {
+        // Every 4x4 piece set met by the enumeration with up to one wall.
+        let mut checked = 0;
+        for u in crate::games::rush::enumerate::units(4, 1).unwrap() {
+            for set in crate::games::rush::enumerate::sets_of_unit(&u, 4, 1) {
+                let key = set.least_solved_first_row().expect("a solved position");
+                let l = Layout::new(&set).unwrap();
+                let mut found = false;
+                l.for_each_solved(|s| found |= l.is_pushed(s) && l.first_row(s) == key);
+                assert!(found, "{set}");
+                checked += 1;
+            }
+        }
+        assert!(checked > 1000, "{checked}");
+        // A set whose pieces cannot all fit has no solved position.
+        let set = PieceSet::of(4, 0, [(true, 2, 1, 2), (true, 3, 1, 0)]);
+        assert_eq!(set.least_solved_first_row(), None);
     }
 
     #[test]

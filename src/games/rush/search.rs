@@ -1,12 +1,11 @@
 //! Searches specialised to Rush Hour's packed positions: an exact
-//! layered breadth-first search (fewest moves, then fewest steps), the
-//! seed's greedy best-first search with the blocking-cars score, and A*
-//! with the admissible blocker count.
+//! layered breadth-first search (fewest moves, then fewest steps; in
+//! [`super::exact`]), the seed's greedy best-first search with the
+//! blocking-cars score, and A* with the admissible blocker count.
 //!
-//! They keep states in an arena (packed `u64` positions in discovery order
-//! with their parents) and find duplicates with a
-//! [`PosTable`]; the arena doubles as the breadth-first queue, so a state
-//! costs about 30 bytes.
+//! The best-first searches keep states in an arena (packed `u64` positions
+//! in discovery order with their parents) and find duplicates with a
+//! [`PosTable`].
 //!
 //! Guarantees: [`bfs`] proves the fewest moves and, among solutions of
 //! that length, the fewest steps, or proves the board unsolvable after
@@ -44,8 +43,6 @@ struct Arena {
     keys: Vec<u64>,
     parent: Vec<u32>,
     mv: Vec<Move>,
-    /// Per state: steps (breadth-first) or moves so far (best-first).
-    extra: Vec<u32>,
     table: PosTable,
 }
 
@@ -56,7 +53,6 @@ thread_local! {
         keys: Vec::new(),
         parent: Vec::new(),
         mv: Vec::new(),
-        extra: Vec::new(),
         table: PosTable::new(),
     });
 }
@@ -68,8 +64,6 @@ fn with_arena<R>(start: Position, f: impl FnOnce(&mut Arena) -> R) -> R {
         a.keys.clear();
         a.parent.clear();
         a.mv.clear();
-        a.extra.clear();
-        a.extra.push(0);
         a.table.clear();
         a.add(start.0, u32::MAX, NO_MOVE)
             .expect_err("an empty table");
@@ -108,104 +102,10 @@ impl Arena {
 
 /// Exact breadth-first search: the fewest moves, and among those the
 /// fewest steps; proves the board unsolvable when it exhausts the
-/// positions reachable from `start` (`nodes` is then their number).
+/// positions reachable from `start` (`nodes` is then their number). See
+/// [`super::exact`].
 pub fn bfs(board: &Board, start: Position, budget: &Budget) -> Outcome<Move> {
-    let t0 = Instant::now();
-    if board.is_solved(start) {
-        return Outcome::optimal(Vec::new(), 0, t0.elapsed());
-    }
-    with_arena(start, |arena| bfs_in(board, budget, arena, t0))
-}
-
-fn bfs_in(board: &Board, budget: &Budget, arena: &mut Arena, t0: Instant) -> Outcome<Move> {
-    let goal = board.goal_offset();
-    let mut steps = std::mem::take(&mut arena.extra);
-    // Positions of the layer being generated whose primary piece sees the
-    // exit: one more move (or none, at the exit) solves them, and every
-    // shortest solution ends with that move from such a position.
-    let mut clear: Vec<u32> = Vec::new();
-    let start = Position(arena.keys[0]);
-    let (occ0, _) = board.occupancy(start);
-    if occ0 & board.exit_path(start.get(0)) == 0 {
-        clear.push(0);
-    }
-    let mut children: Vec<(Move, Position, bool)> = Vec::with_capacity(128);
-    let (mut layer_start, mut layer_end) = (0usize, 1usize);
-    let mut depth = 0u32;
-    let mut nodes = 0u64;
-    let node_limit = budget.node_limit();
-    loop {
-        // The best clear position: fewest moves, then steps, then index.
-        let finish = |g: u32| {
-            let a = Position(arena.keys[g as usize]).get(0);
-            ((a != goal) as u32, steps[g as usize] + (goal - a) as u32, g)
-        };
-        if let Some(best) = clear.iter().map(|&g| finish(g)).min() {
-            let mut path = arena.path(best.2);
-            let a = Position(arena.keys[best.2 as usize]).get(0);
-            if a != goal {
-                path.push(Move {
-                    piece: 0,
-                    delta: (goal - a) as i8,
-                });
-            }
-            arena.extra = steps;
-            return Outcome::optimal(path, nodes, t0.elapsed());
-        }
-        if layer_start == layer_end {
-            break;
-        }
-        for i in layer_start..layer_end {
-            nodes += 1;
-            if nodes.is_multiple_of(CHECK_EVERY) || nodes >= node_limit {
-                if let Err(why) = budget.check_nodes(nodes, arena.bytes() + steps.capacity() * 4) {
-                    arena.extra = steps;
-                    return Outcome::stopped(None, depth + 1, why, nodes, t0.elapsed());
-                }
-            }
-            let pos = Position(arena.keys[i]);
-            let s = steps[i];
-            let last = arena.mv[i];
-            let first = i == 0;
-            let occ = board.occupancy(pos);
-            children.clear();
-            board.for_each_move_in(pos, occ, |mv, next| {
-                // Moving the piece just moved again gives a position at
-                // this depth or the one before: never new.
-                if mv.piece != last.piece || first {
-                    arena.table.prefetch(next.0);
-                    let p = mv.piece as usize;
-                    let cells = occ.0 ^ board.mask(p, pos.get(p)) ^ board.mask(p, next.get(p));
-                    let sees_exit = cells & board.exit_path(next.get(0)) == 0;
-                    children.push((mv, next, sees_exit));
-                }
-            });
-            for &(mv, next, sees_exit) in &children {
-                let ns = s + mv.delta.unsigned_abs() as u32;
-                match arena.add(next.0, i as u32, mv) {
-                    Err(idx) => {
-                        steps.push(ns);
-                        if sees_exit {
-                            clear.push(idx);
-                        }
-                    }
-                    Ok(j) => {
-                        let j = j as usize;
-                        if j >= layer_end && steps[j] > ns {
-                            steps[j] = ns;
-                            arena.parent[j] = i as u32;
-                            arena.mv[j] = mv;
-                        }
-                    }
-                }
-            }
-        }
-        depth += 1;
-        layer_start = layer_end;
-        layer_end = arena.keys.len();
-    }
-    arena.extra = steps;
-    Outcome::unsolvable(nodes, t0.elapsed())
+    super::exact::bfs(board, start, budget)
 }
 
 /// What a best-first search orders its frontier by.

@@ -1,10 +1,21 @@
 //! A hash table from packed positions to arena indices, specialised for
-//! the breadth-first search: open addressing with linear probing, the key
-//! stored in the slot beside its index (a duplicate costs one cache line,
-//! not a second read in the arena), and a generation stamp per slot so
-//! clearing for the next search is O(1) and the memory is reused.
+//! the searches: open addressing with linear probing and a multiplicative
+//! hash (its top bits index the table), the key stored in the slot beside
+//! its index (a duplicate costs one cache line, not a second read in the
+//! arena), and a generation stamp per slot so clearing for the next search
+//! is O(1) and the memory is reused. Clearing also shrinks the table to a
+//! small prefix of its memory: a small search after a large one probes a
+//! few hundred kilobytes, not the large one's megabytes.
 
-use super::search::hash;
+/// The table's hash of a packed position: one multiplication, whose top
+/// bits mix every offset.
+#[inline(always)]
+fn hash(key: u64) -> u64 {
+    key.wrapping_mul(0x9e37_79b9_7f4a_7c15)
+}
+
+/// Slots used right after [`PosTable::clear`] (log 2): 512 KiB.
+const MIN_BITS: u32 = 15;
 
 #[derive(Debug, Clone, Copy, Default)]
 struct Slot {
@@ -16,8 +27,9 @@ struct Slot {
 /// Packed position -> arena index.
 #[derive(Debug, Clone)]
 pub struct PosTable {
+    /// The memory; only the first `1 << bits` slots are in use.
     slots: Vec<Slot>,
-    shift: u32,
+    bits: u32,
     len: usize,
     generation: u32,
 }
@@ -32,20 +44,35 @@ impl PosTable {
     /// An empty table.
     pub fn new() -> Self {
         PosTable {
-            slots: vec![Slot::default(); 1 << 12],
-            shift: 64 - 12,
+            slots: vec![Slot::default(); 1 << MIN_BITS],
+            bits: MIN_BITS,
             len: 0,
             generation: 1,
         }
     }
 
-    /// Forgets every entry (keeps the memory).
+    /// Forgets every entry (keeps the memory, uses its smallest prefix).
     pub fn clear(&mut self) {
         self.len = 0;
+        self.bits = MIN_BITS;
+        self.next_generation();
+    }
+
+    /// A new stamp: every slot is free.
+    fn next_generation(&mut self) {
         self.generation = self.generation.wrapping_add(1);
         if self.generation == 0 {
             self.slots.fill(Slot::default());
             self.generation = 1;
+        }
+    }
+
+    /// Makes room for `extra` more entries at a load of at most one half,
+    /// so the next `extra` inserts do not grow the table.
+    #[inline]
+    pub fn reserve(&mut self, extra: usize) {
+        if (self.len + extra) * 2 > 1 << self.bits {
+            self.grow(extra);
         }
     }
 
@@ -64,10 +91,16 @@ impl PosTable {
         self.slots.len() * std::mem::size_of::<Slot>()
     }
 
+    /// The first slot a lookup of `key` reads.
+    #[inline(always)]
+    fn home(&self, key: u64) -> usize {
+        (hash(key) >> (64 - self.bits)) as usize
+    }
+
     /// Starts loading the slot a lookup of `key` reads first.
     #[inline]
     pub fn prefetch(&self, key: u64) {
-        let i = (hash(key) >> self.shift) as usize & (self.slots.len() - 1);
+        let i = self.home(key);
         #[cfg(target_arch = "x86_64")]
         // SAFETY: `i` is in bounds; prefetching has no side effects.
         unsafe {
@@ -82,19 +115,20 @@ impl PosTable {
     /// `new` and returns `Err(new)`.
     #[inline]
     pub fn get_or_insert(&mut self, key: u64, new: u32) -> Result<u32, u32> {
-        if (self.len + 1) * 2 > self.slots.len() {
-            self.grow();
+        if (self.len + 1) * 2 > 1 << self.bits {
+            self.grow(1);
         }
-        let mask = self.slots.len() - 1;
-        let mut i = (hash(key) >> self.shift) as usize;
+        let mask = (1 << self.bits) - 1;
+        let mut i = self.home(key);
+        let generation = self.generation;
         loop {
-            // SAFETY-free: `i` is masked into bounds.
-            let s = &mut self.slots[i & mask];
-            if s.generation != self.generation {
+            // SAFETY: `i <= mask < 1 << bits <= slots.len()`.
+            let s = unsafe { self.slots.get_unchecked_mut(i) };
+            if s.generation != generation {
                 *s = Slot {
                     key,
                     idx: new,
-                    generation: self.generation,
+                    generation,
                 };
                 self.len += 1;
                 return Err(new);
@@ -106,19 +140,27 @@ impl PosTable {
         }
     }
 
-    fn grow(&mut self) {
-        let g = self.generation;
-        let bigger = vec![Slot::default(); self.slots.len() * 2];
-        let old = std::mem::replace(&mut self.slots, bigger);
-        self.shift -= 1;
-        self.generation = 1;
-        let mask = self.slots.len() - 1;
-        for s in old.into_iter().filter(|s| s.generation == g) {
-            let mut i = (hash(s.key) >> self.shift) as usize;
-            while self.slots[i].generation == 1 {
-                i = (i + 1) & mask;
-            }
-            self.slots[i] = Slot { generation: 1, ..s };
+    /// Doubles the slots in use (reusing the memory when it is there)
+    /// until `extra` more entries fit, and reinserts the entries.
+    #[cold]
+    fn grow(&mut self, extra: usize) {
+        let live: Vec<Slot> = self.slots[..1 << self.bits]
+            .iter()
+            .filter(|s| s.generation == self.generation)
+            .copied()
+            .collect();
+        while (self.len + extra) * 2 > 1 << self.bits {
+            self.bits += 1;
+        }
+        if self.slots.len() < 1 << self.bits {
+            self.slots = vec![Slot::default(); 1 << self.bits];
+            self.generation = 1;
+        } else {
+            self.next_generation();
+        }
+        self.len = 0;
+        for s in live {
+            let _ = self.get_or_insert(s.key, s.idx);
         }
     }
 }

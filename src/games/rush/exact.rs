@@ -1,0 +1,311 @@
+//! The exact breadth-first search of Rush Hour (the `bfs` strategy): the
+//! fewest moves and, among solutions of that length, the fewest steps, or
+//! a proof that the board is unsolvable once its whole cluster has been
+//! expanded.
+//!
+//! Why the game keeps its own loop rather than the core's
+//! [`crate::solver::bfs`]: it breaks ties by steps (a duplicate found
+//! again in the layer being generated with fewer steps takes the new
+//! parent), it stops one layer early at positions whose primary piece sees
+//! the exit, and it carries each position's occupancy bitboards in its
+//! arena entry so that expanding a position reads no per-piece tables.
+//! None of that fits the generic `Problem`/`Keyed` interface without
+//! costing the other games.
+//!
+//! Layout (one arena per thread, reused by the next search):
+//! - [`Entry`]: 32 bytes per discovered position: packed key, occupancy of
+//!   the board and of the transposed board, parent index, steps, and the
+//!   move that reached it. The arena is also the FIFO queue.
+//! - duplicate detection: [`PosTable`], open addressing over `u64` keys
+//!   with a multiplicative hash; clearing it between searches is O(1) and
+//!   shrinks it to a small prefix of its memory, so a small search after a
+//!   large one stays in the cache.
+//! - move generation: per piece, the free run on each side from its line
+//!   of the occupancy bits (one leading- and one trailing-zero count, a
+//!   sentinel bit at the board's edge); the child's occupancy is the
+//!   parent's with the piece's old cells swapped for its new ones.
+
+use std::cell::RefCell;
+use std::time::Instant;
+
+use super::board::{transpose, Board, Move, Position, MAX_PIECES};
+use super::table::PosTable;
+use crate::solver::{Budget, Outcome};
+
+/// How often (in expansions) the search checks its budget.
+const CHECK_EVERY: u64 = 4096;
+
+/// No piece moved yet (the start position).
+const NO_PIECE: u8 = 0xff;
+
+/// The static tables of one board, in fixed-size arrays for the inner loop.
+struct Kernel {
+    n: u32,
+    pieces: usize,
+    masks: [[u64; 8]; MAX_PIECES],
+    tmasks: [[u64; 8]; MAX_PIECES],
+    /// Per piece: shift of its line in the (transposed, when vertical)
+    /// occupancy, its length, 1 when vertical.
+    lanes: [(u8, u8, u8); MAX_PIECES],
+    exit: [u64; 8],
+    goal: u8,
+    walls: u64,
+    twalls: u64,
+}
+
+impl Kernel {
+    fn new(b: &Board) -> Kernel {
+        let n = b.size();
+        let mut k = Kernel {
+            n: n as u32,
+            pieces: b.pieces().len(),
+            masks: [[0; 8]; MAX_PIECES],
+            tmasks: [[0; 8]; MAX_PIECES],
+            lanes: [(0, 0, 0); MAX_PIECES],
+            exit: [0; 8],
+            goal: b.goal_offset(),
+            walls: b.walls(),
+            twalls: transpose(b.walls(), n),
+        };
+        for (i, p) in b.pieces().iter().enumerate() {
+            for o in 0..=b.max_offset(i) {
+                k.masks[i][o as usize] = b.mask(i, o);
+                k.tmasks[i][o as usize] = transpose(b.mask(i, o), n);
+            }
+            k.lanes[i] = (p.line * n as u8, p.len, (!p.horizontal) as u8);
+        }
+        for a in 0..=k.goal {
+            k.exit[a as usize] = b.exit_path(a);
+        }
+        k
+    }
+
+    /// The occupied cells of `pos`, on the board and transposed.
+    fn occupancy(&self, pos: u64) -> (u64, u64) {
+        let (mut occ, mut tocc) = (self.walls, self.twalls);
+        for i in 0..self.pieces {
+            let o = ((pos >> (3 * i)) & 7) as usize;
+            occ |= self.masks[i][o];
+            tocc |= self.tmasks[i][o];
+        }
+        (occ, tocc)
+    }
+}
+
+/// One discovered position.
+#[derive(Debug, Clone, Copy)]
+struct Entry {
+    key: u64,
+    occ: u64,
+    tocc: u64,
+    parent: u32,
+    /// Cells travelled from the start (a shortest-move path needs at most
+    /// 7 steps a move, far below `u16::MAX` for any real cluster depth).
+    steps: u16,
+    piece: u8,
+    delta: i8,
+}
+
+#[derive(Default)]
+struct Arena {
+    entries: Vec<Entry>,
+    table: PosTable,
+    /// Positions of the layer being generated whose primary piece sees the
+    /// exit: one more move (or none, at the exit) solves them, and every
+    /// shortest solution ends with that move from such a position.
+    clear: Vec<u32>,
+}
+
+thread_local! {
+    static ARENA: RefCell<Arena> = RefCell::new(Arena::default());
+}
+
+/// Exact breadth-first search: the fewest moves, and among those the
+/// fewest steps; proves the board unsolvable when it exhausts the
+/// positions reachable from `start` (`nodes` is then their number).
+pub fn bfs(board: &Board, start: Position, budget: &Budget) -> Outcome<Move> {
+    let t0 = Instant::now();
+    if board.is_solved(start) {
+        return Outcome::optimal(Vec::new(), 0, t0.elapsed());
+    }
+    let k = Kernel::new(board);
+    ARENA.with(|a| bfs_in(&k, start.0, budget, &mut a.borrow_mut(), t0))
+}
+
+fn path(entries: &[Entry], mut i: u32) -> Vec<Move> {
+    let mut moves = Vec::new();
+    while entries[i as usize].parent != u32::MAX {
+        let x = entries[i as usize];
+        moves.push(Move {
+            piece: x.piece,
+            delta: x.delta,
+        });
+        i = x.parent;
+    }
+    moves.reverse();
+    moves
+}
+
+fn bfs_in(k: &Kernel, start: u64, budget: &Budget, a: &mut Arena, t0: Instant) -> Outcome<Move> {
+    let Arena {
+        entries: e,
+        table,
+        clear,
+    } = a;
+    e.clear();
+    table.clear();
+    clear.clear();
+    let (occ0, tocc0) = k.occupancy(start);
+    e.push(Entry {
+        key: start,
+        occ: occ0,
+        tocc: tocc0,
+        parent: u32::MAX,
+        steps: 0,
+        piece: NO_PIECE,
+        delta: 0,
+    });
+    let _ = table.get_or_insert(start, 0);
+    if occ0 & k.exit[(start & 7) as usize] == 0 {
+        clear.push(0);
+    }
+    let goal = k.goal;
+    let n = k.n;
+    let line = (1u32 << n) - 1;
+    // A set bit just past the edge ends every free run there.
+    let sentinel = 1u32 << n;
+    let (mut layer_start, mut layer_end) = (0usize, 1usize);
+    let mut depth = 0u32;
+    let mut nodes = 0u64;
+    let node_limit = budget.node_limit();
+    loop {
+        // The best clear position: fewest moves, then steps, then index.
+        if let Some((_, _, best)) = clear
+            .iter()
+            .map(|&g| {
+                let x = e[g as usize];
+                let a = (x.key & 7) as u8;
+                ((a != goal) as u32, x.steps as u32 + (goal - a) as u32, g)
+            })
+            .min()
+        {
+            let mut moves = path(e, best);
+            let a = (e[best as usize].key & 7) as u8;
+            if a != goal {
+                moves.push(Move {
+                    piece: 0,
+                    delta: (goal - a) as i8,
+                });
+            }
+            return Outcome::optimal(moves, nodes, t0.elapsed());
+        }
+        if layer_start == layer_end {
+            break;
+        }
+        for i in layer_start..layer_end {
+            nodes += 1;
+            if nodes.is_multiple_of(CHECK_EVERY) || nodes >= node_limit {
+                let bytes = e.capacity() * size_of::<Entry>() + table.bytes();
+                if let Err(why) = budget.check_nodes(nodes, bytes) {
+                    return Outcome::stopped(None, depth + 1, why, nodes, t0.elapsed());
+                }
+            }
+            // At most 4 moves a piece for MAX_PIECES pieces.
+            table.reserve(4 * MAX_PIECES);
+            e.reserve(4 * MAX_PIECES);
+            let x = e[i];
+            let pos = x.key;
+            let (occ, tocc) = (x.occ, x.tocc);
+            let occs = [occ, tocc];
+            let exit_now = k.exit[(pos & 7) as usize];
+            let last = x.piece as usize;
+            for p in 0..k.pieces {
+                // Moving the piece just moved again gives a position at
+                // this depth or the one before: never new.
+                if p == last {
+                    continue;
+                }
+                let cur = ((pos >> (3 * p)) & 7) as u32;
+                let (shift, len, vertical) = k.lanes[p];
+                let bits = ((occs[vertical as usize] >> shift) as u32 & line) | sentinel;
+                // Free cells before the piece: up to the nearest occupied one.
+                let below = bits & ((1 << cur) - 1);
+                let back = cur - (32 - below.leading_zeros());
+                // Free cells after it: up to the nearest occupied one or the edge.
+                let fwd = (bits >> (cur + len as u32)).trailing_zeros();
+                if back + fwd == 0 {
+                    continue;
+                }
+                let unit = 1i64 << (3 * p);
+                let base = occ ^ k.masks[p][cur as usize];
+                let tbase = tocc ^ k.tmasks[p][cur as usize];
+                let mut d = -(back as i32);
+                while d <= fwd as i32 {
+                    if d == 0 {
+                        d = 1;
+                        if fwd == 0 {
+                            break;
+                        }
+                    }
+                    let off = (cur as i32 + d) as usize;
+                    let child = (pos as i64 + d as i64 * unit) as u64;
+                    let ns = x.steps + d.unsigned_abs() as u16;
+                    let idx = e.len() as u32;
+                    match table.get_or_insert(child, idx) {
+                        Err(_) => {
+                            let cells = base | k.masks[p][off];
+                            let exit = if p == 0 { k.exit[off] } else { exit_now };
+                            if cells & exit == 0 {
+                                clear.push(idx);
+                            }
+                            e.push(Entry {
+                                key: child,
+                                occ: cells,
+                                tocc: tbase | k.tmasks[p][off],
+                                parent: i as u32,
+                                steps: ns,
+                                piece: p as u8,
+                                delta: d as i8,
+                            });
+                        }
+                        Ok(j) => {
+                            // Found again in the layer being generated:
+                            // keep the parent with the fewest steps.
+                            let j = j as usize;
+                            if j >= layer_end && e[j].steps > ns {
+                                e[j].steps = ns;
+                                e[j].parent = i as u32;
+                                e[j].piece = p as u8;
+                                e[j].delta = d as i8;
+                            }
+                        }
+                    }
+                    d += 1;
+                }
+            }
+        }
+        depth += 1;
+        layer_start = layer_end;
+        layer_end = e.len();
+    }
+    Outcome::unsolvable(nodes, t0.elapsed())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::parse::parse_board;
+    use super::*;
+
+    #[test]
+    fn a_small_search_after_a_large_one_finds_the_same_answer() {
+        // 15 moves, a cluster of 541934 positions; then a 2-move board.
+        let (big, bp) = parse_board("BBoCoooDoCEEoDAAFGHoIIFGHoJKKoLLJooo").unwrap();
+        let (small, sp) = parse_board("ooooooooooooAAoBoooooBoooooooooooooo").unwrap();
+        let first = bfs(&small, sp, &Budget::unlimited());
+        let o = bfs(&big, bp, &Budget::unlimited());
+        assert_eq!(o.len(), Some(15));
+        let again = bfs(&small, sp, &Budget::unlimited());
+        assert_eq!(first.moves, again.moves);
+        assert_eq!(first.nodes, again.nodes);
+    }
+}
