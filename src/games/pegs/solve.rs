@@ -52,6 +52,12 @@ const DUAL: u8 = 127;
 /// Most pagoda functions per target (see [`Pagodas::for_target`]).
 const MAXP: usize = 8;
 
+/// Most non-identity symmetries of a board.
+const NSYM: usize = 7;
+
+/// The images of a position under the non-identity symmetries in use.
+type Images = [Cells; NSYM];
+
 /// One move-ordering style: the score of a jump is `isolated` times the
 /// isolated pegs it leaves, plus `inward` times the weight it moves away
 /// from the middle (squared distances), minus `mobility` times the jumps
@@ -170,7 +176,7 @@ pub struct WinSolver<'a> {
     /// xorshift state for the noisy styles.
     rng: u64,
     /// Per-depth move buffers (no allocation per node).
-    buffers: Vec<Vec<(i32, Jump)>>,
+    buffers: Vec<Vec<(i32, Jump, u8, u128)>>,
     /// The cell the last peg must stand on, in the current call.
     finish: Option<u8>,
     /// The target of the current search ([`DUAL`] for the dual search).
@@ -184,6 +190,15 @@ pub struct WinSolver<'a> {
     npag: usize,
     weights: Vec<[f64; MAXP]>,
     need: [f64; MAXP],
+    /// Symmetries the current search keys by (0 for the dual search).
+    nsym: usize,
+    /// Per jump (`from * 4 + direction`): the images of its three cells
+    /// under each non-identity symmetry, so a child's images are its
+    /// parent's with three bits toggled (no canonicalisation from scratch).
+    jump_imgs: Vec<[Cells; NSYM]>,
+    /// Per non-identity symmetry: the current target's image, shifted to
+    /// the key's top bits.
+    tags: [u128; NSYM],
 }
 
 impl<'a> WinSolver<'a> {
@@ -206,6 +221,21 @@ impl<'a> WinSolver<'a> {
             2 * (board.width() / 2) as i32,
         );
         let n = board.width() * board.height();
+        let mut jump_imgs = Vec::new();
+        if syms.order() > 1 {
+            jump_imgs = vec![[0; NSYM]; n * 4];
+            for d in 0..4 {
+                for f in cells_of(board.from_mask(d)) {
+                    let j = board.jump(f, d);
+                    let e = &mut jump_imgs[f as usize * 4 + d];
+                    for (s, e) in e.iter_mut().enumerate().take(syms.order() - 1) {
+                        *e = bit(syms.map_cell(s, j.from))
+                            | bit(syms.map_cell(s, j.over))
+                            | bit(syms.map_cell(s, j.to));
+                    }
+                }
+            }
+        }
         let outer = (0..n)
             .map(|i| {
                 let (r, c) = ((i / board.width()) as i32, (i % board.width()) as i32);
@@ -234,6 +264,9 @@ impl<'a> WinSolver<'a> {
             npag: 0,
             weights: vec![[0.0; MAXP]; n],
             need: [0.0; MAXP],
+            nsym: 0,
+            jump_imgs,
+            tags: [0; NSYM],
         }
     }
 
@@ -263,6 +296,10 @@ impl<'a> WinSolver<'a> {
         self.target = t;
         self.goal = bit(t);
         self.goal_n = 1;
+        self.nsym = self.syms.order() - 1;
+        for s in 0..self.nsym {
+            self.tags[s] = (self.syms.map_cell(s, t) as u128) << 121;
+        }
         self.npag = pagodas.list.len().min(MAXP);
         for (k, p) in pagodas.list.iter().take(MAXP).enumerate() {
             for (cell, w) in self.weights.iter_mut().enumerate() {
@@ -279,6 +316,7 @@ impl<'a> WinSolver<'a> {
         self.target = DUAL;
         self.goal = goal;
         self.goal_n = goal.count_ones();
+        self.nsym = 0;
         self.npag = 0;
         if !self.opts.pagoda {
             return;
@@ -387,7 +425,7 @@ impl<'a> WinSolver<'a> {
                     };
                     self.capped = false;
                     path.clear();
-                    match self.dfs(pegs, &values, budget, &mut path) {
+                    match self.search(pegs, &values, budget, &mut path) {
                         Ok(true) => {
                             res = Ok(true);
                             break 'rounds;
@@ -419,7 +457,7 @@ impl<'a> WinSolver<'a> {
                         self.cap = self.nodes.saturating_add(share);
                         self.capped = false;
                         path.clear();
-                        match self.dfs(start, &values, budget, &mut path) {
+                        match self.search(start, &values, budget, &mut path) {
                             Ok(true) => {
                                 dual_won = true;
                                 res = Ok(true);
@@ -479,7 +517,7 @@ impl<'a> WinSolver<'a> {
         let values = self.values(start);
         let mut path = Vec::new();
         let won = self
-            .dfs(start, &values, &Budget::unlimited(), &mut path)
+            .search(start, &values, &Budget::unlimited(), &mut path)
             .expect("no budget");
         won.then_some(path)
     }
@@ -504,36 +542,73 @@ impl<'a> WinSolver<'a> {
         (p & !nb).count_ones()
     }
 
-    /// The lost-table key of `pegs` for the current search.
-    #[inline]
-    fn key(&self, pegs: Cells) -> u128 {
-        if self.target != DUAL {
-            self.syms.canonical_tagged(pegs, self.target)
-        } else {
-            pegs | (self.target as u128) << 121
+    /// The images of `pegs` under the current search's symmetries.
+    fn images(&self, pegs: Cells) -> Images {
+        let mut imgs = [0; NSYM];
+        for (s, i) in imgs.iter_mut().enumerate().take(self.nsym) {
+            *i = self.syms.apply(s, pegs);
         }
+        imgs
     }
 
-    fn dfs(
+    /// The lost-table key of a position with images `imgs` for the
+    /// current search: the smallest tagged image (exactly
+    /// [`Symmetries::canonical_tagged`] for a forward search).
+    #[inline]
+    fn key(&self, pegs: Cells, imgs: &Images) -> u128 {
+        let mut best = pegs | (self.target as u128) << 121;
+        for s in 0..self.nsym {
+            best = best.min(imgs[s] | self.tags[s]);
+        }
+        best
+    }
+
+    /// Searches from `pegs` (the root of one search): true when it wins,
+    /// with the jumps pushed on `path` deepest first.
+    fn search(
         &mut self,
         pegs: Cells,
         values: &[f64; MAXP],
         budget: &Budget,
         path: &mut Vec<Jump>,
     ) -> Result<bool, BudgetExceeded> {
-        let n = pegs.count_ones();
-        if n <= self.goal_n {
-            if self.target == DUAL {
-                return Ok(pegs == self.goal);
-            }
-            // Forward: any single peg is a win (the target's pagodas only
-            // steer towards it), unless a finish cell is asked for.
-            return Ok(self.finish.is_none_or(|f| pegs == bit(f)));
+        if pegs.count_ones() <= self.goal_n {
+            return Ok(self.is_goal(pegs));
         }
-        let key = self.key(pegs);
+        let imgs = self.images(pegs);
+        let key = self.key(pegs, &imgs);
         if self.lost.contains(key) {
             return Ok(false);
         }
+        self.dfs(pegs, &imgs, key, values, budget, path)
+    }
+
+    /// True when `pegs` (with at most the goal's peg count) wins the
+    /// current search.
+    #[inline]
+    fn is_goal(&self, pegs: Cells) -> bool {
+        if self.target == DUAL {
+            return pegs == self.goal;
+        }
+        // Forward: any single peg is a win (the target's pagodas only
+        // steer towards it), unless a finish cell is asked for.
+        pegs.count_ones() == 1 && self.finish.is_none_or(|f| pegs == bit(f))
+    }
+
+    /// Expands `pegs` (more pegs than the goal, key `key` not in the
+    /// lost table, images `imgs`). Children are looked up in the lost
+    /// table here, their slots prefetched while the others are generated.
+    #[allow(clippy::too_many_arguments)]
+    fn dfs(
+        &mut self,
+        pegs: Cells,
+        imgs: &Images,
+        key: u128,
+        values: &[f64; MAXP],
+        budget: &Budget,
+        path: &mut Vec<Jump>,
+    ) -> Result<bool, BudgetExceeded> {
+        let n = pegs.count_ones();
         self.nodes += 1;
         if self.nodes >= self.cap {
             self.capped = true;
@@ -555,12 +630,24 @@ impl<'a> WinSolver<'a> {
         let src = self.board.jump_sources(pegs);
         let ordering = self.style != PLAIN;
         let npag = self.npag;
+        let nsym = self.nsym;
+        // Children at the goal's peg count are decided on the spot.
+        let last = n - 1 <= self.goal_n;
         for (d, &set) in src.iter().enumerate() {
             let mut s = set;
             while s != 0 {
                 let f = s.trailing_zeros() as u8;
                 s &= s - 1;
                 let j = self.board.jump(f, d);
+                let next = apply(pegs, j);
+                if last {
+                    if self.is_goal(next) {
+                        path.push(j);
+                        self.buffers[depth] = jumps;
+                        return Ok(true);
+                    }
+                    continue;
+                }
                 if npag > 0 {
                     let (wf, wo, wt) = (
                         &self.weights[j.from as usize],
@@ -572,16 +659,35 @@ impl<'a> WinSolver<'a> {
                         continue;
                     }
                 }
+                let ji = f as usize * 4 + d;
+                let mut ckey = next | (self.target as u128) << 121;
+                if nsym > 0 {
+                    let ji = &self.jump_imgs[ji];
+                    for s in 0..nsym {
+                        ckey = ckey.min((imgs[s] ^ ji[s]) | self.tags[s]);
+                    }
+                }
+                self.lost.prefetch(ckey);
                 let score = if ordering { self.score(pegs, j) } else { 0 };
-                jumps.push((score, j));
+                jumps.push((score, j, d as u8, ckey));
             }
         }
         if ordering {
-            jumps.sort_by_key(|&(s, _)| s);
+            jumps.sort_by_key(|&(s, ..)| s);
         }
         let mut found = false;
-        for &(_, j) in &jumps {
+        for &(_, j, d, ckey) in &jumps {
+            if self.lost.contains(ckey) {
+                continue;
+            }
             let next = apply(pegs, j);
+            let mut cimgs = [0; NSYM];
+            if nsym > 0 {
+                let ji = &self.jump_imgs[j.from as usize * 4 + d as usize];
+                for s in 0..nsym {
+                    cimgs[s] = imgs[s] ^ ji[s];
+                }
+            }
             let mut child = *values;
             {
                 let (wf, wo, wt) = (
@@ -593,7 +699,7 @@ impl<'a> WinSolver<'a> {
                     *c = values[k] - wf[k] - wo[k] + wt[k];
                 }
             }
-            match self.dfs(next, &child, budget, path) {
+            match self.dfs(next, &cimgs, ckey, &child, budget, path) {
                 Ok(true) => {
                     path.push(j);
                     found = true;
