@@ -391,6 +391,10 @@ pub struct BenchArgs {
     /// Memory limit per board.
     #[arg(long, value_parser = parse_bytes, default_value = "4G")]
     pub memory_limit: usize,
+    /// Node limit per board (positions expanded): a limit that the
+    /// machine's load does not move, for comparing solvers.
+    #[arg(long)]
+    pub node_limit: Option<u64>,
     /// Print JSON instead of text.
     #[arg(long)]
     pub json: bool,
@@ -422,7 +426,13 @@ pub fn run_bench(args: BenchArgs) -> anyhow::Result<ExitCode> {
     }
     let report = bench::run(
         &games,
-        || Budget::new(Some(args.time_limit), args.memory_limit),
+        || {
+            let b = Budget::new(Some(args.time_limit), args.memory_limit);
+            match args.node_limit {
+                Some(n) => b.with_node_limit(n),
+                None => b,
+            }
+        },
         |k| bar.set_position(k as u64),
     );
     bar.finish_and_clear();

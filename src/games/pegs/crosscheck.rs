@@ -244,6 +244,43 @@ mod tests {
     }
 
     #[test]
+    fn the_search_for_one_peg_anywhere_matches_exhaustive_search() {
+        // The search with no target cell (pagoda functions needing their
+        // smallest weight over the cells the position classes allow, the
+        // dead-peg test asking for at most one stuck peg, on one of those
+        // cells), uncapped, against plain search; a win it finds must
+        // replay to one peg.
+        let mut rng = Rng(0x0a11_ce11_5eed_0042);
+        let (mut won, mut lost) = (0, 0);
+        for _ in 0..300 {
+            let g = random_game(&mut rng);
+            let truth = reference_winnable(&g.board, g.pegs, &mut HashMap::new());
+            for opts in [
+                SolveOptions::default(),
+                SolveOptions {
+                    pagoda: true,
+                    symmetry: false,
+                    ordering: false,
+                },
+            ] {
+                let mut s = WinSolver::new(&g.board, opts);
+                let found = s.decide_any(g.pegs);
+                assert_eq!(found.is_some(), truth, "{} {opts:?}", g.id());
+                if let Some(m) = found {
+                    let p = JumpProblem { board: &g.board };
+                    assert!(wins(&p, &g.pegs, &m), "{}", g.id());
+                }
+            }
+            if truth {
+                won += 1
+            } else {
+                lost += 1
+            }
+        }
+        assert!(won > 20 && lost > 20, "won {won} lost {lost}");
+    }
+
+    #[test]
     fn pagoda_pruning_never_prunes_a_winnable_position() {
         let mut rng = Rng(0x1234_5678_9abc_def1);
         let mut pruned_lost = 0;

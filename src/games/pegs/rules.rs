@@ -201,6 +201,10 @@ impl Board {
         #[allow(clippy::needless_range_loop)]
         for d in 0..4 {
             let s = self.step[d];
+            // SAFETY: a step is 1 or a row of at most MAX_SIDE cells
+            // (checked by `Board::new`); saying so lets the compiler drop
+            // the shift-by-64-or-more branches of the u128 shifts.
+            unsafe { std::hint::assert_unchecked(s.unsigned_abs() as usize <= MAX_SIDE) };
             out[d] = if s > 0 {
                 let s = s as u32;
                 pegs & (pegs >> s) & (holes >> (2 * s)) & self.from_mask[d]

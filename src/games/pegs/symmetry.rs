@@ -2,8 +2,8 @@
 //!
 //! Of the eight rotations and reflections of the square (four when the
 //! board is not square), [`Symmetries`] keeps those that map the board's
-//! cells onto themselves. Each is applied to a `u128` position by byte
-//! lookup tables (16 lookups of 256 entries), and the canonical key of a
+//! cells onto themselves. Each is applied to a `u128` position by
+//! whole-board shifts and masks ([`Shifts`]), and the canonical key of a
 //! position is the smallest of its images: two positions have the same key
 //! exactly when a symmetry of the board maps one onto the other, and such
 //! positions are won or lost together and need the same number of moves.
@@ -15,11 +15,6 @@ use super::rules::{bit, cells_of, Board, Cells};
 pub struct Symmetries {
     /// Per non-identity symmetry: the cell each cell maps to.
     maps: Vec<Vec<u8>>,
-    /// Per non-identity symmetry: `tables[s][byte][value]`, the image of
-    /// `value` placed at byte `byte`.
-    tables: Vec<Vec<[Cells; 256]>>,
-    /// Bytes that hold on-board cells.
-    bytes: usize,
     /// Per non-identity symmetry: its kind, bit 4 transpose, then bit 1
     /// mirror left-right, bit 2 mirror top-bottom (see [`Shifts`]).
     kinds: Vec<u8>,
@@ -156,31 +151,8 @@ impl Symmetries {
                 kinds.push(k);
             }
         }
-        let n = w * h;
-        let bytes = n.div_ceil(8);
-        let tables = maps
-            .iter()
-            .map(|map| {
-                (0..bytes)
-                    .map(|byte| {
-                        let mut t = [0u128; 256];
-                        for (v, slot) in t.iter_mut().enumerate() {
-                            for b in 0..8 {
-                                let cell = byte * 8 + b;
-                                if v & (1 << b) != 0 && cell < n {
-                                    *slot |= bit(map[cell]);
-                                }
-                            }
-                        }
-                        t
-                    })
-                    .collect()
-            })
-            .collect();
         Symmetries {
             maps,
-            tables,
-            bytes,
             kinds,
             shifts: Shifts::new(w, h),
         }
@@ -190,8 +162,6 @@ impl Symmetries {
     pub fn identity(board: &Board) -> Symmetries {
         Symmetries {
             maps: Vec::new(),
-            tables: Vec::new(),
-            bytes: (board.width() * board.height()).div_ceil(8),
             kinds: Vec::new(),
             shifts: Shifts::new(board.width(), board.height()),
         }
@@ -201,8 +171,6 @@ impl Symmetries {
     fn subset(&self, keep: &[usize]) -> Symmetries {
         Symmetries {
             maps: keep.iter().map(|&s| self.maps[s].clone()).collect(),
-            tables: keep.iter().map(|&s| self.tables[s].clone()).collect(),
-            bytes: self.bytes,
             kinds: keep.iter().map(|&s| self.kinds[s]).collect(),
             shifts: self.shifts.clone(),
         }
@@ -250,12 +218,8 @@ impl Symmetries {
     /// The image of `pegs` under non-identity symmetry `s`.
     #[inline]
     pub fn apply(&self, s: usize, pegs: Cells) -> Cells {
-        let t = &self.tables[s];
-        let mut out = 0;
-        for (byte, tb) in t.iter().enumerate().take(self.bytes) {
-            out |= tb[((pegs >> (8 * byte)) & 0xff) as usize];
-        }
-        out
+        let k = self.kinds[s];
+        self.shifts.images(pegs, k & 4 != 0)[k as usize]
     }
 
     /// The image of cell `i` under non-identity symmetry `s`.
