@@ -655,8 +655,8 @@ impl<'a> WinSolver<'a> {
     #[inline]
     fn key(&self, pegs: Cells, imgs: &Images) -> u128 {
         let mut best = pegs | (self.target as u128) << 121;
-        for s in 0..self.nsym {
-            best = best.min(imgs[s] | self.tags[s]);
+        for (img, tag) in imgs.iter().zip(self.tags.iter()).take(self.nsym) {
+            best = best.min(*img | *tag);
         }
         best
     }

@@ -41,6 +41,9 @@ pub struct PieceSet {
     pub size: u8,
 }
 
+/// A line with pieces and its arrangements: (occupancy mask, offsets).
+type LineArrangements = (Line, Vec<(u64, [u8; 4])>);
+
 impl PieceSet {
     /// The piece set of pieces given as `(horizontal, len, row, col)` of
     /// their first cell, on a board of side `n` with `walls`.
@@ -591,7 +594,7 @@ impl PieceSet {
         let n = self.size as usize;
         let prow = super::enumerate::primary_row(n);
         // Per line with pieces: the line, its arrangements' masks and offsets.
-        let mut lines: Vec<(Line, Vec<(u64, [u8; 4])>)> = Vec::with_capacity(2 * n);
+        let mut lines: Vec<LineArrangements> = Vec::with_capacity(2 * n);
         let mut offsets: Vec<[u8; 4]> = Vec::with_capacity(16);
         for k in 0..2 * n {
             let code = self.lines[k];
@@ -626,12 +629,7 @@ impl PieceSet {
                 .collect();
             lines.push((line, arr));
         }
-        fn first(
-            lines: &[(Line, Vec<(u64, [u8; 4])>)],
-            at: usize,
-            occ: u64,
-            pick: &mut Vec<usize>,
-        ) -> bool {
+        fn first(lines: &[LineArrangements], at: usize, occ: u64, pick: &mut Vec<usize>) -> bool {
             if at == lines.len() {
                 return true;
             }
@@ -664,8 +662,8 @@ impl PieceSet {
         }
         for ((l, arr), &a) in lines.iter().zip(&pick) {
             let offs = arr[a].1;
-            for j in 0..l.count as usize {
-                let (o, len) = (offs[j] as usize, l.lens[j] as u32);
+            for (j, &off) in offs.iter().enumerate().take(l.count as usize) {
+                let (o, len) = (off as usize, l.lens[j] as u32);
                 if l.horizontal && l.index == 0 {
                     key |= len << (3 * o);
                     for t in 1..len as usize {
