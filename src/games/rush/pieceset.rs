@@ -71,6 +71,29 @@ impl PieceSet {
         }
     }
 
+    /// Line `k` (rows first, then columns) with its pieces' count and
+    /// lengths, the other fields zero; `None` when it holds no piece.
+    fn line(&self, k: usize) -> Option<Line> {
+        let code = self.lines[k];
+        if code == 1 {
+            return None;
+        }
+        let n = self.size as usize;
+        let count = 7 - code.leading_zeros() as u8;
+        let mut lens = [0u8; 4];
+        for (j, len) in lens.iter_mut().enumerate().take(count as usize) {
+            *len = 2 + ((code >> (count as usize - 1 - j)) & 1);
+        }
+        let (horizontal, index) = if k < n { (true, k) } else { (false, k - n) };
+        Some(Line {
+            horizontal,
+            index: index as u8,
+            count,
+            lens,
+            ..Line::default()
+        })
+    }
+
     /// The lengths of line `k`'s pieces in order.
     pub fn lens(&self, k: usize) -> Vec<u8> {
         let code = self.lines[k];
@@ -256,26 +279,14 @@ impl Layout {
         self.tagged = 4 * lines_used as u32 <= TAG_SHIFT;
         let mut offsets: Vec<[u8; 4]> = Vec::with_capacity(16);
         for k in 0..2 * n {
-            let code = set.lines[k];
-            if code == 1 {
+            let Some(mut line) = set.line(k) else {
                 continue;
-            }
-            let count = 7 - code.leading_zeros() as u8;
-            let mut lens = [0u8; 4];
-            for (j, len) in lens.iter_mut().enumerate().take(count as usize) {
-                *len = 2 + ((code >> (count as usize - 1 - j)) & 1);
-            }
-            let (horizontal, index) = if k < n { (true, k) } else { (false, k - n) };
-            let mut line = Line {
-                horizontal,
-                index: index as u8,
-                count,
-                lens,
-                shift: 4 * self.lines.len() as u32,
-                cells: (index * n) as u32,
-                base: self.arrangements.len() as u32,
-                len: 0,
             };
+            let (horizontal, index, count, lens) =
+                (line.horizontal, line.index as usize, line.count, line.lens);
+            line.shift = 4 * self.lines.len() as u32;
+            line.cells = (index * n) as u32;
+            line.base = self.arrangements.len() as u32;
             offsets.clear();
             arrangements(n, &line, set.walls, &mut offsets);
             line.len = offsets.len() as u32;
@@ -597,23 +608,11 @@ impl PieceSet {
         let mut lines: Vec<LineArrangements> = Vec::with_capacity(2 * n);
         let mut offsets: Vec<[u8; 4]> = Vec::with_capacity(16);
         for k in 0..2 * n {
-            let code = self.lines[k];
-            if code == 1 {
+            let Some(line) = self.line(k) else {
                 continue;
-            }
-            let count = 7 - code.leading_zeros() as u8;
-            let mut lens = [0u8; 4];
-            for (j, len) in lens.iter_mut().enumerate().take(count as usize) {
-                *len = 2 + ((code >> (count as usize - 1 - j)) & 1);
-            }
-            let (horizontal, index) = if k < n { (true, k) } else { (false, k - n) };
-            let line = Line {
-                horizontal,
-                index: index as u8,
-                count,
-                lens,
-                ..Line::default()
             };
+            let (horizontal, index, count, lens) =
+                (line.horizontal, line.index as usize, line.count, line.lens);
             offsets.clear();
             arrangements(n, &line, self.walls, &mut offsets);
             let last = count as usize - 1;
