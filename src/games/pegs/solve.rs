@@ -636,9 +636,8 @@ impl<'a> WinSolver<'a> {
 
     /// Pegs with no orthogonal neighbour peg.
     #[inline]
-    fn isolated(&self, p: Cells) -> u32 {
-        let w = self.board.width() as u32;
-        let nb = ((p << 1) & self.not_col0) | ((p >> 1) & self.not_col_last) | (p << w) | (p >> w);
+    fn isolated<const W: u32>(&self, p: Cells) -> u32 {
+        let nb = ((p << 1) & self.not_col0) | ((p >> 1) & self.not_col_last) | (p << W) | (p >> W);
         (p & !nb).count_ones()
     }
 
@@ -680,7 +679,18 @@ impl<'a> WinSolver<'a> {
         if self.lost.contains(key) {
             return Ok(false);
         }
-        self.dfs(pegs, &imgs, key, values, budget, path)
+        // The inner loop is instantiated per board width, so that its
+        // bit shifts are constants (a u128 shift by a variable amount costs
+        // several instructions and a branch).
+        macro_rules! by_width {
+            ($($w:literal)*) => {
+                match self.board.width() {
+                    $($w => self.dfs::<$w>(pegs, &imgs, key, values, budget, path),)*
+                    w => unreachable!("board width {w} above MAX_SIDE"),
+                }
+            };
+        }
+        by_width!(1 2 3 4 5 6 7 8 9 10 11)
     }
 
     /// True when `pegs` (with at most the goal's peg count) wins the
@@ -699,7 +709,7 @@ impl<'a> WinSolver<'a> {
     /// lost table, images `imgs`). Children are looked up in the lost
     /// table here, their slots prefetched while the others are generated.
     #[allow(clippy::too_many_arguments)]
-    fn dfs(
+    fn dfs<const W: u32>(
         &mut self,
         pegs: Cells,
         imgs: &Images,
@@ -717,7 +727,7 @@ impl<'a> WinSolver<'a> {
         if self.nodes & 1023 == 0 {
             budget.check_nodes(self.nodes, self.lost.bytes())?;
         }
-        if self.opts.pagoda && self.dead_pegs(pegs, self.goal) {
+        if self.opts.pagoda && self.dead_pegs::<W>(pegs, self.goal) {
             self.lost.insert(key);
             return Ok(false);
         }
@@ -727,7 +737,7 @@ impl<'a> WinSolver<'a> {
         }
         let mut jumps = std::mem::take(&mut self.buffers[depth]);
         jumps.clear();
-        let src = self.board.jump_sources(pegs);
+        let src = self.board.jump_sources_w::<W>(pegs);
         let ordering = self.style != PLAIN;
         let npag = self.npag;
         let nsym = self.nsym;
@@ -768,7 +778,11 @@ impl<'a> WinSolver<'a> {
                     }
                 }
                 self.lost.prefetch(ckey);
-                let score = if ordering { self.score(pegs, j) } else { 0 };
+                let score = if ordering {
+                    self.score::<W>(pegs, j)
+                } else {
+                    0
+                };
                 jumps.push((score, j, d as u8, ckey));
             }
         }
@@ -799,7 +813,7 @@ impl<'a> WinSolver<'a> {
                     *c = values[k] - wf[k] - wo[k] + wt[k];
                 }
             }
-            match self.dfs(next, &cimgs, ckey, &child, budget, path) {
+            match self.dfs::<W>(next, &cimgs, ckey, &child, budget, path) {
                 Ok(true) => {
                     path.push(j);
                     found = true;
@@ -829,33 +843,46 @@ impl<'a> WinSolver<'a> {
     /// emptied stays to the end: two such pegs, or one off the target, or
     /// a target that can never hold a peg, and the position is lost for
     /// that target.
-    fn dead_pegs(&self, pegs: Cells, goal: Cells) -> bool {
+    fn dead_pegs<const W: u32>(&self, pegs: Cells, goal: Cells) -> bool {
         let b = self.board;
+        let m = [
+            b.from_mask(0),
+            b.from_mask(1),
+            b.from_mask(2),
+            b.from_mask(3),
+        ];
         let mut may_peg = pegs;
         let mut may_hole = b.holes(pegs);
         loop {
             let (p0, h0) = (may_peg, may_hole);
-            for d in 0..4 {
-                let m = b.from_mask(d);
-                let st = b.step(d);
-                // SAFETY: a step is at most a row of 11 cells, so twice
-                // it is a valid shift of a half word (lets the compiler
-                // drop the shift-by-64-or-more branches of u128 shifts).
-                unsafe { std::hint::assert_unchecked(st.unsigned_abs() <= 11) };
-                if st > 0 {
-                    let st = st as u32;
-                    let src = may_peg & (may_peg >> st) & (may_hole >> (2 * st)) & m;
-                    may_hole |= src | (src << st);
-                    may_peg |= src << (2 * st);
-                } else {
-                    let st = (-st) as u32;
-                    let src = may_peg & (may_peg << st) & (may_hole << (2 * st)) & m;
-                    may_hole |= src | (src >> st);
-                    may_peg |= src >> (2 * st);
-                }
-            }
+            // Dir::ALL order: up (-W), down (+W), left (-1), right (+1).
+            let src = may_peg & (may_peg << W) & (may_hole << (2 * W)) & m[0];
+            may_hole |= src | (src >> W);
+            may_peg |= src >> (2 * W);
+            let src = may_peg & (may_peg >> W) & (may_hole >> (2 * W)) & m[1];
+            may_hole |= src | (src << W);
+            may_peg |= src << (2 * W);
+            let src = may_peg & (may_peg << 1) & (may_hole << 2) & m[2];
+            may_hole |= src | (src >> 1);
+            may_peg |= src >> 2;
+            let src = may_peg & (may_peg >> 1) & (may_hole >> 2) & m[3];
+            may_hole |= src | (src << 1);
+            may_peg |= src << 2;
             if may_peg == p0 && may_hole == h0 {
                 break;
+            }
+            // Both sets only grow, so the pegs stuck so far only shrink and
+            // the goal cells that may hold a peg only grow: once neither
+            // test below can fail, no further round changes the answer
+            // (most positions get there in a round or two).
+            let stuck = pegs & !may_hole;
+            let alive = if self.target == DUAL {
+                goal & !may_peg == 0
+            } else {
+                stuck.count_ones() <= 1 && goal & may_peg != 0
+            };
+            if alive && stuck & !goal == 0 {
+                return false;
             }
         }
         let stuck = pegs & !may_hole;
@@ -871,16 +898,16 @@ impl<'a> WinSolver<'a> {
     /// Ordering score of `j` in `pegs` under the current style (lower
     /// first).
     #[inline]
-    fn score(&mut self, pegs: Cells, j: Jump) -> i32 {
+    fn score<const W: u32>(&mut self, pegs: Cells, j: Jump) -> i32 {
         let st = self.style;
         let next = apply(pegs, j);
         let o = |i: u8| self.outer[i as usize];
-        let mut score = st.isolated * self.isolated(next) as i32
+        let mut score = st.isolated * self.isolated::<W>(next) as i32
             + st.inward * (o(j.to) - o(j.from) - o(j.over));
         if st.mobility != 0 {
             let mobility: u32 = self
                 .board
-                .jump_sources(next)
+                .jump_sources_w::<W>(next)
                 .iter()
                 .map(|s| s.count_ones())
                 .sum();
@@ -923,13 +950,13 @@ mod tests {
         // hold a peg), so no win ends on 2.
         let g = parse_game("7x1:PPHOHHP").unwrap();
         let s = WinSolver::new(&g.board, SolveOptions::default());
-        assert!(s.dead_pegs(g.pegs, bit(2)));
+        assert!(s.dead_pegs::<7>(g.pegs, bit(2)));
         // On 6 the test sees nothing (it over-approximates the rest).
-        assert!(!s.dead_pegs(g.pegs, bit(6)));
+        assert!(!s.dead_pegs::<7>(g.pegs, bit(6)));
         // Two in a row with room: nothing is dead for target 3.
         let g = parse_game("5x1:HPPHH").unwrap();
         let s = WinSolver::new(&g.board, SolveOptions::default());
-        assert!(!s.dead_pegs(g.pegs, bit(3)));
+        assert!(!s.dead_pegs::<5>(g.pegs, bit(3)));
     }
 
     #[test]
