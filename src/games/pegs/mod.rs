@@ -17,6 +17,7 @@
 pub mod act;
 pub mod analyse;
 pub mod bench;
+mod bits;
 pub mod classes;
 pub mod cli;
 mod crosscheck;

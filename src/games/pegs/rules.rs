@@ -216,22 +216,6 @@ impl Board {
         out
     }
 
-    /// As [`Board::jump_sources`] on a board `W` cells wide (the shifts
-    /// are constants: the solver's inner loop is instantiated per width).
-    #[inline(always)]
-    pub fn jump_sources_w<const W: u32>(&self, pegs: Cells) -> [Cells; 4] {
-        debug_assert_eq!(W as usize, self.width);
-        let holes = self.holes(pegs);
-        let m = &self.from_mask;
-        // Dir::ALL order: up (-W), down (+W), left (-1), right (+1).
-        [
-            pegs & (pegs << W) & (holes << (2 * W)) & m[0],
-            pegs & (pegs >> W) & (holes >> (2 * W)) & m[1],
-            pegs & (pegs << 1) & (holes << 2) & m[2],
-            pegs & (pegs >> 1) & (holes >> 2) & m[3],
-        ]
-    }
-
     /// The jump of direction index `d` (into [`Dir::ALL`]) from `from`.
     #[inline]
     pub fn jump(&self, from: u8, d: usize) -> Jump {

@@ -21,9 +21,10 @@
 //! exhausting every target; when the budget ends first the answer is
 //! `unproven`.
 
+use super::bits::{fits_u64, Bits, BoardMasks, Masks, NSYM};
 use super::classes::final_cells;
 use super::pagoda::{Pagodas, EPS as PAGODA_EPS};
-use super::rules::{apply, bit, cells_of, Board, Cells, Game, Jump};
+use super::rules::{bit, cells_of, Board, Cells, Game, Jump};
 use super::symmetry::Symmetries;
 use crate::solver::{Budget, BudgetExceeded, KeySet, Outcome};
 
@@ -60,11 +61,8 @@ const ANY: u8 = 126;
 /// Most pagoda functions per target (see [`Pagodas::for_target`]).
 const MAXP: usize = 8;
 
-/// Most non-identity symmetries of a board.
-const NSYM: usize = 7;
-
 /// The images of a position under the non-identity symmetries in use.
-type Images = [Cells; NSYM];
+type Images<T> = [T; NSYM];
 
 /// One move-ordering style: the score of a jump is `isolated` times the
 /// isolated pegs it leaves, plus `inward` times the weight it moves away
@@ -171,8 +169,9 @@ pub struct WinSolver<'a> {
     lost: KeySet,
     nodes: u64,
     pagoda_prunes: u64,
-    not_col0: Cells,
-    not_col_last: Cells,
+    /// The board's masks (taken out while a search runs, see
+    /// [`WinSolver::search`]).
+    masks: BoardMasks,
     /// Squared distance (x4) of each cell from the board's middle cell.
     outer: Vec<i32>,
     /// Node count at which the current search ends.
@@ -200,10 +199,6 @@ pub struct WinSolver<'a> {
     need: [f64; MAXP],
     /// Symmetries the current search keys by (0 for the dual search).
     nsym: usize,
-    /// Per jump (`from * 4 + direction`): the images of its three cells
-    /// under each non-identity symmetry, so a child's images are its
-    /// parent's with three bits toggled (no canonicalisation from scratch).
-    jump_imgs: Vec<[Cells; NSYM]>,
     /// Per non-identity symmetry: the current target's image, shifted to
     /// the key's top bits.
     tags: [u128; NSYM],
@@ -217,18 +212,16 @@ impl<'a> WinSolver<'a> {
         } else {
             Symmetries::identity(board)
         };
-        let mut col0 = 0;
-        let mut col_last = 0;
-        for r in 0..board.height() {
-            col0 |= 1u128 << board.index(r, 0);
-            col_last |= 1u128 << board.index(r, board.width() - 1);
-        }
         // The middle cell (where sgt-pegs grows its random boards from).
         let (cr, cc) = (
             2 * (board.height() / 2) as i32,
             2 * (board.width() / 2) as i32,
         );
         let n = board.width() * board.height();
+        // Per jump (`from * 4 + direction`): the images of its three cells
+        // under each non-identity symmetry, so a child's images are its
+        // parent's with three bits toggled (no canonicalisation from
+        // scratch).
         let mut jump_imgs = Vec::new();
         if syms.order() > 1 {
             jump_imgs = vec![[0; NSYM]; n * 4];
@@ -264,8 +257,7 @@ impl<'a> WinSolver<'a> {
             lost: KeySet::default(),
             nodes: 0,
             pagoda_prunes: 0,
-            not_col0: !col0,
-            not_col_last: !col_last,
+            masks: BoardMasks::new(board, &jump_imgs),
             target: 0,
             goal: 0,
             goal_n: 1,
@@ -273,7 +265,6 @@ impl<'a> WinSolver<'a> {
             weights: vec![[0.0; MAXP]; n],
             need: [0.0; MAXP],
             nsym: 0,
-            jump_imgs,
             tags: [0; NSYM],
         }
     }
@@ -635,14 +626,14 @@ impl<'a> WinSolver<'a> {
     }
 
     /// Pegs with no orthogonal neighbour peg.
-    #[inline]
-    fn isolated<const W: u32>(&self, p: Cells) -> u32 {
-        let nb = ((p << 1) & self.not_col0) | ((p >> 1) & self.not_col_last) | (p << W) | (p >> W);
-        (p & !nb).count_ones()
+    #[inline(always)]
+    fn isolated<const W: u32, T: Bits>(m: &Masks<T>, p: T) -> u32 {
+        let nb = ((p << 1) & m.not_col0) | ((p >> 1) & m.not_col_last) | (p << W) | (p >> W);
+        (p & !nb).ones()
     }
 
     /// The images of `pegs` under the current search's symmetries.
-    fn images(&self, pegs: Cells) -> Images {
+    fn images(&self, pegs: Cells) -> Images<Cells> {
         let mut imgs = [0; NSYM];
         for (s, i) in imgs.iter_mut().enumerate().take(self.nsym) {
             *i = self.syms.apply(s, pegs);
@@ -654,7 +645,7 @@ impl<'a> WinSolver<'a> {
     /// current search: the smallest tagged image (exactly
     /// [`Symmetries::canonical_tagged`] for a forward search).
     #[inline]
-    fn key(&self, pegs: Cells, imgs: &Images) -> u128 {
+    fn key(&self, pegs: Cells, imgs: &Images<Cells>) -> u128 {
         let mut best = pegs | (self.target as u128) << 121;
         for (img, tag) in imgs.iter().zip(self.tags.iter()).take(self.nsym) {
             best = best.min(*img | *tag);
@@ -681,44 +672,54 @@ impl<'a> WinSolver<'a> {
         }
         // The inner loop is instantiated per board width, so that its
         // bit shifts are constants (a u128 shift by a variable amount costs
-        // several instructions and a branch).
+        // several instructions and a branch), and per word (u64 when the
+        // board fits). The masks leave `self` while it runs, so that the
+        // loop can borrow them and still update the solver.
+        let masks = std::mem::take(&mut self.masks);
+        let narrow = fits_u64(self.board);
         macro_rules! by_width {
             ($($w:literal)*) => {
-                match self.board.width() {
-                    $($w => self.dfs::<$w>(pegs, &imgs, key, values, budget, path),)*
-                    w => unreachable!("board width {w} above MAX_SIDE"),
+                match (self.board.width(), narrow) {
+                    $(($w, true) => self.dfs::<$w, u64>(
+                        &masks.narrow, u64::narrow(pegs), &imgs.map(u64::narrow), key, values, budget, path),
+                    ($w, false) => self.dfs::<$w, u128>(
+                        &masks.wide, pegs, &imgs, key, values, budget, path),)*
+                    (w, _) => unreachable!("board width {w} above MAX_SIDE"),
                 }
             };
         }
-        by_width!(1 2 3 4 5 6 7 8 9 10 11)
+        let res = by_width!(1 2 3 4 5 6 7 8 9 10 11);
+        self.masks = masks;
+        res
     }
 
     /// True when `pegs` (with at most the goal's peg count) wins the
     /// current search.
     #[inline]
-    fn is_goal(&self, pegs: Cells) -> bool {
+    fn is_goal<T: Bits>(&self, pegs: T) -> bool {
         if self.target == DUAL {
-            return pegs == self.goal;
+            return pegs == T::narrow(self.goal);
         }
         // Forward: any single peg is a win (the target's pagodas only
         // steer towards it), unless a finish cell is asked for.
-        pegs.count_ones() == 1 && self.finish.is_none_or(|f| pegs == bit(f))
+        pegs.ones() == 1 && self.finish.is_none_or(|f| pegs == T::narrow(bit(f)))
     }
 
     /// Expands `pegs` (more pegs than the goal, key `key` not in the
     /// lost table, images `imgs`). Children are looked up in the lost
     /// table here, their slots prefetched while the others are generated.
     #[allow(clippy::too_many_arguments)]
-    fn dfs<const W: u32>(
+    fn dfs<const W: u32, T: Bits>(
         &mut self,
-        pegs: Cells,
-        imgs: &Images,
+        m: &Masks<T>,
+        pegs: T,
+        imgs: &Images<T>,
         key: u128,
         values: &[f64; MAXP],
         budget: &Budget,
         path: &mut Vec<Jump>,
     ) -> Result<bool, BudgetExceeded> {
-        let n = pegs.count_ones();
+        let n = pegs.ones();
         self.nodes += 1;
         if self.nodes >= self.cap {
             self.capped = true;
@@ -727,7 +728,7 @@ impl<'a> WinSolver<'a> {
         if self.nodes & 1023 == 0 {
             budget.check_nodes(self.nodes, self.lost.bytes())?;
         }
-        if self.opts.pagoda && self.dead_pegs::<W>(pegs, self.goal) {
+        if self.opts.pagoda && self.dead_pegs::<W, T>(m, pegs, T::narrow(self.goal)) {
             self.lost.insert(key);
             return Ok(false);
         }
@@ -737,7 +738,7 @@ impl<'a> WinSolver<'a> {
         }
         let mut jumps = std::mem::take(&mut self.buffers[depth]);
         jumps.clear();
-        let src = self.board.jump_sources_w::<W>(pegs);
+        let src = m.sources::<W>(pegs);
         let ordering = self.style != PLAIN;
         let npag = self.npag;
         let nsym = self.nsym;
@@ -745,11 +746,12 @@ impl<'a> WinSolver<'a> {
         let last = n - 1 <= self.goal_n;
         for (d, &set) in src.iter().enumerate() {
             let mut s = set;
-            while s != 0 {
-                let f = s.trailing_zeros() as u8;
-                s &= s - 1;
+            while s != T::ZERO {
+                let f = s.lowest();
+                s = s.drop_lowest();
                 let j = self.board.jump(f, d);
-                let next = apply(pegs, j);
+                let ji = f as usize * 4 + d;
+                let next = pegs ^ m.jump[ji];
                 if last {
                     if self.is_goal(next) {
                         path.push(j);
@@ -769,17 +771,16 @@ impl<'a> WinSolver<'a> {
                         continue;
                     }
                 }
-                let ji = f as usize * 4 + d;
-                let mut ckey = next | (self.target as u128) << 121;
+                let mut ckey = next.wide() | (self.target as u128) << 121;
                 if nsym > 0 {
-                    let ji = &self.jump_imgs[ji];
+                    let ji = &m.jump_imgs[ji];
                     for s in 0..nsym {
-                        ckey = ckey.min((imgs[s] ^ ji[s]) | self.tags[s]);
+                        ckey = ckey.min((imgs[s] ^ ji[s]).wide() | self.tags[s]);
                     }
                 }
                 self.lost.prefetch(ckey);
                 let score = if ordering {
-                    self.score::<W>(pegs, j)
+                    self.score::<W, T>(m, next, j)
                 } else {
                     0
                 };
@@ -794,10 +795,11 @@ impl<'a> WinSolver<'a> {
             if self.lost.contains(ckey) {
                 continue;
             }
-            let next = apply(pegs, j);
-            let mut cimgs = [0; NSYM];
+            let ji = j.from as usize * 4 + d as usize;
+            let next = pegs ^ m.jump[ji];
+            let mut cimgs = [T::ZERO; NSYM];
             if nsym > 0 {
-                let ji = &self.jump_imgs[j.from as usize * 4 + d as usize];
+                let ji = &m.jump_imgs[ji];
                 for s in 0..nsym {
                     cimgs[s] = imgs[s] ^ ji[s];
                 }
@@ -813,7 +815,7 @@ impl<'a> WinSolver<'a> {
                     *c = values[k] - wf[k] - wo[k] + wt[k];
                 }
             }
-            match self.dfs::<W>(next, &cimgs, ckey, &child, budget, path) {
+            match self.dfs::<W, T>(m, next, &cimgs, ckey, &child, budget, path) {
                 Ok(true) => {
                     path.push(j);
                     found = true;
@@ -843,16 +845,10 @@ impl<'a> WinSolver<'a> {
     /// emptied stays to the end: two such pegs, or one off the target, or
     /// a target that can never hold a peg, and the position is lost for
     /// that target.
-    fn dead_pegs<const W: u32>(&self, pegs: Cells, goal: Cells) -> bool {
-        let b = self.board;
-        let m = [
-            b.from_mask(0),
-            b.from_mask(1),
-            b.from_mask(2),
-            b.from_mask(3),
-        ];
+    fn dead_pegs<const W: u32, T: Bits>(&self, masks: &Masks<T>, pegs: T, goal: T) -> bool {
+        let m = masks.from;
         let mut may_peg = pegs;
-        let mut may_hole = b.holes(pegs);
+        let mut may_hole = masks.cells & !pegs;
         loop {
             let (p0, h0) = (may_peg, may_hole);
             // Dir::ALL order: up (-W), down (+W), left (-1), right (+1).
@@ -877,40 +873,34 @@ impl<'a> WinSolver<'a> {
             // (most positions get there in a round or two).
             let stuck = pegs & !may_hole;
             let alive = if self.target == DUAL {
-                goal & !may_peg == 0
+                goal & !may_peg == T::ZERO
             } else {
-                stuck.count_ones() <= 1 && goal & may_peg != 0
+                stuck.ones() <= 1 && goal & may_peg != T::ZERO
             };
-            if alive && stuck & !goal == 0 {
+            if alive && stuck & !goal == T::ZERO {
                 return false;
             }
         }
         let stuck = pegs & !may_hole;
         if self.target == DUAL {
             // Exactly the goal: every goal cell must be able to hold a peg.
-            stuck & !goal != 0 || goal & !may_peg != 0
+            stuck & !goal != T::ZERO || goal & !may_peg != T::ZERO
         } else {
             // One peg on some goal cell.
-            stuck & !goal != 0 || stuck.count_ones() > 1 || goal & may_peg == 0
+            stuck & !goal != T::ZERO || stuck.ones() > 1 || goal & may_peg == T::ZERO
         }
     }
 
-    /// Ordering score of `j` in `pegs` under the current style (lower
-    /// first).
+    /// Ordering score of jump `j`, leading to `next`, under the current
+    /// style (lower first).
     #[inline]
-    fn score<const W: u32>(&mut self, pegs: Cells, j: Jump) -> i32 {
+    fn score<const W: u32, T: Bits>(&mut self, m: &Masks<T>, next: T, j: Jump) -> i32 {
         let st = self.style;
-        let next = apply(pegs, j);
         let o = |i: u8| self.outer[i as usize];
-        let mut score = st.isolated * self.isolated::<W>(next) as i32
+        let mut score = st.isolated * Self::isolated::<W, T>(m, next) as i32
             + st.inward * (o(j.to) - o(j.from) - o(j.over));
         if st.mobility != 0 {
-            let mobility: u32 = self
-                .board
-                .jump_sources_w::<W>(next)
-                .iter()
-                .map(|s| s.count_ones())
-                .sum();
+            let mobility: u32 = m.sources::<W>(next).iter().map(|s| s.ones()).sum();
             score -= st.mobility * mobility as i32;
         }
         if st.noise != 0 {
@@ -945,18 +935,47 @@ mod tests {
     }
 
     #[test]
+    fn a_board_too_large_for_a_u64_searches_as_the_same_board_in_one() {
+        // The English board padded to 9x9 (81 cells: the u128 loop) keeps
+        // its middle, its symmetries and its cell order, so the search
+        // must expand exactly the same positions as on 7x7 (the u64 loop).
+        let small = parse_game(ENGLISH).unwrap();
+        let cells: String = ENGLISH[4..].chars().collect();
+        let mut padded = String::from("9x9:");
+        padded.push_str(&"O".repeat(9));
+        for row in cells.as_bytes().chunks(7) {
+            padded.push('O');
+            padded.push_str(std::str::from_utf8(row).unwrap());
+            padded.push('O');
+        }
+        padded.push_str(&"O".repeat(9));
+        let large = parse_game(&padded).unwrap();
+        assert!(fits_u64(&small.board) && !fits_u64(&large.board));
+        let budget = Budget::unlimited();
+        let a = solve(&small, SolveOptions::default(), &budget);
+        let b = solve(&large, SolveOptions::default(), &budget);
+        assert!(a.moves.is_some() && b.moves.is_some());
+        assert_eq!(a.nodes, b.nodes);
+        let p = crate::games::pegs::rules::JumpProblem {
+            board: &large.board,
+        };
+        assert!(wins(&p, &large.pegs, &b.moves.unwrap()));
+    }
+
+    #[test]
     fn dead_pegs_are_seen() {
         // Cell 3 is off the board: the peg on 6 can never leave (5 can never
         // hold a peg), so no win ends on 2.
         let g = parse_game("7x1:PPHOHHP").unwrap();
         let s = WinSolver::new(&g.board, SolveOptions::default());
-        assert!(s.dead_pegs::<7>(g.pegs, bit(2)));
+        assert!(s.dead_pegs::<7, u128>(&s.masks.wide, g.pegs, bit(2)));
+        assert!(s.dead_pegs::<7, u64>(&s.masks.narrow, g.pegs as u64, 1 << 2));
         // On 6 the test sees nothing (it over-approximates the rest).
-        assert!(!s.dead_pegs::<7>(g.pegs, bit(6)));
+        assert!(!s.dead_pegs::<7, u128>(&s.masks.wide, g.pegs, bit(6)));
         // Two in a row with room: nothing is dead for target 3.
         let g = parse_game("5x1:HPPHH").unwrap();
         let s = WinSolver::new(&g.board, SolveOptions::default());
-        assert!(!s.dead_pegs::<5>(g.pegs, bit(3)));
+        assert!(!s.dead_pegs::<5, u128>(&s.masks.wide, g.pegs, bit(3)));
     }
 
     #[test]
