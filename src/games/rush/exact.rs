@@ -32,12 +32,16 @@
 use std::cell::RefCell;
 use std::time::Instant;
 
-use super::board::{transpose, Board, Move, Position, MAX_PIECES};
+use super::board::{transpose, Board, Move, Position, MAX_PIECES, MAX_SIZE};
 use super::table::PosTable;
 use crate::solver::{Budget, Outcome};
 
 /// How often (in expansions) the search checks its budget.
 const CHECK_EVERY: u64 = 4096;
+
+/// Most children of a position: a piece of length 2 has at most
+/// `MAX_SIZE - 2` moves.
+const MAX_CHILDREN: usize = (MAX_SIZE - 2) * MAX_PIECES;
 
 /// No piece moved yet (the start position).
 const NO_PIECE: u8 = 0xff;
@@ -57,6 +61,8 @@ struct Kernel {
     /// (their moves and that one commute).
     indep: [[[u32; 8]; 8]; MAX_PIECES],
     goal: u8,
+    /// One bit per piece.
+    all: u32,
     walls: u64,
     twalls: u64,
 }
@@ -73,6 +79,7 @@ impl Kernel {
             exit: [0; 8],
             indep: [[[0; 8]; 8]; MAX_PIECES],
             goal: b.goal_offset(),
+            all: ((1u64 << b.pieces().len()) - 1) as u32,
             walls: b.walls(),
             twalls: transpose(b.walls(), n),
         };
@@ -106,21 +113,6 @@ impl Kernel {
         k
     }
 
-    /// The pieces whose moves from `x` another position of its layer
-    /// generates with no more steps: those below the piece that reached
-    /// `x` (from its recorded parent, one with the fewest steps) whose
-    /// moves commute with that move (see [`bfs_in`]).
-    #[inline]
-    fn later(&self, x: &Entry) -> u32 {
-        if x.piece == NO_PIECE {
-            return 0;
-        }
-        let a = x.piece as usize;
-        let to = ((x.key >> (3 * a)) & 7) as usize;
-        let from = (to as i32 - x.delta as i32) as usize;
-        self.indep[a][from][to] & ((1 << a) - 1)
-    }
-
     /// The occupied cells of `pos`, on the board and transposed.
     fn occupancy(&self, pos: u64) -> (u64, u64) {
         let (mut occ, mut tocc) = (self.walls, self.twalls);
@@ -148,6 +140,9 @@ struct Entry {
     /// Pieces whose every move from here leads to a position no deeper
     /// than this one (see [`bfs_in`]).
     shallow: u32,
+    /// Pieces whose moves from here another position of this layer
+    /// generates with no more steps (see [`bfs_in`]).
+    later: u32,
 }
 
 #[derive(Default)]
@@ -207,8 +202,9 @@ fn path(entries: &[Entry], mut i: u32) -> Vec<Move> {
 ///   with `x + b` at depth `<= d`). A skipped child is at depth `<= d + 1`:
 ///   already found, and the plain loop would not touch it either (it only
 ///   relaxes positions of depth `d + 2`).
-/// - `later`: pieces `b` below the piece `a` of `y`'s recorded move
-///   (from a parent `x` with the fewest steps) that commute with it. A
+/// - `later`: pieces `b` below the piece `a` of a move that reaches `y`
+///   from a parent `x` with the fewest steps (all such parents count) and
+///   that commute with that move. A
 ///   child `z = y + b` is also `y' + a` with `y' = x + b`, and
 ///   `steps(y') + |a| <= steps(x) + |b| + |a| = steps(y) + |b|`. So for a
 ///   `z` of depth `d + 2`, the generator `(y, b)` with the fewest steps and
@@ -234,6 +230,7 @@ fn bfs_in(k: &Kernel, start: u64, budget: &Budget, a: &mut Arena, t0: Instant) -
         piece: NO_PIECE,
         delta: 0,
         shallow: 0,
+        later: 0,
     });
     let _ = table.get_or_insert(start, 0);
     if occ0 & k.exit[(start & 7) as usize] == 0 {
@@ -280,19 +277,18 @@ fn bfs_in(k: &Kernel, start: u64, budget: &Budget, a: &mut Arena, t0: Instant) -
                     return Outcome::stopped(None, depth + 1, why, nodes, t0.elapsed());
                 }
             }
-            // At most 4 moves a piece for MAX_PIECES pieces.
-            table.reserve(4 * MAX_PIECES);
-            e.reserve(4 * MAX_PIECES);
+            // Room for every child: the inserts below do not check.
+            table.reserve(MAX_CHILDREN);
+            e.reserve(MAX_CHILDREN);
             let x = e[i];
             let pos = x.key;
             let (occ, tocc) = (x.occ, x.tocc);
             let occs = [occ, tocc];
             let exit_now = k.exit[(pos & 7) as usize];
-            let skip = x.shallow | k.later(&x);
-            for p in 0..k.pieces {
-                if skip >> p & 1 != 0 {
-                    continue;
-                }
+            let mut todo = k.all & !(x.shallow | x.later);
+            while todo != 0 {
+                let p = todo.trailing_zeros() as usize;
+                todo &= todo - 1;
                 let cur = ((pos >> (3 * p)) & 7) as u32;
                 let (shift, len, vertical) = k.lanes[p];
                 let bits = ((occs[vertical as usize] >> shift) as u32 & line) | sentinel;
@@ -307,20 +303,19 @@ fn bfs_in(k: &Kernel, start: u64, budget: &Budget, a: &mut Arena, t0: Instant) -
                 let unit = 1i64 << (3 * p);
                 let base = occ ^ k.masks[p][cur as usize];
                 let tbase = tocc ^ k.tmasks[p][cur as usize];
-                let mut d = -(back as i32);
-                while d <= fwd as i32 {
+                let indep = &k.indep[p][cur as usize];
+                let lower = (1u32 << p) - 1;
+                for d in -(back as i32)..=fwd as i32 {
                     if d == 0 {
-                        d = 1;
-                        if fwd == 0 {
-                            break;
-                        }
+                        continue;
                     }
                     let off = (cur as i32 + d) as usize;
                     let child = (pos as i64 + d as i64 * unit) as u64;
                     let ns = x.steps + d.unsigned_abs() as u16;
                     let idx = e.len() as u32;
-                    let shallow = (x.shallow & k.indep[p][cur as usize][off]) | 1 << p;
-                    match table.get_or_insert(child, idx) {
+                    let shallow = (x.shallow & indep[off]) | 1 << p;
+                    let later = indep[off] & lower;
+                    match table.get_or_insert_reserved(child, idx) {
                         Err(_) => {
                             let cells = base | k.masks[p][off];
                             let exit = if p == 0 { k.exit[off] } else { exit_now };
@@ -336,24 +331,28 @@ fn bfs_in(k: &Kernel, start: u64, budget: &Budget, a: &mut Arena, t0: Instant) -
                                 piece: p as u8,
                                 delta: d as i8,
                                 shallow,
+                                later,
                             });
                         }
-                        Ok(j) => {
+                        Ok(j) if j as usize >= layer_end => {
                             // Found again in the layer being generated:
-                            // keep the parent with the fewest steps.
-                            let j = j as usize;
-                            if j >= layer_end {
-                                e[j].shallow |= shallow;
-                            }
-                            if j >= layer_end && e[j].steps > ns {
-                                e[j].steps = ns;
-                                e[j].parent = i as u32;
-                                e[j].piece = p as u8;
-                                e[j].delta = d as i8;
+                            // every parent adds to `shallow`; keep the
+                            // parent with the fewest steps, and the `later`
+                            // of every parent with that many.
+                            let y = &mut e[j as usize];
+                            y.shallow |= shallow;
+                            if y.steps == ns {
+                                y.later |= later;
+                            } else if y.steps > ns {
+                                y.steps = ns;
+                                y.parent = i as u32;
+                                y.piece = p as u8;
+                                y.delta = d as i8;
+                                y.later = later;
                             }
                         }
+                        Ok(_) => {}
                     }
-                    d += 1;
                 }
             }
         }
