@@ -65,6 +65,9 @@ struct Kernel {
     /// it slides from `from` to `to` (free after the move), on the board
     /// and transposed.
     vacated: [[[[u64; 2]; 8]; 8]; MAX_PIECES],
+    /// False: the commuting tables are empty and the crossing pieces are
+    /// not checked (see [`Kernel::new`]).
+    prune: bool,
     goal: u8,
     /// One bit per piece.
     all: u32,
@@ -73,7 +76,10 @@ struct Kernel {
 }
 
 impl Kernel {
-    fn new(b: &Board) -> Kernel {
+    /// The tables of `b`; with `prune` false the commuting tables stay
+    /// empty and only the piece just moved is skipped (the search before
+    /// the pruning rules, kept for the tests to compare with).
+    fn new(b: &Board, prune: bool) -> Kernel {
         let n = b.size();
         let mut k = Kernel {
             n: n as u32,
@@ -84,6 +90,7 @@ impl Kernel {
             exit: [0; 8],
             indep: [[[0; 8]; 8]; MAX_PIECES],
             vacated: [[[[0; 2]; 8]; 8]; MAX_PIECES],
+            prune,
             goal: b.goal_offset(),
             all: ((1u64 << b.pieces().len()) - 1) as u32,
             walls: b.walls(),
@@ -102,7 +109,7 @@ impl Kernel {
                 *cells |= b.mask(i, o);
             }
         }
-        for a in 0..k.pieces {
+        for a in (0..k.pieces).filter(|_| prune) {
             let top = b.max_offset(a);
             for from in 0..=top {
                 for to in 0..=top {
@@ -173,11 +180,16 @@ thread_local! {
 /// fewest steps; proves the board unsolvable when it exhausts the
 /// positions reachable from `start` (`nodes` is then their number).
 pub fn bfs(board: &Board, start: Position, budget: &Budget) -> Outcome<Move> {
+    bfs_pruned(board, start, budget, true)
+}
+
+/// [`bfs`], with the pruning rules or without them.
+fn bfs_pruned(board: &Board, start: Position, budget: &Budget, prune: bool) -> Outcome<Move> {
     let t0 = Instant::now();
     if board.is_solved(start) {
         return Outcome::optimal(Vec::new(), 0, t0.elapsed());
     }
-    let k = Kernel::new(board);
+    let k = Kernel::new(board, prune);
     ARENA.with(|a| bfs_in(&k, start.0, budget, &mut a.borrow_mut(), t0))
 }
 
@@ -303,7 +315,7 @@ fn bfs_in(k: &Kernel, start: u64, budget: &Budget, a: &mut Arena, t0: Instant) -
             let exit_now = k.exit[(pos & 7) as usize];
             let mut shallow_x = x.shallow;
             let mut skip = x.shallow | x.later;
-            if x.piece != NO_PIECE {
+            if k.prune && x.piece != NO_PIECE {
                 // The pieces crossing the cells of the recorded move whose
                 // runs here miss the cells it freed also commute with it.
                 let a = x.piece as usize;
@@ -439,6 +451,63 @@ mod tests {
             checked += 1;
         }
         assert_eq!(checked, 18);
+    }
+
+    /// A random board of side `n` from a xorshift `seed`: the reference's
+    /// random pieces, then up to `walls` walls on free cells; drawn again
+    /// when it has too many pieces.
+    fn random_board(n: usize, seed: &mut u64, tries: usize, walls: usize) -> String {
+        loop {
+            let text = reference::random_board(n, seed, tries);
+            let mut g = text.into_bytes();
+            for _ in 0..walls {
+                *seed ^= *seed << 13;
+                *seed ^= *seed >> 7;
+                *seed ^= *seed << 17;
+                let i = (*seed % (n * n) as u64) as usize;
+                if g[i] == b'o' {
+                    g[i] = b'x';
+                }
+            }
+            let mut letters: Vec<u8> = g.iter().copied().filter(|c| *c != b'o').collect();
+            letters.sort_unstable();
+            letters.dedup();
+            let valid = letters.iter().all(|&c| c == b'x' || c.is_ascii_uppercase());
+            if valid && letters.iter().filter(|c| c.is_ascii_uppercase()).count() <= MAX_PIECES {
+                return String::from_utf8(g).unwrap();
+            }
+        }
+    }
+
+    #[test]
+    fn the_pruning_rules_change_no_answer_on_large_boards() {
+        // 6x6 to 8x8 boards with walls, against the search without the
+        // rules: the same number of moves and steps, the same positions
+        // expanded, the same proofs of unsolvable boards. Boards whose
+        // search would expand more than 100000 positions are skipped.
+        let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
+        let (mut solvable, mut unsolvable) = (0, 0);
+        for i in 0..240 {
+            let n = 6 + i % 3;
+            let text = random_board(n, &mut seed, [2 * n, 3 * n, 4 * n][i % 3], i / 3 % 4);
+            let (b, pos) = parse_board(&text).unwrap();
+            let budget = || Budget::unlimited().with_node_limit(100_000);
+            let plain = bfs_pruned(&b, pos, &budget(), false);
+            if plain.stopped.is_some() {
+                continue;
+            }
+            let o = bfs(&b, pos, &budget());
+            let answer = |o: &Outcome<Move>| o.moves.as_ref().map(|m| (m.len(), steps(m)));
+            assert_eq!(answer(&o), answer(&plain), "{text}");
+            assert_eq!(o.nodes, plain.nodes, "{text}");
+            assert_eq!(o.proven_unsolvable, plain.proven_unsolvable, "{text}");
+            if o.proven_unsolvable {
+                unsolvable += 1;
+            } else {
+                solvable += 1;
+            }
+        }
+        assert!(solvable > 100 && unsolvable > 20, "{solvable} {unsolvable}");
     }
 
     #[test]
