@@ -115,9 +115,15 @@ impl PosTable {
     /// `new` and returns `Err(new)`.
     #[inline]
     pub fn get_or_insert(&mut self, key: u64, new: u32) -> Result<u32, u32> {
-        if (self.len + 1) * 2 > 1 << self.bits {
-            self.grow(1);
-        }
+        self.reserve(1);
+        self.get_or_insert_reserved(key, new)
+    }
+
+    /// [`PosTable::get_or_insert`] without the check for room: the caller
+    /// has made room with [`PosTable::reserve`] for this insert.
+    #[inline]
+    pub fn get_or_insert_reserved(&mut self, key: u64, new: u32) -> Result<u32, u32> {
+        debug_assert!((self.len + 1) * 2 <= 1 << self.bits);
         let mask = (1 << self.bits) - 1;
         let mut i = self.home(key);
         let generation = self.generation;
