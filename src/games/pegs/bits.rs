@@ -17,7 +17,7 @@ pub const NSYM: usize = 7;
 /// A bitboard word: `u64` or `u128`.
 pub trait Bits:
     Copy
-    + Eq
+    + Ord
     + Default
     + BitAnd<Output = Self>
     + BitOr<Output = Self>

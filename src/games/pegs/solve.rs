@@ -202,6 +202,13 @@ pub struct WinSolver<'a> {
     /// Per non-identity symmetry: the current target's image, shifted to
     /// the key's top bits.
     tags: [u128; NSYM],
+    /// The symmetries whose tag is the smallest (the key is the smallest
+    /// tagged image, so only their images can give it), how many, and
+    /// whether the identity's tag is that small too; the tag itself.
+    key_syms: [usize; NSYM],
+    nkey_syms: usize,
+    key_ident: bool,
+    key_tag: u128,
 }
 
 impl<'a> WinSolver<'a> {
@@ -266,6 +273,10 @@ impl<'a> WinSolver<'a> {
             need: [0.0; MAXP],
             nsym: 0,
             tags: [0; NSYM],
+            key_syms: [0; NSYM],
+            nkey_syms: 0,
+            key_ident: true,
+            key_tag: 0,
         }
     }
 
@@ -299,12 +310,41 @@ impl<'a> WinSolver<'a> {
         for s in 0..self.nsym {
             self.tags[s] = (self.syms.map_cell(s, t) as u128) << 121;
         }
+        self.clear_pagodas();
         self.npag = pagodas.list.len().min(MAXP);
         for (k, p) in pagodas.list.iter().take(MAXP).enumerate() {
             for (cell, w) in self.weights.iter_mut().enumerate() {
                 w[k] = p.weights[cell];
             }
             self.need[k] = p.need - PAGODA_EPS;
+        }
+        self.choose_key_syms();
+    }
+
+    /// No pagoda function: every weight 0 and every need -inf, so that the
+    /// inner loop can test all [`MAXP`] lanes without a count (unused
+    /// lanes never prune).
+    fn clear_pagodas(&mut self) {
+        self.npag = 0;
+        for w in self.weights.iter_mut() {
+            *w = [0.0; MAXP];
+        }
+        self.need = [f64::NEG_INFINITY; MAXP];
+    }
+
+    /// Finds the symmetries whose tag can give the key (see
+    /// [`WinSolver::key_syms`]) for the current target and tags.
+    fn choose_key_syms(&mut self) {
+        let own = (self.target as u128) << 121;
+        let least = self.tags[..self.nsym].iter().copied().fold(own, u128::min);
+        self.key_tag = least;
+        self.key_ident = own == least;
+        self.nkey_syms = 0;
+        for s in 0..self.nsym {
+            if self.tags[s] == least {
+                self.key_syms[self.nkey_syms] = s;
+                self.nkey_syms += 1;
+            }
         }
     }
 
@@ -317,6 +357,7 @@ impl<'a> WinSolver<'a> {
         for s in 0..self.nsym {
             self.tags[s] = (ANY as u128) << 121;
         }
+        self.choose_key_syms();
     }
 
     /// Makes the dual search with exact goal `goal` current: pagoda
@@ -327,7 +368,8 @@ impl<'a> WinSolver<'a> {
         self.goal = goal;
         self.goal_n = goal.count_ones();
         self.nsym = 0;
-        self.npag = 0;
+        self.clear_pagodas();
+        self.choose_key_syms();
         if !self.opts.pagoda {
             return;
         }
@@ -766,18 +808,31 @@ impl<'a> WinSolver<'a> {
                         &self.weights[j.over as usize],
                         &self.weights[j.to as usize],
                     );
-                    if (0..npag).any(|k| values[k] - wf[k] - wo[k] + wt[k] < self.need[k]) {
+                    // All lanes, no early exit: the compiler vectorises it.
+                    let mut short = false;
+                    for k in 0..MAXP {
+                        short |= values[k] - wf[k] - wo[k] + wt[k] < self.need[k];
+                    }
+                    if short {
                         self.pagoda_prunes += 1;
                         continue;
                     }
                 }
-                let mut ckey = next.wide() | (self.target as u128) << 121;
+                // The smallest tagged image: the tag dominates, so only the
+                // images under the symmetries with the smallest tag count,
+                // compared in the narrow word.
+                let mut best = next;
                 if nsym > 0 {
                     let ji = &m.jump_imgs[ji];
-                    for s in 0..nsym {
-                        ckey = ckey.min((imgs[s] ^ ji[s]).wide() | self.tags[s]);
+                    let ks = &self.key_syms[..self.nkey_syms];
+                    if !self.key_ident {
+                        best = imgs[ks[0]] ^ ji[ks[0]];
+                    }
+                    for &s in ks {
+                        best = best.min(imgs[s] ^ ji[s]);
                     }
                 }
+                let ckey = best.wide() | self.key_tag;
                 self.lost.prefetch(ckey);
                 let score = if ordering {
                     self.score::<W, T>(m, next, j)
@@ -811,8 +866,8 @@ impl<'a> WinSolver<'a> {
                     &self.weights[j.over as usize],
                     &self.weights[j.to as usize],
                 );
-                for (k, c) in child.iter_mut().enumerate().take(npag) {
-                    *c = values[k] - wf[k] - wo[k] + wt[k];
+                for k in 0..MAXP {
+                    child[k] = values[k] - wf[k] - wo[k] + wt[k];
                 }
             }
             match self.dfs::<W, T>(m, next, &cimgs, ckey, &child, budget, path) {
