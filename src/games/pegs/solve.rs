@@ -174,6 +174,13 @@ pub struct WinSolver<'a> {
     masks: BoardMasks,
     /// Squared distance (x4) of each cell from the board's middle cell.
     outer: Vec<i32>,
+    /// Per jump (`from * 4 + direction`): how much it moves pegs away
+    /// from the middle (`outer` of its target minus its two others).
+    outward: Vec<i32>,
+    /// Per jump: what it adds to each pagoda total (the weight of its
+    /// target cell minus those of its two others), for the current
+    /// functions.
+    deltas: Vec<[f64; MAXP]>,
     /// Node count at which the current search ends.
     cap: u64,
     /// True when the last stop was the round's cap, not the budget.
@@ -244,14 +251,24 @@ impl<'a> WinSolver<'a> {
                 }
             }
         }
-        let outer = (0..n)
+        let outer: Vec<i32> = (0..n)
             .map(|i| {
                 let (r, c) = ((i / board.width()) as i32, (i % board.width()) as i32);
                 (2 * r - cr).pow(2) + (2 * c - cc).pow(2)
             })
             .collect();
+        let mut outward = vec![0; n * 4];
+        for d in 0..4 {
+            for f in cells_of(board.from_mask(d)) {
+                let j = board.jump(f, d);
+                let o = |i: u8| outer[i as usize];
+                outward[f as usize * 4 + d] = o(j.to) - o(j.from) - o(j.over);
+            }
+        }
         WinSolver {
             outer,
+            outward,
+            deltas: vec![[0.0; MAXP]; n * 4],
             cap: u64::MAX,
             capped: false,
             style: PLAIN,
@@ -318,7 +335,26 @@ impl<'a> WinSolver<'a> {
             }
             self.need[k] = p.need - PAGODA_EPS;
         }
+        self.set_deltas();
         self.choose_key_syms();
+    }
+
+    /// Recomputes [`WinSolver::deltas`] from the current weights.
+    fn set_deltas(&mut self) {
+        for d in 0..4 {
+            for f in cells_of(self.board.from_mask(d)) {
+                let j = self.board.jump(f, d);
+                let (wf, wo, wt) = (
+                    &self.weights[j.from as usize],
+                    &self.weights[j.over as usize],
+                    &self.weights[j.to as usize],
+                );
+                let e = &mut self.deltas[f as usize * 4 + d];
+                for k in 0..MAXP {
+                    e[k] = wt[k] - wf[k] - wo[k];
+                }
+            }
+        }
     }
 
     /// No pagoda function: every weight 0 and every need -inf, so that the
@@ -330,6 +366,9 @@ impl<'a> WinSolver<'a> {
             *w = [0.0; MAXP];
         }
         self.need = [f64::NEG_INFINITY; MAXP];
+        for e in self.deltas.iter_mut() {
+            *e = [0.0; MAXP];
+        }
     }
 
     /// Finds the symmetries whose tag can give the key (see
@@ -388,6 +427,7 @@ impl<'a> WinSolver<'a> {
             self.need[k] = p.value(goal) - PAGODA_EPS;
             self.npag += 1;
         }
+        self.set_deltas();
     }
 
     /// The pagoda totals of `pegs` under the current target's functions.
@@ -803,15 +843,11 @@ impl<'a> WinSolver<'a> {
                     continue;
                 }
                 if npag > 0 {
-                    let (wf, wo, wt) = (
-                        &self.weights[j.from as usize],
-                        &self.weights[j.over as usize],
-                        &self.weights[j.to as usize],
-                    );
                     // All lanes, no early exit: the compiler vectorises it.
+                    let dl = &self.deltas[ji];
                     let mut short = false;
                     for k in 0..MAXP {
-                        short |= values[k] - wf[k] - wo[k] + wt[k] < self.need[k];
+                        short |= values[k] + dl[k] < self.need[k];
                     }
                     if short {
                         self.pagoda_prunes += 1;
@@ -835,7 +871,7 @@ impl<'a> WinSolver<'a> {
                 let ckey = best.wide() | self.key_tag;
                 self.lost.prefetch(ckey);
                 let score = if ordering {
-                    self.score::<W, T>(m, next, j)
+                    self.score::<W, T>(m, next, ji)
                 } else {
                     0
                 };
@@ -860,15 +896,9 @@ impl<'a> WinSolver<'a> {
                 }
             }
             let mut child = *values;
-            {
-                let (wf, wo, wt) = (
-                    &self.weights[j.from as usize],
-                    &self.weights[j.over as usize],
-                    &self.weights[j.to as usize],
-                );
-                for k in 0..MAXP {
-                    child[k] = values[k] - wf[k] - wo[k] + wt[k];
-                }
+            let dl = &self.deltas[ji];
+            for k in 0..MAXP {
+                child[k] += dl[k];
             }
             match self.dfs::<W, T>(m, next, &cimgs, ckey, &child, budget, path) {
                 Ok(true) => {
@@ -946,14 +976,14 @@ impl<'a> WinSolver<'a> {
         }
     }
 
-    /// Ordering score of jump `j`, leading to `next`, under the current
+    /// Ordering score of jump `ji` (`from * 4 + direction`), leading to
+    /// `next`, under the current
     /// style (lower first).
     #[inline]
-    fn score<const W: u32, T: Bits>(&mut self, m: &Masks<T>, next: T, j: Jump) -> i32 {
+    fn score<const W: u32, T: Bits>(&mut self, m: &Masks<T>, next: T, ji: usize) -> i32 {
         let st = self.style;
-        let o = |i: u8| self.outer[i as usize];
-        let mut score = st.isolated * Self::isolated::<W, T>(m, next) as i32
-            + st.inward * (o(j.to) - o(j.from) - o(j.over));
+        let mut score =
+            st.isolated * Self::isolated::<W, T>(m, next) as i32 + st.inward * self.outward[ji];
         if st.mobility != 0 {
             let mobility: u32 = m.sources::<W>(next).iter().map(|s| s.ones()).sum();
             score -= st.mobility * mobility as i32;
