@@ -12,9 +12,10 @@
 //! images are its parent's with three bits toggled, and children are
 //! looked up (their slots prefetched) before they are entered. The
 //! searches run as a portfolio: in
-//! rounds with a doubling node cap, every live target is searched under
-//! each of several move orderings, targets nearer the middle getting the
-//! larger share. The first target is also searched as the dual problem
+//! two rounds with a doubling node cap, every live target is searched
+//! under each of several move orderings, targets nearer the middle
+//! getting the larger share; then in rounds with caps on the Luby
+//! sequence, under noisy orderings only (restarts). The first target is also searched as the dual problem
 //! (the board full but for the target, jumped down to exactly the start's
 //! holes: a reverse jump on a position is a jump on its complement); its
 //! jumps, last first, are a win. Winning is proven by the moves found; losing by
@@ -155,8 +156,53 @@ const PLAIN: Style = Style {
 };
 
 /// Node cap of the first round of each (target, style) search; doubled
-/// every round.
+/// every broad round.
 const FIRST_CAP: u64 = 1000;
+
+/// Rounds with every style of [`STYLES`] (caps `FIRST_CAP`, doubled each
+/// round) before the restarts of [`RESTART_STYLES`] take over. Two keep
+/// the octagons' and the English board's node counts as they were (they
+/// are won within these rounds).
+const BROAD_ROUNDS: u64 = 2;
+
+/// Node cap unit of the restart rounds: round `i` after the broad ones
+/// gets `RESTART_UNIT` times the `i`-th term of the Luby sequence.
+const RESTART_UNIT: u64 = 250;
+
+/// The orderings of the restart rounds: the three noisy styles that won
+/// most of the hard 9x9 boards (64 of the 78 among 200 generated boards
+/// that needed over 20,000 nodes were won by a noisy style), with twice
+/// their noise, each twice a round. A capped search that is started
+/// again with the same order resumes nearly where it stopped (every
+/// subtree it finished is in the lost table), so deterministic orders
+/// gain nothing from short caps; noisy ones start afresh in another part
+/// of the tree each time, which is what cuts the heavy tail (as restarts
+/// do in SAT solvers), and the lost table keeps what every earlier
+/// restart refuted.
+const RESTART_STYLES: [Style; 6] = {
+    const fn noisier(s: Style) -> Style {
+        Style {
+            noise: 2 * s.noise,
+            ..s
+        }
+    }
+    let (a, b, c) = (noisier(STYLES[0]), noisier(STYLES[1]), noisier(STYLES[5]));
+    [a, b, c, a, b, c]
+};
+
+/// The `i`-th term (from 1) of the Luby sequence 1, 1, 2, 1, 1, 2, 4, 1,
+/// 1, 2, 1, 1, 2, 4, 8, ...: the restart caps (in units), which give
+/// every cap length about equal total time.
+fn luby(mut i: u64) -> u64 {
+    loop {
+        // The smallest k with i <= 2^k - 1.
+        let k = 64 - i.leading_zeros();
+        if i == (1u64 << k) - 1 {
+            return 1 << (k - 1);
+        }
+        i -= (1u64 << (k - 1)) - 1;
+    }
+}
 
 /// A solver for one board shape; its table of lost positions survives
 /// between calls (facts about positions, not about a start).
@@ -479,11 +525,6 @@ impl<'a> WinSolver<'a> {
                 live.push((t, pagodas));
             }
         }
-        let styles: &[Style] = if self.opts.ordering {
-            &STYLES
-        } else {
-            &[PLAIN]
-        };
         // Before the targets, one search for a single peg on any cell the
         // position classes allow: pagoda functions needing their smallest
         // weight over those cells, the dead-peg test allowing one stuck
@@ -508,14 +549,26 @@ impl<'a> WinSolver<'a> {
         // Rounds of iterative broadening: every live target is searched
         // with every ordering style under a node cap that doubles each
         // round, so neither a wrong first target nor an unlucky ordering
-        // can starve the others. The lost table is shared by all of them
+        // can starve the others; after BROAD_ROUNDS of them, restarts:
+        // the noisy styles only, caps on the Luby sequence (see
+        // RESTART_STYLES). The lost table is shared by all of them
         // (a lost (position, target) pair is a fact whatever the order),
         // so a later search skips what an earlier one refuted. A search
         // that ends under its cap proves its target lost.
         let mut res: Result<bool, BudgetExceeded> = Ok(false);
         let mut dual_won = false;
         let mut cap = FIRST_CAP;
+        let mut round = 0;
         'rounds: while !live.is_empty() {
+            let broad = round < BROAD_ROUNDS;
+            let styles: &[Style] = if !self.opts.ordering {
+                &[PLAIN]
+            } else if broad {
+                &STYLES
+            } else {
+                &RESTART_STYLES
+            };
+            let floor = if broad { FIRST_CAP } else { RESTART_UNIT };
             let mut k = 0;
             'targets: while k < live.len() {
                 if dual_at == 1 && live.len() == 1 {
@@ -538,7 +591,7 @@ impl<'a> WinSolver<'a> {
                 // boards the portfolio left unsolved at 2 M nodes, this
                 // and the dead-peg test below solved 7 (3 without).
                 let rank = k.saturating_sub(dual_at);
-                let share = (cap >> rank.min(63)).max(FIRST_CAP);
+                let share = (cap >> rank.min(63)).max(floor);
                 for &style in styles {
                     self.style = style;
                     self.cap = if live.len() == 1 && styles.len() == 1 {
@@ -620,7 +673,12 @@ impl<'a> WinSolver<'a> {
                 }
                 k += 1;
             }
-            cap = cap.saturating_mul(2);
+            round += 1;
+            cap = if round < BROAD_ROUNDS {
+                cap.saturating_mul(2)
+            } else {
+                RESTART_UNIT.saturating_mul(luby(round + 1 - BROAD_ROUNDS))
+            };
         }
         let nodes = self.nodes - nodes0;
         let elapsed = budget.elapsed();
@@ -1008,6 +1066,12 @@ mod tests {
     use super::*;
     use crate::games::pegs::parse::{parse_game, ENGLISH};
     use crate::solver::wins;
+
+    #[test]
+    fn luby_sequence() {
+        let terms: Vec<u64> = (1..=15).map(luby).collect();
+        assert_eq!(terms, [1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8]);
+    }
 
     #[test]
     fn english_board_is_won() {
