@@ -515,27 +515,13 @@ impl Layout {
     /// the first cell of a horizontal piece of length 2 or 3, 4 or 5 the
     /// top of a vertical one, 6 the rest of a horizontal piece.
     pub fn first_row(&self, state: u64) -> u32 {
-        let mut key = 0u32;
-        for c in 0..self.n {
-            if self.walls & (1 << c) != 0 {
-                key |= 1 << (3 * c);
-            }
-        }
-        for l in &self.lines {
-            let a = self.arrangement(state, l);
-            for j in 0..l.count as usize {
-                let (o, len) = (a.offsets[j] as usize, l.lens[j] as u32);
-                if l.horizontal && l.index == 0 {
-                    key |= len << (3 * o);
-                    for t in 1..len as usize {
-                        key |= 6 << (3 * (o + t));
-                    }
-                } else if !l.horizontal && o == 0 {
-                    key |= (len + 2) << (3 * l.index as usize);
-                }
-            }
-        }
-        key
+        first_row_key(
+            self.n,
+            self.walls,
+            self.lines
+                .iter()
+                .map(|l| (l, self.arrangement(state, l).offsets)),
+        )
     }
 
     /// Writes the position as text into `out` (N x N bytes), pieces
@@ -653,28 +639,41 @@ impl PieceSet {
         if !first(&lines, 0, self.walls, &mut pick) {
             return None;
         }
-        let mut key = 0u32;
-        for c in 0..n {
-            if self.walls & (1 << c) != 0 {
-                key |= 1 << (3 * c);
-            }
-        }
-        for ((l, arr), &a) in lines.iter().zip(&pick) {
-            let offs = arr[a].1;
-            for (j, &off) in offs.iter().enumerate().take(l.count as usize) {
-                let (o, len) = (off as usize, l.lens[j] as u32);
-                if l.horizontal && l.index == 0 {
-                    key |= len << (3 * o);
-                    for t in 1..len as usize {
-                        key |= 6 << (3 * (o + t));
-                    }
-                } else if !l.horizontal && o == 0 {
-                    key |= (len + 2) << (3 * l.index as usize);
-                }
-            }
-        }
-        Some(key)
+        Some(first_row_key(
+            n,
+            self.walls,
+            lines.iter().zip(&pick).map(|((l, arr), &a)| (l, arr[a].1)),
+        ))
     }
+}
+
+/// [`Layout::first_row`] of the position on a board of side `n` with
+/// `walls` whose lines hold their pieces at the given offsets.
+fn first_row_key<'l>(
+    n: usize,
+    walls: u64,
+    lines: impl Iterator<Item = (&'l Line, [u8; 4])>,
+) -> u32 {
+    let mut key = 0u32;
+    for c in 0..n {
+        if walls & (1 << c) != 0 {
+            key |= 1 << (3 * c);
+        }
+    }
+    for (l, offsets) in lines {
+        for (j, &off) in offsets.iter().enumerate().take(l.count as usize) {
+            let (o, len) = (off as usize, l.lens[j] as u32);
+            if l.horizontal && l.index == 0 {
+                key |= len << (3 * o);
+                for t in 1..len as usize {
+                    key |= 6 << (3 * (o + t));
+                }
+            } else if !l.horizontal && o == 0 {
+                key |= (len + 2) << (3 * l.index as usize);
+            }
+        }
+    }
+    key
 }
 
 impl fmt::Display for PieceSet {
