@@ -42,53 +42,38 @@ pub trait Bits:
     fn drop_lowest(self) -> Self;
 }
 
-impl Bits for u64 {
-    const ZERO: Self = 0;
-    #[inline(always)]
-    fn narrow(c: Cells) -> Self {
-        c as u64
-    }
-    #[inline(always)]
-    fn wide(self) -> Cells {
-        self as Cells
-    }
-    #[inline(always)]
-    fn ones(self) -> u32 {
-        self.count_ones()
-    }
-    #[inline(always)]
-    fn lowest(self) -> u8 {
-        self.trailing_zeros() as u8
-    }
-    #[inline(always)]
-    fn drop_lowest(self) -> Self {
-        self & (self - 1)
-    }
+/// Implements [`Bits`] for a word; `narrow` and `wide` convert from and
+/// to [`Cells`].
+macro_rules! impl_bits {
+    ($t:ty, $narrow:expr, $wide:expr) => {
+        impl Bits for $t {
+            const ZERO: Self = 0;
+            #[inline(always)]
+            fn narrow(c: Cells) -> Self {
+                $narrow(c)
+            }
+            #[inline(always)]
+            fn wide(self) -> Cells {
+                $wide(self)
+            }
+            #[inline(always)]
+            fn ones(self) -> u32 {
+                self.count_ones()
+            }
+            #[inline(always)]
+            fn lowest(self) -> u8 {
+                self.trailing_zeros() as u8
+            }
+            #[inline(always)]
+            fn drop_lowest(self) -> Self {
+                self & (self - 1)
+            }
+        }
+    };
 }
 
-impl Bits for u128 {
-    const ZERO: Self = 0;
-    #[inline(always)]
-    fn narrow(c: Cells) -> Self {
-        c
-    }
-    #[inline(always)]
-    fn wide(self) -> Cells {
-        self
-    }
-    #[inline(always)]
-    fn ones(self) -> u32 {
-        self.count_ones()
-    }
-    #[inline(always)]
-    fn lowest(self) -> u8 {
-        self.trailing_zeros() as u8
-    }
-    #[inline(always)]
-    fn drop_lowest(self) -> Self {
-        self & (self - 1)
-    }
-}
+impl_bits!(u64, |c: Cells| c as u64, |x: u64| x as Cells);
+impl_bits!(u128, |c: Cells| c, |x: u128| x);
 
 /// A board's fixed masks in one word.
 #[derive(Debug, Clone, Default)]
@@ -120,13 +105,8 @@ impl<T: Bits> Masks<T> {
             col_last |= bit(board.index(r, board.width() - 1));
         }
         let mut jump = vec![T::ZERO; n * 4];
-        for (d, from) in (0..4).map(|d| (d, board.from_mask(d))) {
-            let mut s = from;
-            while s != 0 {
-                let f = s.trailing_zeros() as u8;
-                s &= s - 1;
-                jump[f as usize * 4 + d] = T::narrow(board.jump(f, d).mask());
-            }
+        for (i, j) in board.indexed_jumps() {
+            jump[i] = T::narrow(j.mask());
         }
         Masks {
             cells: T::narrow(board.cells()),

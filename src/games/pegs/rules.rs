@@ -251,13 +251,15 @@ impl Board {
     /// Every (from, over, to) triple of the board, legal or not: the jumps
     /// a pagoda function or a Merson region must be checked against.
     pub fn all_jumps(&self) -> Vec<Jump> {
-        let mut v = Vec::new();
-        for (d, &m) in self.from_mask.iter().enumerate() {
-            for f in cells_of(m) {
-                v.push(self.jump(f, d));
-            }
-        }
-        v
+        self.indexed_jumps().map(|(_, j)| j).collect()
+    }
+
+    /// Every jump of the board with its index `from * 4 + d` (`d` its
+    /// direction index): the index of the per-jump tables of the solver.
+    pub fn indexed_jumps(&self) -> impl Iterator<Item = (usize, Jump)> + '_ {
+        (0..4).flat_map(move |d| {
+            cells_of(self.from_mask[d]).map(move |f| (f as usize * 4 + d, self.jump(f, d)))
+        })
     }
 
     /// The signed cell-number step of direction index `d`.

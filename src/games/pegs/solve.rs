@@ -236,7 +236,7 @@ pub struct WinSolver<'a> {
     /// xorshift state for the noisy styles.
     rng: u64,
     /// Per-depth move buffers (no allocation per node).
-    buffers: Vec<Vec<(i32, Jump, u8, u128)>>,
+    buffers: Vec<Vec<(i32, Jump, u16, u128)>>,
     /// The cell the last peg must stand on, in the current call.
     finish: Option<u8>,
     /// The target of the current search ([`DUAL`] for the dual search).
@@ -285,15 +285,11 @@ impl<'a> WinSolver<'a> {
         let mut jump_imgs = Vec::new();
         if syms.order() > 1 {
             jump_imgs = vec![[0; NSYM]; n * 4];
-            for d in 0..4 {
-                for f in cells_of(board.from_mask(d)) {
-                    let j = board.jump(f, d);
-                    let e = &mut jump_imgs[f as usize * 4 + d];
-                    for (s, e) in e.iter_mut().enumerate().take(syms.order() - 1) {
-                        *e = bit(syms.map_cell(s, j.from))
-                            | bit(syms.map_cell(s, j.over))
-                            | bit(syms.map_cell(s, j.to));
-                    }
+            for (i, j) in board.indexed_jumps() {
+                for (s, e) in jump_imgs[i].iter_mut().enumerate().take(syms.order() - 1) {
+                    *e = bit(syms.map_cell(s, j.from))
+                        | bit(syms.map_cell(s, j.over))
+                        | bit(syms.map_cell(s, j.to));
                 }
             }
         }
@@ -304,12 +300,9 @@ impl<'a> WinSolver<'a> {
             })
             .collect();
         let mut outward = vec![0; n * 4];
-        for d in 0..4 {
-            for f in cells_of(board.from_mask(d)) {
-                let j = board.jump(f, d);
-                let o = |i: u8| outer[i as usize];
-                outward[f as usize * 4 + d] = o(j.to) - o(j.from) - o(j.over);
-            }
+        let o = |i: u8| outer[i as usize];
+        for (i, j) in board.indexed_jumps() {
+            outward[i] = o(j.to) - o(j.from) - o(j.over);
         }
         WinSolver {
             outer,
@@ -387,18 +380,14 @@ impl<'a> WinSolver<'a> {
 
     /// Recomputes [`WinSolver::deltas`] from the current weights.
     fn set_deltas(&mut self) {
-        for d in 0..4 {
-            for f in cells_of(self.board.from_mask(d)) {
-                let j = self.board.jump(f, d);
-                let (wf, wo, wt) = (
-                    &self.weights[j.from as usize],
-                    &self.weights[j.over as usize],
-                    &self.weights[j.to as usize],
-                );
-                let e = &mut self.deltas[f as usize * 4 + d];
-                for k in 0..MAXP {
-                    e[k] = wt[k] - wf[k] - wo[k];
-                }
+        for (i, j) in self.board.indexed_jumps() {
+            let (wf, wo, wt) = (
+                &self.weights[j.from as usize],
+                &self.weights[j.over as usize],
+                &self.weights[j.to as usize],
+            );
+            for k in 0..MAXP {
+                self.deltas[i][k] = wt[k] - wf[k] - wo[k];
             }
         }
     }
@@ -933,18 +922,18 @@ impl<'a> WinSolver<'a> {
                 } else {
                     0
                 };
-                jumps.push((score, j, d as u8, ckey));
+                jumps.push((score, j, ji as u16, ckey));
             }
         }
         if ordering {
             jumps.sort_by_key(|&(s, ..)| s);
         }
         let mut found = false;
-        for &(_, j, d, ckey) in &jumps {
+        for &(_, j, ji, ckey) in &jumps {
             if self.lost.contains(ckey) {
                 continue;
             }
-            let ji = j.from as usize * 4 + d as usize;
+            let ji = ji as usize;
             let next = pegs ^ m.jump[ji];
             let mut cimgs = [T::ZERO; NSYM];
             if nsym > 0 {
@@ -1035,8 +1024,7 @@ impl<'a> WinSolver<'a> {
     }
 
     /// Ordering score of jump `ji` (`from * 4 + direction`), leading to
-    /// `next`, under the current
-    /// style (lower first).
+    /// `next`, under the current style (lower first).
     #[inline]
     fn score<const W: u32, T: Bits>(&mut self, m: &Masks<T>, next: T, ji: usize) -> i32 {
         let st = self.style;
