@@ -38,6 +38,7 @@ pub mod search;
 pub mod setwalk;
 pub mod solve;
 pub mod table;
+pub mod walkbench;
 pub mod web;
 
 pub use board::{Board, Move, Piece, Position};
