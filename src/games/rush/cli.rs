@@ -458,6 +458,11 @@ pub struct EnumerateArgs {
     /// when it exists), so that repeated runs skip finding them.
     #[arg(long)]
     sets_file: Option<PathBuf>,
+    /// With `--bench-walk`: the walks timed, in this order (`flood`: flood
+    /// fill then distances per cluster; `bfs`: one search per piece set);
+    /// their results must agree.
+    #[arg(long, value_delimiter = ',', default_value = "flood,bfs")]
+    walkers: Vec<String>,
     /// Print the summary as JSON.
     #[arg(long)]
     json: bool,
@@ -528,7 +533,7 @@ fn run_enumerate(args: EnumerateArgs) -> anyhow::Result<ExitCode> {
 
 /// `gridbot enumerate rush --bench-walk N`.
 fn run_bench_walk(args: &EnumerateArgs, every: usize) -> anyhow::Result<ExitCode> {
-    use super::walkbench::{sample_sets_cached, walk_flood};
+    use super::walkbench::{sample_sets_cached, walk_bfs, walk_flood};
     let s = sample_sets_cached(
         args.sets_file.as_deref(),
         args.size as usize,
@@ -543,17 +548,29 @@ fn run_bench_walk(args: &EnumerateArgs, every: usize) -> anyhow::Result<ExitCode
         s.units,
         s.discovery.as_secs_f64() * 1e3
     );
-    let (r, cpu) = walk_flood(&s.sets)?;
-    let hardest = r.entries.iter().map(|e| e.moves).max().unwrap_or(0);
-    println!(
-        "walker=flood clusters={} positions={} entries={} hardest={} walk_cpu_ms={:.1} ns_per_position={:.1}",
-        r.clusters,
-        r.positions,
-        r.entries.len(),
-        hardest,
-        cpu.as_secs_f64() * 1e3,
-        cpu.as_secs_f64() * 1e9 / r.positions.max(1) as f64
-    );
+    let mut first: Option<super::setwalk::SetResult> = None;
+    for w in &args.walkers {
+        let (r, cpu) = match w.as_str() {
+            "flood" => walk_flood(&s.sets)?,
+            "bfs" => walk_bfs(&s.sets)?,
+            other => bail!("--walkers: unknown walker {other:?} (flood or bfs)"),
+        };
+        let hardest = r.entries.iter().map(|e| e.moves).max().unwrap_or(0);
+        println!(
+            "walker={w} clusters={} positions={} entries={} hardest={} walk_cpu_ms={:.1} ns_per_position={:.1}",
+            r.clusters,
+            r.positions,
+            r.entries.len(),
+            hardest,
+            cpu.as_secs_f64() * 1e3,
+            cpu.as_secs_f64() * 1e9 / r.positions.max(1) as f64
+        );
+        match &first {
+            None => first = Some(r),
+            Some(f) if *f != r => bail!("walker {w} disagrees with {}", args.walkers[0]),
+            Some(_) => {}
+        }
+    }
     Ok(ExitCode::SUCCESS)
 }
 

@@ -35,6 +35,7 @@ pub mod read;
 #[cfg(test)]
 mod reference;
 pub mod search;
+pub mod setbfs;
 pub mod setwalk;
 pub mod solve;
 pub mod table;

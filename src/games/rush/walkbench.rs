@@ -13,6 +13,7 @@ use std::time::Duration;
 use super::bench::thread_cpu_time;
 use super::enumerate::{owned_sets, unit_index, units, EnumerateError};
 use super::pieceset::{Layout, PieceSet, MAX_LINES};
+use super::setbfs::SetBfs;
 use super::setwalk::{SetResult, Walker};
 
 /// A sample of piece sets.
@@ -115,6 +116,20 @@ pub fn sample_sets_cached(
 pub fn walk_flood(sets: &[PieceSet]) -> Result<(SetResult, Duration), EnumerateError> {
     let mut out = SetResult::default();
     let mut walker = Walker::new();
+    let mut layout = Layout::default();
+    let t0 = thread_cpu_time();
+    for set in sets {
+        layout.rebuild(set)?;
+        walker.walk(&layout, &mut out);
+    }
+    Ok((out, thread_cpu_time() - t0))
+}
+
+/// Walks every set with the one-search walker ([`SetBfs`]); the result
+/// and the CPU time of the walk.
+pub fn walk_bfs(sets: &[PieceSet]) -> Result<(SetResult, Duration), EnumerateError> {
+    let mut out = SetResult::default();
+    let mut walker = SetBfs::new();
     let mut layout = Layout::default();
     let t0 = thread_cpu_time();
     for set in sets {

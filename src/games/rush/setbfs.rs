@@ -1,0 +1,334 @@
+//! Every cluster with a solved position inside one piece set, found by ONE
+//! breadth-first search from all the set's solved positions at once (the
+//! [`super::setwalk`] design expands every position twice: a flood fill
+//! per cluster, then its distances).
+//!
+//! A search from all solved positions of the set reaches exactly the
+//! clusters that have one, and gives every position its distance to the
+//! nearest solved position of its own cluster (the others are out of
+//! reach). Clusters are told apart by labels: each solved position starts
+//! with its own label, a position takes the label of the position it was
+//! first reached from, and whenever a move joins two positions whose
+//! labels differ the two labels are united (union-find; the least label,
+//! that is the solved position listed first, stays the root). Every move
+//! between reached positions is looked at, so the labels of one cluster
+//! end up united, and labels of different clusters never meet.
+//!
+//! Positions are found again through a small open-addressing table keyed
+//! by their rank in the piece set's [`Layout`] (the rank space is
+//! thousands of times larger than the positions met, so a bitset over it
+//! is touched at scattered words; the table stays small and dense). The
+//! queue of the search keeps every position with its label, layer after
+//! layer; after the search, one pass over it gives each cluster its size
+//! and farthest layer, and a second one the least text among the cluster's
+//! positions in that layer. Clusters come out in the order of their first
+//! solved position, as in [`super::setwalk`], so the results are equal.
+
+use super::enumerate::Entry;
+use super::pieceset::Layout;
+use super::setwalk::SetResult;
+
+/// Empty slot of the table.
+const EMPTY: u64 = u64::MAX;
+
+/// More positions than one expansion can add (pieces times places).
+const ROOM: usize = 1024;
+
+/// The buffers of the search, reused from one piece set to the next.
+#[derive(Debug, Default)]
+pub struct SetBfs {
+    /// Table slots: rank, and the label of the position.
+    keys: Vec<u64>,
+    labels_at: Vec<u32>,
+    /// Slots of the table in use (a power of two), and positions stored.
+    mask: usize,
+    stored: usize,
+    /// The queue: states and their labels, layer after layer.
+    states: Vec<u64>,
+    labels: Vec<u32>,
+    /// Where each layer starts in the queue.
+    layers: Vec<usize>,
+    /// Union-find over labels (one per solved position).
+    parent: Vec<u32>,
+    /// Per root label: positions, farthest layer, least text there.
+    size: Vec<u64>,
+    far: Vec<u32>,
+    best: Vec<[u8; 64]>,
+}
+
+#[inline]
+fn hash(rank: u64) -> usize {
+    (rank.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32) as usize
+}
+
+#[inline]
+fn find(parent: &mut [u32], mut a: u32) -> u32 {
+    while parent[a as usize] != a {
+        let p = parent[a as usize];
+        parent[a as usize] = parent[p as usize];
+        a = p;
+    }
+    a
+}
+
+impl SetBfs {
+    /// A search with empty buffers.
+    pub fn new() -> SetBfs {
+        SetBfs::default()
+    }
+
+    /// Empties the table, with room for `n` positions at load 1/2 or less.
+    fn clear_table(&mut self, n: usize) {
+        let slots = (2 * n).next_power_of_two().max(4 * ROOM);
+        if self.keys.len() != slots {
+            self.keys = vec![EMPTY; slots];
+            self.labels_at = vec![0; slots];
+        } else {
+            self.keys.fill(EMPTY);
+        }
+        self.mask = slots - 1;
+        self.stored = 0;
+    }
+
+    /// Doubles the table.
+    fn grow(&mut self) {
+        let keys = std::mem::take(&mut self.keys);
+        let labels = std::mem::take(&mut self.labels_at);
+        let slots = 2 * keys.len();
+        self.keys = vec![EMPTY; slots];
+        self.labels_at = vec![0; slots];
+        self.mask = slots - 1;
+        for (&k, &l) in keys.iter().zip(&labels) {
+            if k != EMPTY {
+                let mut i = hash(k) & self.mask;
+                while self.keys[i] != EMPTY {
+                    i = (i + 1) & self.mask;
+                }
+                self.keys[i] = k;
+                self.labels_at[i] = l;
+            }
+        }
+    }
+
+    /// Walks every cluster of `layout`'s piece set that has a solved
+    /// position, adding what it finds to `out` (the same as
+    /// [`super::setwalk::Walker::walk`]).
+    pub fn walk(&mut self, layout: &Layout, out: &mut SetResult) {
+        self.clear_table(0);
+        self.states.clear();
+        self.labels.clear();
+        self.layers.clear();
+        self.parent.clear();
+        // Layer 0: the solved positions, each its own label.
+        {
+            let (states, parent) = (&mut self.states, &mut self.parent);
+            layout.for_each_solved(|s| {
+                parent.push(parent.len() as u32);
+                states.push(s);
+            });
+        }
+        let sources = self.states.len();
+        if sources == 0 {
+            return;
+        }
+        for k in 0..sources {
+            let r = layout.rank(self.states[k]);
+            self.insert_new(r, k as u32);
+            self.labels.push(k as u32);
+        }
+        self.layers.push(0);
+        let mut start = 0;
+        while start < self.states.len() {
+            let end = self.states.len();
+            self.layers.push(end);
+            for i in start..end {
+                let s = self.states[i];
+                let mine = self.labels[i];
+                self.expand_one(layout, s, mine);
+            }
+            start = end;
+        }
+        self.layers.pop();
+        self.finish(layout, out);
+    }
+
+    /// Stores rank `r` (known absent) with label `label`.
+    #[inline]
+    fn insert_new(&mut self, r: u64, label: u32) {
+        if 2 * (self.stored + 1) > self.keys.len() {
+            self.grow();
+        }
+        let mut i = hash(r) & self.mask;
+        while self.keys[i] != EMPTY {
+            i = (i + 1) & self.mask;
+        }
+        self.keys[i] = r;
+        self.labels_at[i] = label;
+        self.stored += 1;
+    }
+
+    /// Expands `s` (label `mine`): new positions join the queue with its
+    /// label; met ones unite labels.
+    #[inline]
+    fn expand_one(&mut self, layout: &Layout, s: u64, mine: u32) {
+        if 2 * (self.stored + ROOM) > self.keys.len() {
+            self.grow();
+        }
+        let mut root = find(&mut self.parent, mine);
+        let SetBfs {
+            keys,
+            labels_at,
+            mask,
+            stored,
+            states,
+            labels,
+            parent,
+            ..
+        } = self;
+        let mask = *mask;
+        layout.expand(s, |r, t| {
+            let mut i = hash(r) & mask;
+            loop {
+                let k = keys[i];
+                if k == r {
+                    let other = find(parent, labels_at[i]);
+                    if other != root {
+                        // The least label stays the root.
+                        let (lo, hi) = if other < root {
+                            (other, root)
+                        } else {
+                            (root, other)
+                        };
+                        parent[hi as usize] = lo;
+                        root = lo;
+                    }
+                    return;
+                }
+                if k == EMPTY {
+                    keys[i] = r;
+                    labels_at[i] = root;
+                    *stored += 1;
+                    states.push(t);
+                    labels.push(root);
+                    return;
+                }
+                i = (i + 1) & mask;
+            }
+        });
+    }
+
+    /// Sizes, farthest layers and least farthest texts per cluster; the
+    /// results in the order of the clusters' first solved positions.
+    fn finish(&mut self, layout: &Layout, out: &mut SetResult) {
+        let labels = self.parent.len();
+        for l in 0..labels as u32 {
+            let r = find(&mut self.parent, l);
+            self.parent[l as usize] = r;
+        }
+        self.size.clear();
+        self.size.resize(labels, 0);
+        self.far.clear();
+        self.far.resize(labels, 0);
+        for (d, w) in self.layers.windows(2).enumerate() {
+            for &l in &self.labels[w[0]..w[1]] {
+                let r = self.parent[l as usize] as usize;
+                self.size[r] += 1;
+                self.far[r] = d as u32;
+            }
+        }
+        let last = self.layers.len() - 1;
+        for &l in &self.labels[self.layers[last]..] {
+            let r = self.parent[l as usize] as usize;
+            self.size[r] += 1;
+            self.far[r] = last as u32;
+        }
+        self.best.clear();
+        self.best.resize(labels, [u8::MAX; 64]);
+        let mut text = [0u8; 64];
+        for (d, &from) in self.layers.iter().enumerate().skip(1) {
+            let to = self.layers.get(d + 1).copied().unwrap_or(self.states.len());
+            for i in from..to {
+                let r = self.parent[self.labels[i] as usize] as usize;
+                if self.far[r] == d as u32 {
+                    layout.text_into(self.states[i], &mut text);
+                    if text < self.best[r] {
+                        self.best[r] = text;
+                    }
+                }
+            }
+        }
+        let cells = layout.cells();
+        for r in 0..labels {
+            if self.parent[r] as usize != r {
+                continue;
+            }
+            out.clusters += 1;
+            out.positions += self.size[r];
+            if self.far[r] > 0 {
+                out.entries.push(Entry {
+                    moves: self.far[r],
+                    board: String::from_utf8_lossy(&self.best[r][..cells]).into_owned(),
+                    cluster_size: self.size[r],
+                });
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::enumerate::{owned_sets, unit_index, units};
+    use super::super::setwalk::Walker;
+    use super::*;
+
+    /// Both walks on every set owned by `unit` of side `n`: the same
+    /// result, set by set. Returns the positions walked.
+    fn agree(n: usize, walls: usize, unit: usize) -> u64 {
+        let all = units(n, walls).unwrap();
+        let index = unit_index(&all, n);
+        let (sets, _) = owned_sets(unit, &all[unit], n, walls, &index);
+        let (mut walker, mut bfs) = (Walker::new(), SetBfs::new());
+        let mut positions = 0;
+        for set in &sets {
+            let layout = Layout::new(set).unwrap();
+            let (mut a, mut b) = (SetResult::default(), SetResult::default());
+            walker.walk(&layout, &mut a);
+            bfs.walk(&layout, &mut b);
+            assert_eq!(a, b, "{set}");
+            positions += a.positions;
+        }
+        positions
+    }
+
+    #[test]
+    fn agrees_with_the_flood_fill_walk_set_by_set() {
+        let mut positions = 0;
+        for unit in [0, 5, 11] {
+            positions += agree(4, 2, unit);
+        }
+        for unit in [0, 17, 40] {
+            positions += agree(5, 0, unit);
+        }
+        positions += agree(5, 1, 33);
+        assert!(positions > 10_000, "{positions}");
+    }
+
+    #[test]
+    fn agrees_on_six_by_six_sets() {
+        // A few sets of a 6x6 unit, some large.
+        let all = units(6, 0).unwrap();
+        let index = unit_index(&all, 6);
+        let (sets, _) = owned_sets(300, &all[300], 6, 0, &index);
+        let (mut walker, mut bfs) = (Walker::new(), SetBfs::new());
+        let mut positions = 0;
+        for set in sets.iter().step_by(997) {
+            let layout = Layout::new(set).unwrap();
+            let (mut a, mut b) = (SetResult::default(), SetResult::default());
+            walker.walk(&layout, &mut a);
+            bfs.walk(&layout, &mut b);
+            assert_eq!(a, b, "{set}");
+            positions += a.positions;
+        }
+        assert!(positions > 10_000, "{positions}");
+    }
+}
