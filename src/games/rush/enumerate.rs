@@ -13,12 +13,12 @@
 //! no piece can slide left or up (every cluster with a solved position has
 //! one: push the other pieces left and up; each set is owned by the unit
 //! of its least solved position, which is such a one), then walks each
-//! set's clusters
-//! on its compact index with bitsets ([`super::setwalk`]). Piece sets are
-//! cut into chunks; chunks run in parallel (rayon), and with an output
-//! folder each finished chunk is saved, so an interrupted run resumes where
-//! it stopped. Memory: per thread, two bitsets of the largest set's index
-//! space and one cluster.
+//! set's clusters by one breadth-first search from all its solved
+//! positions ([`super::setbfs`]; the earlier flood fill per cluster,
+//! [`super::setwalk`], is kept as its reference). Units run in parallel
+//! (rayon), and with an output folder each finished unit is saved, so an
+//! interrupted run resumes where it stopped. Memory: per thread, the
+//! positions of the largest piece set met and their table.
 //!
 //! [`enumerate_per_cluster`] is the first design, kept as the reference the
 //! tests compare with: one hashed breadth-first search per cluster, from
@@ -42,7 +42,8 @@ use super::analyse::{cluster_unless, NO_SOLUTION};
 use super::board::{Board, Piece, Position, MAX_SIZE, MIN_SIZE};
 use super::generate::canonical_text;
 use super::pieceset::{Layout, LayoutError, PieceSet};
-use super::setwalk::{SetResult, Walker};
+use super::setbfs::SetBfs;
+use super::setwalk::SetResult;
 use crate::solver::Budget;
 
 /// One piece placed: axis, length, row and column of its first cell.
@@ -457,8 +458,8 @@ fn run_units_unit(
     index: &FxHashMap<u32, usize>,
 ) -> Result<UnitResult, EnumerateError> {
     thread_local! {
-        static WALKER: std::cell::RefCell<(Walker, Layout)> =
-            std::cell::RefCell::new((Walker::new(), Layout::default()));
+        static WALKER: std::cell::RefCell<(SetBfs, Layout)> =
+            std::cell::RefCell::new((SetBfs::new(), Layout::default()));
     }
     let (sets, solved_positions) = owned_sets(k, u, n, walls, index);
     let mut out = SetResult::default();

@@ -43,9 +43,11 @@ pub struct SetBfs {
     /// Slots of the table in use (a power of two), and positions stored.
     mask: usize,
     stored: usize,
-    /// The queue: states and their labels, layer after layer.
+    /// The queue: states, their labels and the free run of the piece
+    /// moved last, layer after layer.
     states: Vec<u64>,
     labels: Vec<u32>,
+    runs: Vec<u8>,
     /// Where each layer starts in the queue.
     layers: Vec<usize>,
     /// Union-find over labels (one per solved position).
@@ -117,6 +119,7 @@ impl SetBfs {
         self.clear_table(0);
         self.states.clear();
         self.labels.clear();
+        self.runs.clear();
         self.layers.clear();
         self.parent.clear();
         // Layer 0: the solved positions, each its own label.
@@ -135,6 +138,7 @@ impl SetBfs {
             let r = layout.rank(self.states[k]);
             self.insert_new(r, k as u32);
             self.labels.push(k as u32);
+            self.runs.push(0);
         }
         self.layers.push(0);
         let mut start = 0;
@@ -144,7 +148,8 @@ impl SetBfs {
             for i in start..end {
                 let s = self.states[i];
                 let mine = self.labels[i];
-                self.expand_one(layout, s, mine);
+                let run = self.runs[i];
+                self.expand_one(layout, s, mine, run);
             }
             start = end;
         }
@@ -170,7 +175,7 @@ impl SetBfs {
     /// Expands `s` (label `mine`): new positions join the queue with its
     /// label; met ones unite labels.
     #[inline]
-    fn expand_one(&mut self, layout: &Layout, s: u64, mine: u32) {
+    fn expand_one(&mut self, layout: &Layout, s: u64, mine: u32, run: u8) {
         if 2 * (self.stored + ROOM) > self.keys.len() {
             self.grow();
         }
@@ -182,16 +187,21 @@ impl SetBfs {
             stored,
             states,
             labels,
+            runs,
             parent,
             ..
         } = self;
         let mask = *mask;
-        layout.expand(s, |r, t| {
+        layout.expand_pruned(s, run, |r, t, moved| {
             let mut i = hash(r) & mask;
             loop {
                 let k = keys[i];
                 if k == r {
-                    let other = find(parent, labels_at[i]);
+                    let l = labels_at[i];
+                    if l == root {
+                        return;
+                    }
+                    let other = find(parent, l);
                     if other != root {
                         // The least label stays the root.
                         let (lo, hi) = if other < root {
@@ -210,6 +220,7 @@ impl SetBfs {
                     *stored += 1;
                     states.push(t);
                     labels.push(root);
+                    runs.push(moved);
                     return;
                 }
                 i = (i + 1) & mask;
