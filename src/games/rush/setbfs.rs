@@ -25,8 +25,8 @@
 //! solved position, as in [`super::setwalk`], so the results are equal.
 
 use super::enumerate::Entry;
-use super::pieceset::Layout;
-use super::setwalk::SetResult;
+use super::pieceset::{Layout, MAX_SPACE};
+use super::setwalk::{SetResult, Walker};
 
 /// Empty slot of the table.
 const EMPTY: u64 = u64::MAX;
@@ -34,15 +34,26 @@ const EMPTY: u64 = u64::MAX;
 /// More positions than one expansion can add (pieces times places).
 const ROOM: usize = 1024;
 
+/// Bits of a label in a table slot; ranks are below [`MAX_SPACE`], so a
+/// slot holds both.
+const LABEL_BITS: u32 = 64 - MAX_SPACE.trailing_zeros();
+
+/// Labels are below this (sets with more solved positions, none met on
+/// 6x6, go to the flood-fill walk).
+const LABELS: usize = (1 << LABEL_BITS) - 1;
+
 /// The buffers of the search, reused from one piece set to the next.
 #[derive(Debug, Default)]
 pub struct SetBfs {
-    /// Table slots: rank, and the label of the position.
+    /// Table slots: rank << [`LABEL_BITS`] | label of the position.
     keys: Vec<u64>,
-    labels_at: Vec<u32>,
-    /// Slots of the table in use (a power of two), and positions stored.
+    /// Slots of the table (a power of two) minus one, the shift that
+    /// takes a hash to a slot, and positions stored.
     mask: usize,
+    shift: u32,
     stored: usize,
+    /// The walk of sets with more solved positions than labels.
+    fallback: Walker,
     /// The queue: states, their labels and the free run of the piece
     /// moved last, layer after layer.
     states: Vec<u64>,
@@ -58,9 +69,10 @@ pub struct SetBfs {
     best: Vec<[u8; 64]>,
 }
 
+/// The slot where the search for `rank` starts.
 #[inline]
-fn hash(rank: u64) -> usize {
-    (rank.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32) as usize
+fn hash(rank: u64, shift: u32) -> usize {
+    (rank.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> shift) as usize
 }
 
 #[inline]
@@ -84,30 +96,28 @@ impl SetBfs {
         let slots = (2 * n).next_power_of_two().max(4 * ROOM);
         if self.keys.len() != slots {
             self.keys = vec![EMPTY; slots];
-            self.labels_at = vec![0; slots];
         } else {
             self.keys.fill(EMPTY);
         }
         self.mask = slots - 1;
+        self.shift = 64 - slots.trailing_zeros();
         self.stored = 0;
     }
 
     /// Doubles the table.
     fn grow(&mut self) {
         let keys = std::mem::take(&mut self.keys);
-        let labels = std::mem::take(&mut self.labels_at);
         let slots = 2 * keys.len();
         self.keys = vec![EMPTY; slots];
-        self.labels_at = vec![0; slots];
         self.mask = slots - 1;
-        for (&k, &l) in keys.iter().zip(&labels) {
+        self.shift = 64 - slots.trailing_zeros();
+        for &k in &keys {
             if k != EMPTY {
-                let mut i = hash(k) & self.mask;
+                let mut i = hash(k >> LABEL_BITS, self.shift);
                 while self.keys[i] != EMPTY {
                     i = (i + 1) & self.mask;
                 }
                 self.keys[i] = k;
-                self.labels_at[i] = l;
             }
         }
     }
@@ -132,6 +142,10 @@ impl SetBfs {
         }
         let sources = self.states.len();
         if sources == 0 {
+            return;
+        }
+        if sources >= LABELS {
+            self.fallback.walk(layout, out);
             return;
         }
         for k in 0..sources {
@@ -163,12 +177,11 @@ impl SetBfs {
         if 2 * (self.stored + 1) > self.keys.len() {
             self.grow();
         }
-        let mut i = hash(r) & self.mask;
+        let mut i = hash(r, self.shift);
         while self.keys[i] != EMPTY {
             i = (i + 1) & self.mask;
         }
-        self.keys[i] = r;
-        self.labels_at[i] = label;
+        self.keys[i] = r << LABEL_BITS | label as u64;
         self.stored += 1;
     }
 
@@ -182,8 +195,8 @@ impl SetBfs {
         let mut root = find(&mut self.parent, mine);
         let SetBfs {
             keys,
-            labels_at,
             mask,
+            shift,
             stored,
             states,
             labels,
@@ -191,13 +204,13 @@ impl SetBfs {
             parent,
             ..
         } = self;
-        let mask = *mask;
+        let (mask, shift) = (*mask, *shift);
         layout.expand_pruned(s, run, |r, t, moved| {
-            let mut i = hash(r) & mask;
+            let mut i = hash(r, shift);
             loop {
                 let k = keys[i];
-                if k == r {
-                    let l = labels_at[i];
+                if k >> LABEL_BITS == r && k != EMPTY {
+                    let l = (k & LABELS as u64) as u32;
                     if l == root {
                         return;
                     }
@@ -215,8 +228,7 @@ impl SetBfs {
                     return;
                 }
                 if k == EMPTY {
-                    keys[i] = r;
-                    labels_at[i] = root;
+                    keys[i] = r << LABEL_BITS | root as u64;
                     *stored += 1;
                     states.push(t);
                     labels.push(root);
