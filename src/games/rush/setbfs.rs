@@ -147,7 +147,6 @@ impl SetBfs {
     /// position, adding what it finds to `out` (the same as
     /// [`super::setwalk::Walker::walk`]).
     pub fn walk(&mut self, layout: &Layout, out: &mut SetResult) {
-        self.clear_table(0);
         self.states.clear();
         self.labels.clear();
         self.runs.clear();
@@ -169,6 +168,9 @@ impl SetBfs {
             self.fallback.walk(layout, out);
             return;
         }
+        // A set holds a few times more positions than solved ones (4 on
+        // average over sample B): size the table for that at once.
+        self.clear_table(4 * sources);
         for k in 0..sources {
             let r = layout.rank(self.states[k]);
             self.insert_new(r, k as u32);
