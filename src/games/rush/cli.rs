@@ -446,6 +446,23 @@ pub struct EnumerateArgs {
     /// fraction of the work (its counts are that fraction's).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
     sample: u32,
+    /// With `--bench-walk`: the first unit of the sample.
+    #[arg(long, default_value_t = 0)]
+    sample_from: u32,
+    /// Benchmark the walk alone on a deterministic sample: the units of
+    /// `--sample`/`--sample-from`, every N-th piece set each owns; prints
+    /// the CPU time of finding the sets and of walking them.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    bench_walk: Option<u32>,
+    /// With `--bench-walk`: keep the sample's piece sets in this file (read
+    /// when it exists), so that repeated runs skip finding them.
+    #[arg(long)]
+    sets_file: Option<PathBuf>,
+    /// With `--bench-walk`: the walks timed, in this order (`flood`: flood
+    /// fill then distances per cluster; `bfs`: one search per piece set);
+    /// their results must agree.
+    #[arg(long, value_delimiter = ',', default_value = "flood,bfs")]
+    walkers: Vec<String>,
     /// Print the summary as JSON.
     #[arg(long)]
     json: bool,
@@ -453,6 +470,9 @@ pub struct EnumerateArgs {
 
 fn run_enumerate(args: EnumerateArgs) -> anyhow::Result<ExitCode> {
     use super::enumerate::enumerate_some;
+    if let Some(every) = args.bench_walk {
+        return run_bench_walk(&args, every as usize);
+    }
     let units = args.out.as_ref().map(|o| {
         let mut d = o.clone().into_os_string();
         d.push(".units");
@@ -506,6 +526,49 @@ fn run_enumerate(args: EnumerateArgs) -> anyhow::Result<ExitCode> {
         }
         for (m, c) in summary.by_moves.iter().rev() {
             println!("moves={m} puzzles={c}");
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `gridbot enumerate rush --bench-walk N`.
+fn run_bench_walk(args: &EnumerateArgs, every: usize) -> anyhow::Result<ExitCode> {
+    use super::walkbench::{sample_sets_cached, walk_bfs, walk_flood};
+    let s = sample_sets_cached(
+        args.sets_file.as_deref(),
+        args.size as usize,
+        args.walls as usize,
+        args.sample_from as usize,
+        args.sample as usize,
+        every,
+    )?;
+    println!(
+        "sets={} units={} discovery_cpu_ms={:.1}",
+        s.sets.len(),
+        s.units,
+        s.discovery.as_secs_f64() * 1e3
+    );
+    let mut first: Option<super::setwalk::SetResult> = None;
+    for w in &args.walkers {
+        let (r, cpu) = match w.as_str() {
+            "flood" => walk_flood(&s.sets)?,
+            "bfs" => walk_bfs(&s.sets)?,
+            other => bail!("--walkers: unknown walker {other:?} (flood or bfs)"),
+        };
+        let hardest = r.entries.iter().map(|e| e.moves).max().unwrap_or(0);
+        println!(
+            "walker={w} clusters={} positions={} entries={} hardest={} walk_cpu_ms={:.1} ns_per_position={:.1}",
+            r.clusters,
+            r.positions,
+            r.entries.len(),
+            hardest,
+            cpu.as_secs_f64() * 1e3,
+            cpu.as_secs_f64() * 1e9 / r.positions.max(1) as f64
+        );
+        match &first {
+            None => first = Some(r),
+            Some(f) if *f != r => bail!("walker {w} disagrees with {}", args.walkers[0]),
+            Some(_) => {}
         }
     }
     Ok(ExitCode::SUCCESS)

@@ -13,12 +13,12 @@
 //! no piece can slide left or up (every cluster with a solved position has
 //! one: push the other pieces left and up; each set is owned by the unit
 //! of its least solved position, which is such a one), then walks each
-//! set's clusters
-//! on its compact index with bitsets ([`super::setwalk`]). Piece sets are
-//! cut into chunks; chunks run in parallel (rayon), and with an output
-//! folder each finished chunk is saved, so an interrupted run resumes where
-//! it stopped. Memory: per thread, two bitsets of the largest set's index
-//! space and one cluster.
+//! set's clusters by one breadth-first search from all its solved
+//! positions ([`super::setbfs`]; the earlier flood fill per cluster,
+//! [`super::setwalk`], is kept as its reference). Units run in parallel
+//! (rayon), and with an output folder each finished unit is saved, so an
+//! interrupted run resumes where it stopped. Memory: per thread, the
+//! positions of the largest piece set met and their table.
 //!
 //! [`enumerate_per_cluster`] is the first design, kept as the reference the
 //! tests compare with: one hashed breadth-first search per cluster, from
@@ -42,7 +42,8 @@ use super::analyse::{cluster_unless, NO_SOLUTION};
 use super::board::{Board, Piece, Position, MAX_SIZE, MIN_SIZE};
 use super::generate::canonical_text;
 use super::pieceset::{Layout, LayoutError, PieceSet};
-use super::setwalk::{SetResult, Walker};
+use super::setbfs::SetBfs;
+use super::setwalk::SetResult;
 use crate::solver::Budget;
 
 /// One piece placed: axis, length, row and column of its first cell.
@@ -415,12 +416,40 @@ fn sets_counted(u: &Unit, n: usize, walls: usize, count: &mut u64) -> Vec<PieceS
     sets
 }
 
-/// Walks the piece sets that unit `k` owns: those met among its solved
-/// positions where no piece can slide left or up whose least solved
-/// position ([`PieceSet::least_solved_first_row`]) is in this unit. That
-/// position is pushed, so exactly one unit owns each set, found by one
-/// depth-first search per set (the first design listed every solved
-/// position of every set met, 7 times slower on 6x6).
+/// The unit index of every unit, keyed by [`first_row_of`] (what
+/// [`owned_sets`] needs to tell which unit owns a set).
+pub fn unit_index(all: &[Unit], n: usize) -> FxHashMap<u32, usize> {
+    all.iter()
+        .enumerate()
+        .map(|(k, u)| (first_row_of(u, n), k))
+        .collect()
+}
+
+/// The piece sets that unit `k` owns, sorted, and the number of solved
+/// positions listed to find them: those met among its solved positions
+/// where no piece can slide left or up whose least solved position
+/// ([`PieceSet::least_solved_first_row`]) is in this unit. That position
+/// is pushed, so exactly one unit owns each set, found by one depth-first
+/// search per set (the first design listed every solved position of every
+/// set met, 7 times slower on 6x6).
+pub fn owned_sets(
+    k: usize,
+    u: &Unit,
+    n: usize,
+    walls: usize,
+    index: &FxHashMap<u32, usize>,
+) -> (Vec<PieceSet>, u64) {
+    let mut solved_positions = 0;
+    let mut sets = sets_counted(u, n, walls, &mut solved_positions);
+    sets.retain(|set| {
+        set.least_solved_first_row()
+            .and_then(|key| index.get(&key).copied())
+            == Some(k)
+    });
+    (sets, solved_positions)
+}
+
+/// Walks the piece sets that unit `k` owns (see [`owned_sets`]).
 fn run_units_unit(
     k: usize,
     u: &Unit,
@@ -429,22 +458,16 @@ fn run_units_unit(
     index: &FxHashMap<u32, usize>,
 ) -> Result<UnitResult, EnumerateError> {
     thread_local! {
-        static WALKER: std::cell::RefCell<(Walker, Layout)> =
-            std::cell::RefCell::new((Walker::new(), Layout::default()));
+        static WALKER: std::cell::RefCell<(SetBfs, Layout)> =
+            std::cell::RefCell::new((SetBfs::new(), Layout::default()));
     }
-    let mut solved_positions = 0;
-    let sets = sets_counted(u, n, walls, &mut solved_positions);
+    let (sets, solved_positions) = owned_sets(k, u, n, walls, index);
     let mut out = SetResult::default();
     WALKER.with(|w| {
         let (walker, layout) = &mut *w.borrow_mut();
         for set in &sets {
-            let owner = set
-                .least_solved_first_row()
-                .and_then(|key| index.get(&key).copied());
-            if owner == Some(k) {
-                layout.rebuild(set)?;
-                walker.walk(layout, &mut out);
-            }
+            layout.rebuild(set)?;
+            walker.walk(layout, &mut out);
         }
         Ok::<(), EnumerateError>(())
     })?;
@@ -480,11 +503,7 @@ pub fn enumerate_some(
 ) -> Result<(Summary, Vec<Entry>), EnumerateError> {
     let t0 = std::time::Instant::now();
     let all = units(n, walls)?;
-    let index: FxHashMap<u32, usize> = all
-        .iter()
-        .enumerate()
-        .map(|(k, u)| (first_row_of(u, n), k))
-        .collect();
+    let index = unit_index(&all, n);
     let stride = stride.max(1);
     let chosen: Vec<(usize, &Unit)> = all.iter().enumerate().step_by(stride).collect();
     if let Some(d) = dir {

@@ -35,9 +35,11 @@ pub mod read;
 #[cfg(test)]
 mod reference;
 pub mod search;
+pub mod setbfs;
 pub mod setwalk;
 pub mod solve;
 pub mod table;
+pub mod walkbench;
 pub mod web;
 
 pub use board::{Board, Move, Piece, Position};

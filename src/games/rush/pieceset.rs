@@ -182,6 +182,10 @@ pub struct Layout {
     /// The bits of a state holding line fields, and those holding the tag.
     fields: u64,
     tags: u64,
+    /// `spread[m]`: bit `c` of `m` moved to bit `c * n` (a line's cells
+    /// seen across the board), for the board side `spread_n`.
+    spread: Vec<u64>,
+    spread_n: usize,
 }
 
 /// The cells of a piece of length `len` at `offset` on line `index`.
@@ -342,6 +346,17 @@ impl Layout {
         self.space = stride as u64;
         self.fields = if self.tagged { FIELDS } else { u64::MAX };
         self.tags = if self.tagged { !FIELDS } else { 0 };
+        if self.spread_n != n || self.spread.is_empty() {
+            self.spread = (0..1u64 << n)
+                .map(|m| {
+                    (0..n)
+                        .filter(|c| m >> c & 1 != 0)
+                        .map(|c| 1 << (c * n))
+                        .sum()
+                })
+                .collect();
+            self.spread_n = n;
+        }
         Ok(())
     }
 
@@ -431,6 +446,88 @@ impl Layout {
             }
         }
         rank
+    }
+
+    /// [`Layout::expand`] with one more rule that drops moves whose
+    /// positions are reached otherwise, no later: `state` was reached by
+    /// moving piece A, whose free run (the cells it could occupy, in its
+    /// line's frame) was `run`; a piece B listed before A (lower tag) whose
+    /// free run now does not meet A's is not moved, as each of its moves
+    /// commutes with A's: the same position is one move of A away from the
+    /// parent's own move of B, which the search met before `state`. `f`
+    /// gets the rank, the tagged state and the free run of the piece moved.
+    #[inline]
+    pub fn expand_pruned(&self, state: u64, run: u8, mut f: impl FnMut(u64, u64, u8)) {
+        let mut occ = self.walls;
+        let mut tocc = self.twalls;
+        let mut rank = 0u64;
+        for l in &self.lines {
+            let a = self.arrangement(state, l);
+            occ |= a.mask;
+            tocc |= a.tmask;
+            rank += a.contrib;
+        }
+        let last = if self.tagged { state >> TAG_SHIFT } else { 0 };
+        // The last move's run on the board and on the transposed board.
+        let (rn, rt) = if last == 0 {
+            (0, 0)
+        } else {
+            let l = &self.lines[((last - 1) / 4) as usize];
+            let m = run as u64;
+            let across = self.spread[run as usize] << l.index;
+            if l.horizontal {
+                (m << l.cells, across)
+            } else {
+                (across, m << l.cells)
+            }
+        };
+        let fields = state & self.fields;
+        let n = self.n as u32;
+        let full = (1u32 << n) - 1;
+        for (k, l) in self.lines.iter().enumerate() {
+            let a = self.arrangement(state, l);
+            let bits = (if l.horizontal { occ } else { tocc } >> l.cells) as u32 & full;
+            let seen = if l.horizontal { rn } else { rt } >> l.cells;
+            for j in 0..l.count as usize {
+                let tag = if self.tagged {
+                    1 + 4 * k as u64 + j as u64
+                } else {
+                    255
+                };
+                if tag == last {
+                    continue;
+                }
+                let p = a.offsets[j] as u32;
+                let len = l.lens[j] as u32;
+                let below = bits & ((1 << p) - 1);
+                let back = if below == 0 {
+                    p
+                } else {
+                    p - 1 - (31 - below.leading_zeros())
+                };
+                let fwd = (bits >> (p + len)).trailing_zeros().min(n - p - len);
+                if back + fwd == 0 {
+                    continue;
+                }
+                let from = p - back;
+                let mine = ((1u32 << (back + fwd + len)) - 1) << from;
+                if tag < last && seen as u32 & full & mine == 0 {
+                    continue;
+                }
+                let base = a.target as usize + 8 * j;
+                let tagbits = (tag << TAG_SHIFT) & self.tags;
+                for o in from..=(p + fwd) {
+                    if o != p {
+                        let t = self.targets[base + o as usize];
+                        f(
+                            rank.wrapping_add(t.drank),
+                            fields.wrapping_add(t.dstate) | tagbits,
+                            mine as u8,
+                        );
+                    }
+                }
+            }
+        }
     }
 
     /// `state` without its tag.

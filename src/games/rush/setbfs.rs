@@ -1,0 +1,380 @@
+//! Every cluster with a solved position inside one piece set, found by ONE
+//! breadth-first search from all the set's solved positions at once (the
+//! [`super::setwalk`] design expands every position twice: a flood fill
+//! per cluster, then its distances).
+//!
+//! A search from all solved positions of the set reaches exactly the
+//! clusters that have one, and gives every position its distance to the
+//! nearest solved position of its own cluster (the others are out of
+//! reach). Clusters are told apart by labels: each solved position starts
+//! with its own label, a position takes the label of the position it was
+//! first reached from, and whenever a move joins two positions whose
+//! labels differ the two labels are united (union-find; the least label,
+//! that is the solved position listed first, stays the root). Every move
+//! between reached positions is looked at, so the labels of one cluster
+//! end up united, and labels of different clusters never meet.
+//!
+//! Positions are found again through a small open-addressing table keyed
+//! by their rank in the piece set's [`Layout`] (the rank space is
+//! thousands of times larger than the positions met, so a bitset over it
+//! is touched at scattered words; the table stays small and dense). The
+//! queue of the search keeps every position with its label, layer after
+//! layer; after the search, one pass over it gives each cluster its size
+//! and farthest layer, and a second one the least text among the cluster's
+//! positions in that layer. Clusters come out in the order of their first
+//! solved position, as in [`super::setwalk`], so the results are equal.
+//!
+//! Moves dropped ([`Layout::expand_pruned`]): a position `x` reached from
+//! its parent `p` by moving piece A (its tag) does not move A again (every
+//! place A could reach is one move of A from `p`), nor a piece B listed
+//! before A (lower tag) whose free run at `x` does not meet A's free run
+//! at `p`. Why this changes neither distances nor clusters: then `q = p +
+//! B` is a valid move of `p`, and `x + B = q + A` a valid move of `q`
+//! (the two runs are disjoint). Lemma: `q` is reached before `x` (by
+//! strong induction on the order positions are reached: `p` expands B
+//! before A, so either it meets `q` then, or it dropped that move by the
+//! same rule, and then by induction `q` is one move of `p`'s own last
+//! piece from a position reached before `p`, which is expanded before `p`,
+//! so meets `q` before `p` meets `x`, unless that move is dropped too, and
+//! the same step repeats on positions reached earlier and earlier).
+//! Distances: a position reached first is never farther, so `x + B` is
+//! met from some position no farther than `x`, which is all a
+//! breadth-first search needs. Clusters: by induction on the order
+//! positions are reached, a dropped move `x -> y` joins positions already
+//! joined by `x - p` (the label `x` inherited), `p - q` and `q - y`, each
+//! looked at or dropped at a position reached before `x`. The tests
+//! compare every result with the flood-fill walk, set by set.
+
+use super::enumerate::Entry;
+use super::pieceset::{Layout, MAX_SPACE};
+use super::setwalk::{SetResult, Walker};
+
+/// Empty slot of the table.
+const EMPTY: u64 = u64::MAX;
+
+/// More positions than one expansion can add (pieces times places).
+const ROOM: usize = 1024;
+
+/// Bits of a label in a table slot; ranks are below [`MAX_SPACE`], so a
+/// slot holds both.
+const LABEL_BITS: u32 = 64 - MAX_SPACE.trailing_zeros();
+
+/// Labels are below this (sets with more solved positions, none met on
+/// 6x6, go to the flood-fill walk).
+const LABELS: usize = (1 << LABEL_BITS) - 1;
+
+/// The buffers of the search, reused from one piece set to the next.
+#[derive(Debug, Default)]
+pub struct SetBfs {
+    /// Table slots: rank << [`LABEL_BITS`] | label of the position.
+    keys: Vec<u64>,
+    /// Slots of the table (a power of two) minus one, the shift that
+    /// takes a hash to a slot, and positions stored.
+    mask: usize,
+    shift: u32,
+    stored: usize,
+    /// The walk of sets with more solved positions than labels.
+    fallback: Walker,
+    /// The queue: states, their labels and the free run of the piece
+    /// moved last, layer after layer.
+    states: Vec<u64>,
+    labels: Vec<u32>,
+    runs: Vec<u8>,
+    /// Where each layer starts in the queue.
+    layers: Vec<usize>,
+    /// Union-find over labels (one per solved position).
+    parent: Vec<u32>,
+    /// Per root label: positions, farthest layer, least text there.
+    size: Vec<u64>,
+    far: Vec<u32>,
+    best: Vec<[u8; 64]>,
+}
+
+/// The slot where the search for `rank` starts.
+#[inline]
+fn hash(rank: u64, shift: u32) -> usize {
+    (rank.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> shift) as usize
+}
+
+#[inline]
+fn find(parent: &mut [u32], mut a: u32) -> u32 {
+    while parent[a as usize] != a {
+        let p = parent[a as usize];
+        parent[a as usize] = parent[p as usize];
+        a = p;
+    }
+    a
+}
+
+impl SetBfs {
+    /// A search with empty buffers.
+    pub fn new() -> SetBfs {
+        SetBfs::default()
+    }
+
+    /// Empties the table, with room for `n` positions at load 1/2 or less.
+    fn clear_table(&mut self, n: usize) {
+        let slots = (2 * n).next_power_of_two().max(4 * ROOM);
+        if self.keys.len() != slots {
+            self.keys = vec![EMPTY; slots];
+        } else {
+            self.keys.fill(EMPTY);
+        }
+        self.mask = slots - 1;
+        self.shift = 64 - slots.trailing_zeros();
+        self.stored = 0;
+    }
+
+    /// Doubles the table.
+    fn grow(&mut self) {
+        let keys = std::mem::take(&mut self.keys);
+        let slots = 2 * keys.len();
+        self.keys = vec![EMPTY; slots];
+        self.mask = slots - 1;
+        self.shift = 64 - slots.trailing_zeros();
+        for &k in &keys {
+            if k != EMPTY {
+                let mut i = hash(k >> LABEL_BITS, self.shift);
+                while self.keys[i] != EMPTY {
+                    i = (i + 1) & self.mask;
+                }
+                self.keys[i] = k;
+            }
+        }
+    }
+
+    /// Walks every cluster of `layout`'s piece set that has a solved
+    /// position, adding what it finds to `out` (the same as
+    /// [`super::setwalk::Walker::walk`]).
+    pub fn walk(&mut self, layout: &Layout, out: &mut SetResult) {
+        self.states.clear();
+        self.labels.clear();
+        self.runs.clear();
+        self.layers.clear();
+        self.parent.clear();
+        // Layer 0: the solved positions, each its own label.
+        {
+            let (states, parent) = (&mut self.states, &mut self.parent);
+            layout.for_each_solved(|s| {
+                parent.push(parent.len() as u32);
+                states.push(s);
+            });
+        }
+        let sources = self.states.len();
+        if sources == 0 {
+            return;
+        }
+        if sources >= LABELS {
+            self.fallback.walk(layout, out);
+            return;
+        }
+        // A set holds a few times more positions than solved ones (4 on
+        // average over sample B): size the table for that at once.
+        self.clear_table(4 * sources);
+        for k in 0..sources {
+            let r = layout.rank(self.states[k]);
+            self.insert_new(r, k as u32);
+            self.labels.push(k as u32);
+            self.runs.push(0);
+        }
+        self.layers.push(0);
+        let mut start = 0;
+        while start < self.states.len() {
+            let end = self.states.len();
+            self.layers.push(end);
+            for i in start..end {
+                let s = self.states[i];
+                let mine = self.labels[i];
+                let run = self.runs[i];
+                self.expand_one(layout, s, mine, run);
+            }
+            start = end;
+        }
+        self.layers.pop();
+        self.finish(layout, out);
+    }
+
+    /// Stores rank `r` (known absent) with label `label`.
+    #[inline]
+    fn insert_new(&mut self, r: u64, label: u32) {
+        if 2 * (self.stored + 1) > self.keys.len() {
+            self.grow();
+        }
+        let mut i = hash(r, self.shift);
+        while self.keys[i] != EMPTY {
+            i = (i + 1) & self.mask;
+        }
+        self.keys[i] = r << LABEL_BITS | label as u64;
+        self.stored += 1;
+    }
+
+    /// Expands `s` (label `mine`): new positions join the queue with its
+    /// label; met ones unite labels.
+    #[inline]
+    fn expand_one(&mut self, layout: &Layout, s: u64, mine: u32, run: u8) {
+        if 2 * (self.stored + ROOM) > self.keys.len() {
+            self.grow();
+        }
+        let mut root = find(&mut self.parent, mine);
+        let SetBfs {
+            keys,
+            mask,
+            shift,
+            stored,
+            states,
+            labels,
+            runs,
+            parent,
+            ..
+        } = self;
+        let (mask, shift) = (*mask, *shift);
+        layout.expand_pruned(s, run, |r, t, moved| {
+            let mut i = hash(r, shift);
+            loop {
+                let k = keys[i];
+                if k >> LABEL_BITS == r && k != EMPTY {
+                    let l = (k & LABELS as u64) as u32;
+                    if l == root {
+                        return;
+                    }
+                    let other = find(parent, l);
+                    if other != root {
+                        // The least label stays the root.
+                        let (lo, hi) = if other < root {
+                            (other, root)
+                        } else {
+                            (root, other)
+                        };
+                        parent[hi as usize] = lo;
+                        root = lo;
+                    }
+                    return;
+                }
+                if k == EMPTY {
+                    keys[i] = r << LABEL_BITS | root as u64;
+                    *stored += 1;
+                    states.push(t);
+                    labels.push(root);
+                    runs.push(moved);
+                    return;
+                }
+                i = (i + 1) & mask;
+            }
+        });
+    }
+
+    /// Sizes, farthest layers and least farthest texts per cluster; the
+    /// results in the order of the clusters' first solved positions.
+    fn finish(&mut self, layout: &Layout, out: &mut SetResult) {
+        let labels = self.parent.len();
+        for l in 0..labels as u32 {
+            let r = find(&mut self.parent, l);
+            self.parent[l as usize] = r;
+        }
+        self.size.clear();
+        self.size.resize(labels, 0);
+        self.far.clear();
+        self.far.resize(labels, 0);
+        for (d, w) in self.layers.windows(2).enumerate() {
+            for &l in &self.labels[w[0]..w[1]] {
+                let r = self.parent[l as usize] as usize;
+                self.size[r] += 1;
+                self.far[r] = d as u32;
+            }
+        }
+        let last = self.layers.len() - 1;
+        for &l in &self.labels[self.layers[last]..] {
+            let r = self.parent[l as usize] as usize;
+            self.size[r] += 1;
+            self.far[r] = last as u32;
+        }
+        self.best.clear();
+        self.best.resize(labels, [u8::MAX; 64]);
+        let mut text = [0u8; 64];
+        for (d, &from) in self.layers.iter().enumerate().skip(1) {
+            let to = self.layers.get(d + 1).copied().unwrap_or(self.states.len());
+            for i in from..to {
+                let r = self.parent[self.labels[i] as usize] as usize;
+                if self.far[r] == d as u32 {
+                    layout.text_into(self.states[i], &mut text);
+                    if text < self.best[r] {
+                        self.best[r] = text;
+                    }
+                }
+            }
+        }
+        let cells = layout.cells();
+        for r in 0..labels {
+            if self.parent[r] as usize != r {
+                continue;
+            }
+            out.clusters += 1;
+            out.positions += self.size[r];
+            if self.far[r] > 0 {
+                out.entries.push(Entry {
+                    moves: self.far[r],
+                    board: String::from_utf8_lossy(&self.best[r][..cells]).into_owned(),
+                    cluster_size: self.size[r],
+                });
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::enumerate::{owned_sets, unit_index, units};
+    use super::super::setwalk::Walker;
+    use super::*;
+
+    /// Both walks on every set owned by `unit` of side `n`: the same
+    /// result, set by set. Returns the positions walked.
+    fn agree(n: usize, walls: usize, unit: usize) -> u64 {
+        let all = units(n, walls).unwrap();
+        let index = unit_index(&all, n);
+        let (sets, _) = owned_sets(unit, &all[unit], n, walls, &index);
+        let (mut walker, mut bfs) = (Walker::new(), SetBfs::new());
+        let mut positions = 0;
+        for set in &sets {
+            let layout = Layout::new(set).unwrap();
+            let (mut a, mut b) = (SetResult::default(), SetResult::default());
+            walker.walk(&layout, &mut a);
+            bfs.walk(&layout, &mut b);
+            assert_eq!(a, b, "{set}");
+            positions += a.positions;
+        }
+        positions
+    }
+
+    #[test]
+    fn agrees_with_the_flood_fill_walk_set_by_set() {
+        let mut positions = 0;
+        for unit in [0, 5, 11] {
+            positions += agree(4, 2, unit);
+        }
+        for unit in [0, 17, 40] {
+            positions += agree(5, 0, unit);
+        }
+        positions += agree(5, 1, 33);
+        assert!(positions > 10_000, "{positions}");
+    }
+
+    #[test]
+    fn agrees_on_six_by_six_sets() {
+        // A few sets of a 6x6 unit, some large.
+        let all = units(6, 0).unwrap();
+        let index = unit_index(&all, 6);
+        let (sets, _) = owned_sets(300, &all[300], 6, 0, &index);
+        let (mut walker, mut bfs) = (Walker::new(), SetBfs::new());
+        let mut positions = 0;
+        for set in sets.iter().step_by(997) {
+            let layout = Layout::new(set).unwrap();
+            let (mut a, mut b) = (SetResult::default(), SetResult::default());
+            walker.walk(&layout, &mut a);
+            bfs.walk(&layout, &mut b);
+            assert_eq!(a, b, "{set}");
+            positions += a.positions;
+        }
+        assert!(positions > 10_000, "{positions}");
+    }
+}

@@ -1,0 +1,153 @@
+//! The benchmark of the enumeration's walk (`gridbot enumerate rush
+//! --bench-walk`): a deterministic sample of piece sets (every `unit_step`-th
+//! work unit from `first_unit`, every `set_step`-th set each owns), found
+//! once (its discovery timed apart, the list optionally kept in a file so
+//! that walks can be timed again and again on the same sets), then walked
+//! by one design, timed by the thread's CPU clock.
+
+use std::fmt::Write as _;
+use std::fs;
+use std::path::Path;
+use std::time::Duration;
+
+use super::bench::thread_cpu_time;
+use super::enumerate::{owned_sets, unit_index, units, EnumerateError};
+use super::pieceset::{Layout, PieceSet, MAX_LINES};
+use super::setbfs::SetBfs;
+use super::setwalk::{SetResult, Walker};
+
+/// A sample of piece sets.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SetSample {
+    /// The sets, in unit order, then set order.
+    pub sets: Vec<PieceSet>,
+    /// CPU time spent finding them (zero when read from a file).
+    pub discovery: Duration,
+    /// Units whose owned sets were listed.
+    pub units: usize,
+}
+
+/// Every `set_step`-th set owned by every `unit_step`-th unit from
+/// `first_unit` of side `n` with at most `walls` walls.
+pub fn sample_sets(
+    n: usize,
+    walls: usize,
+    first_unit: usize,
+    unit_step: usize,
+    set_step: usize,
+) -> Result<SetSample, EnumerateError> {
+    let all = units(n, walls)?;
+    let index = unit_index(&all, n);
+    let t0 = thread_cpu_time();
+    let mut out = SetSample::default();
+    for (k, u) in all
+        .iter()
+        .enumerate()
+        .skip(first_unit)
+        .step_by(unit_step.max(1))
+    {
+        let (sets, _) = owned_sets(k, u, n, walls, &index);
+        out.sets.extend(sets.into_iter().step_by(set_step.max(1)));
+        out.units += 1;
+    }
+    out.discovery = thread_cpu_time() - t0;
+    Ok(out)
+}
+
+/// The sets as text, one a line: size, walls, the line codes (hex).
+pub fn sets_to_text(sets: &[PieceSet]) -> String {
+    let mut s = String::with_capacity(sets.len() * 50);
+    for set in sets {
+        let _ = write!(s, "{} {:x}", set.size, set.walls);
+        for b in set.lines {
+            let _ = write!(s, " {b:x}");
+        }
+        s.push('\n');
+    }
+    s
+}
+
+/// Reads [`sets_to_text`]; `None` on any malformed line.
+pub fn sets_from_text(text: &str) -> Option<Vec<PieceSet>> {
+    text.lines()
+        .map(|l| {
+            let mut w = l.split(' ');
+            let size = w.next()?.parse().ok()?;
+            let walls = u64::from_str_radix(w.next()?, 16).ok()?;
+            let mut lines = [0u8; MAX_LINES];
+            for b in &mut lines {
+                *b = u8::from_str_radix(w.next()?, 16).ok()?;
+            }
+            w.next()
+                .is_none()
+                .then_some(PieceSet { lines, walls, size })
+        })
+        .collect()
+}
+
+/// [`sample_sets`], kept in `file`: read from it when it exists, else
+/// found and written there.
+pub fn sample_sets_cached(
+    file: Option<&Path>,
+    n: usize,
+    walls: usize,
+    first_unit: usize,
+    unit_step: usize,
+    set_step: usize,
+) -> Result<SetSample, EnumerateError> {
+    if let Some(f) = file.filter(|f| f.is_file()) {
+        let text = fs::read_to_string(f).map_err(|e| EnumerateError::Io(f.into(), e))?;
+        let sets = sets_from_text(&text)
+            .ok_or_else(|| EnumerateError::Damaged(f.into(), "not a list of piece sets".into()))?;
+        return Ok(SetSample {
+            sets,
+            ..SetSample::default()
+        });
+    }
+    let s = sample_sets(n, walls, first_unit, unit_step, set_step)?;
+    if let Some(f) = file {
+        fs::write(f, sets_to_text(&s.sets)).map_err(|e| EnumerateError::Io(f.into(), e))?;
+    }
+    Ok(s)
+}
+
+/// Walks every set with the flood-fill walker ([`Walker`]); the result and
+/// the CPU time of the walk.
+pub fn walk_flood(sets: &[PieceSet]) -> Result<(SetResult, Duration), EnumerateError> {
+    let mut out = SetResult::default();
+    let mut walker = Walker::new();
+    let mut layout = Layout::default();
+    let t0 = thread_cpu_time();
+    for set in sets {
+        layout.rebuild(set)?;
+        walker.walk(&layout, &mut out);
+    }
+    Ok((out, thread_cpu_time() - t0))
+}
+
+/// Walks every set with the one-search walker ([`SetBfs`]); the result
+/// and the CPU time of the walk.
+pub fn walk_bfs(sets: &[PieceSet]) -> Result<(SetResult, Duration), EnumerateError> {
+    let mut out = SetResult::default();
+    let mut walker = SetBfs::new();
+    let mut layout = Layout::default();
+    let t0 = thread_cpu_time();
+    for set in sets {
+        layout.rebuild(set)?;
+        walker.walk(&layout, &mut out);
+    }
+    Ok((out, thread_cpu_time() - t0))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sets_survive_their_text() {
+        let s = sample_sets(5, 0, 3, 7, 5).unwrap();
+        assert!(s.sets.len() > 10, "{}", s.sets.len());
+        assert_eq!(sets_from_text(&sets_to_text(&s.sets)), Some(s.sets));
+        assert_eq!(sets_from_text("6 0 1 2"), None);
+    }
+}
