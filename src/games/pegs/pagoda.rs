@@ -112,7 +112,11 @@ impl Pagodas {
         let (tr, tc) = board.row_col(target);
         let mut cands: Vec<Vec<f64>> = Vec::new();
         for (use_r, use_c) in [(true, true), (true, false), (false, true)] {
-            cands.push(golden_weights(board, use_r.then_some(tr), use_c.then_some(tc)));
+            cands.push(golden_weights(
+                board,
+                use_r.then_some(tr),
+                use_c.then_some(tc),
+            ));
         }
         for grow_over in [true, false] {
             if let Some(set) = closure(board, 1u128 << target, grow_over) {
@@ -161,7 +165,11 @@ fn golden_weights(board: &Board, tr: Option<usize>, tc: Option<usize>) -> Vec<f6
     for r in 0..board.height() {
         for c in 0..board.width() {
             let on = board.cells() >> (r * board.width() + c) & 1 == 1;
-            w.push(if on { pow[dist(r, tr) + dist(c, tc)] } else { 0.0 });
+            w.push(if on {
+                pow[dist(r, tr) + dist(c, tc)]
+            } else {
+                0.0
+            });
         }
     }
     w

@@ -164,7 +164,10 @@ const PLAIN: Style = Style {
 /// ordering is the sixth then costs 1,250 nodes instead of 5,000. Measured
 /// (median nodes, before and after): 300 freshly generated 9x9 boards 4,087
 /// -> 1,839, the 200 of the benchmark sets 6,102 -> 2,737, 100 octagons
-/// 2,273 -> 1,166; the English board 23,118 -> 27,388.
+/// 2,273 -> 1,166. It runs only with the search for one peg anywhere,
+/// that is with three live targets or more: it multiplies each failing
+/// ordering's cost by fewer targets otherwise, and on the English board
+/// (two) it cost 27,388 nodes instead of 23,118.
 const QUICK_CAP: u64 = 256;
 
 /// Node cap of the first broad round of each (target, style) search;
@@ -558,8 +561,8 @@ impl<'a> WinSolver<'a> {
         // that ends under its cap proves its target lost.
         let mut res: Result<bool, BudgetExceeded> = Ok(false);
         let mut dual_won = false;
-        let mut quick = true;
-        let mut cap = QUICK_CAP;
+        let mut quick = dual_at == 1;
+        let mut cap = if quick { QUICK_CAP } else { FIRST_CAP };
         let mut round = 0;
         'rounds: while !live.is_empty() {
             let broad = quick || round < BROAD_ROUNDS;
