@@ -16,7 +16,7 @@
 //! every jump of the board (checked, not assumed) and can prune.
 
 use super::classes::final_cells;
-use super::rules::{cells_of, Board, Cells};
+use super::rules::{cells_of, Board, Cells, Jump};
 
 /// Tolerance for the floating-point comparisons (a total this far below
 /// what a win needs still counts as reaching it).
@@ -78,35 +78,21 @@ impl Pagodas {
         }
         // σ^distance to the centre of the final cells' bounding box (cell,
         // row and column versions) and to each final cell when few.
-        let sigma = (5f64.sqrt() - 1.0) / 2.0;
         let rc: Vec<(usize, usize)> = cells_of(finals).map(|i| board.row_col(i)).collect();
         let rmin = rc.iter().map(|x| x.0).min().unwrap();
         let rmax = rc.iter().map(|x| x.0).max().unwrap();
         let cmin = rc.iter().map(|x| x.1).min().unwrap();
         let cmax = rc.iter().map(|x| x.1).max().unwrap();
         let (r0, c0) = ((rmin + rmax) / 2, (cmin + cmax) / 2);
-        let dist = |a: usize, b: usize| (a as i32 - b as i32).unsigned_abs() as i32;
         let mut targets = vec![(Some(r0), Some(c0)), (Some(r0), None), (None, Some(c0))];
         if rc.len() <= 2 {
             targets.extend(rc.iter().map(|&(r, c)| (Some(r), Some(c))));
         }
         for (tr, tc) in targets {
-            let w: Vec<f64> = (0..n)
-                .map(|i| {
-                    let (r, c) = (i / board.width(), i % board.width());
-                    let d = tr.map_or(0, |t| dist(r, t)) + tc.map_or(0, |t| dist(c, t));
-                    sigma.powi(d)
-                })
-                .collect();
-            cands.push(w);
+            cands.push(golden_weights(board, tr, tc));
         }
         let mut list = Vec::new();
-        for mut weights in cands {
-            for (i, w) in weights.iter_mut().enumerate() {
-                if !board.on_board(i / board.width(), i % board.width()) {
-                    *w = 0.0;
-                }
-            }
+        for weights in cands {
             let need = cells_of(finals)
                 .map(|i| weights[i as usize])
                 .fold(f64::INFINITY, f64::min);
@@ -123,21 +109,14 @@ impl Pagodas {
     /// 0/1 closures of `{target}`; the weight needed is the target's.
     pub fn for_target(board: &Board, target: u8) -> Pagodas {
         let n = board.width() * board.height();
-        let sigma = (5f64.sqrt() - 1.0) / 2.0;
         let (tr, tc) = board.row_col(target);
-        let dist = |a: usize, b: usize| (a as i32 - b as i32).unsigned_abs() as i32;
         let mut cands: Vec<Vec<f64>> = Vec::new();
         for (use_r, use_c) in [(true, true), (true, false), (false, true)] {
-            cands.push(
-                (0..n)
-                    .map(|i| {
-                        let (r, c) = (i / board.width(), i % board.width());
-                        let d = if use_r { dist(r, tr) } else { 0 }
-                            + if use_c { dist(c, tc) } else { 0 };
-                        sigma.powi(d)
-                    })
-                    .collect(),
-            );
+            cands.push(golden_weights(
+                board,
+                use_r.then_some(tr),
+                use_c.then_some(tc),
+            ));
         }
         for grow_over in [true, false] {
             if let Some(set) = closure(board, 1u128 << target, grow_over) {
@@ -145,12 +124,7 @@ impl Pagodas {
             }
         }
         let mut list = Vec::new();
-        for mut weights in cands {
-            for (i, w) in weights.iter_mut().enumerate() {
-                if !board.on_board(i / board.width(), i % board.width()) {
-                    *w = 0.0;
-                }
-            }
+        for weights in cands {
             let need = weights[target as usize];
             let p = Pagoda { weights, need };
             if need > EPS && p.is_valid(board) && list.len() < MAX_PAGODAS {
@@ -178,22 +152,54 @@ impl Pagodas {
     }
 }
 
+/// `σ^d` on every cell of `board` (0 off it), `d` the distance to row
+/// `tr` plus the distance to column `tc` (either left out when `None`),
+/// `σ = (√5 - 1) / 2`.
+fn golden_weights(board: &Board, tr: Option<usize>, tc: Option<usize>) -> Vec<f64> {
+    let sigma = (5f64.sqrt() - 1.0) / 2.0;
+    let pow: Vec<f64> = (0..board.width() + board.height())
+        .map(|d| sigma.powi(d as i32))
+        .collect();
+    let dist = |a: usize, t: Option<usize>| t.map_or(0, |t| a.abs_diff(t));
+    let mut w = Vec::with_capacity(board.width() * board.height());
+    for r in 0..board.height() {
+        for c in 0..board.width() {
+            let on = board.cells() >> (r * board.width() + c) & 1 == 1;
+            w.push(if on {
+                pow[dist(r, tr) + dist(c, tc)]
+            } else {
+                0.0
+            });
+        }
+    }
+    w
+}
+
 /// The smallest superset of `seed` closed under "every jump landing in the
 /// set starts on, or jumps over, a cell of the set" (adding the jumped-over
 /// cell, or the start cell when `grow_over` is false). `None` when that is
 /// the whole board (no pruning power).
 fn closure(board: &Board, seed: Cells, grow_over: bool) -> Option<Cells> {
-    let jumps = board.all_jumps();
+    // Passes over the jumps in board order until none adds a cell. A jump
+    // whose start or jumped cell is in the set can never add one again
+    // (the set only grows), so each pass drops those: the same additions
+    // in the same order, over a shrinking list.
+    let mut active: Vec<Jump> = board.all_jumps().to_vec();
     let mut set = seed;
     loop {
         let mut grew = false;
-        for j in &jumps {
+        active.retain(|j| {
             let inside = |i: u8| set >> i & 1 == 1;
-            if inside(j.to) && !inside(j.from) && !inside(j.over) {
+            if inside(j.from) || inside(j.over) {
+                return false;
+            }
+            if inside(j.to) {
                 set |= 1u128 << if grow_over { j.over } else { j.from };
                 grew = true;
+                return false;
             }
-        }
+            true
+        });
         if !grew {
             break;
         }

@@ -105,6 +105,8 @@ pub struct Board {
     from_mask: [Cells; 4],
     /// Per direction: the cell-number step (signed).
     step: [i32; 4],
+    /// Every (from, over, to) triple, in [`Board::indexed_jumps`] order.
+    jumps: Vec<Jump>,
 }
 
 impl Board {
@@ -138,13 +140,16 @@ impl Board {
                 }
             }
         }
-        Ok(Board {
+        let mut board = Board {
             width,
             height,
             cells,
             from_mask,
             step,
-        })
+            jumps: Vec::new(),
+        };
+        board.jumps = board.indexed_jumps().map(|(_, j)| j).collect();
+        Ok(board)
     }
 
     /// Columns.
@@ -250,8 +255,8 @@ impl Board {
 
     /// Every (from, over, to) triple of the board, legal or not: the jumps
     /// a pagoda function or a Merson region must be checked against.
-    pub fn all_jumps(&self) -> Vec<Jump> {
-        self.indexed_jumps().map(|(_, j)| j).collect()
+    pub fn all_jumps(&self) -> &[Jump] {
+        &self.jumps
     }
 
     /// Every jump of the board with its index `from * 4 + d` (`d` its
