@@ -302,15 +302,7 @@ impl Board {
             let p = pos.get(i) as u32;
             let len = lane.len as u32;
             let bits = (if lane.vertical { tocc } else { occ } >> lane.shift) as u32 & line;
-            // Free cells before the piece: up to the nearest occupied one.
-            let below = bits & ((1 << p) - 1);
-            let back = if below == 0 {
-                p
-            } else {
-                p - 1 - (31 - below.leading_zeros())
-            };
-            // Free cells after it: up to the nearest occupied one or the edge.
-            let fwd = (bits >> (p + len)).trailing_zeros().min(n - p - len);
+            let (back, fwd) = free_run(bits, p, len, n);
             let unit = 1u64 << (3 * i);
             for d in 1..=back {
                 f(
@@ -486,6 +478,23 @@ impl fmt::Display for Move {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}{:+}", self.piece, self.delta)
     }
+}
+
+/// The free cells on each side of a piece of length `len` at offset `p`
+/// of a line of `n` cells whose occupied cells are `bits` (the piece's own
+/// included): how far it can slide back (towards 0) and forward, up to
+/// the nearest occupied cell or the edge. One leading- and one
+/// trailing-zero count, no loop.
+#[inline(always)]
+pub fn free_run(bits: u32, p: u32, len: u32, n: u32) -> (u32, u32) {
+    let below = bits & ((1 << p) - 1);
+    let back = if below == 0 {
+        p
+    } else {
+        p - 1 - (31 - below.leading_zeros())
+    };
+    let fwd = (bits >> (p + len)).trailing_zeros().min(n - p - len);
+    (back, fwd)
 }
 
 #[cfg(test)]

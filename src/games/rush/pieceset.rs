@@ -19,7 +19,7 @@
 
 use std::fmt;
 
-use super::board::{MAX_SIZE, MIN_SIZE};
+use super::board::{free_run, MAX_SIZE, MIN_SIZE};
 
 /// Most lines (rows, then columns) of a board.
 pub const MAX_LINES: usize = 2 * MAX_SIZE;
@@ -398,15 +398,7 @@ impl Layout {
     /// occupancy bits by one leading- and one trailing-zero count.
     #[inline]
     pub fn expand(&self, state: u64, mut f: impl FnMut(u64, u64)) -> u64 {
-        let mut occ = self.walls;
-        let mut tocc = self.twalls;
-        let mut rank = 0u64;
-        for l in &self.lines {
-            let a = self.arrangement(state, l);
-            occ |= a.mask;
-            tocc |= a.tmask;
-            rank += a.contrib;
-        }
+        let (occ, tocc, rank) = self.occupancy(state);
         let last = if self.tagged { state >> TAG_SHIFT } else { 0 };
         let fields = state & self.fields;
         let n = self.n as u32;
@@ -425,13 +417,7 @@ impl Layout {
                 }
                 let p = a.offsets[j] as u32;
                 let len = l.lens[j] as u32;
-                let below = bits & ((1 << p) - 1);
-                let back = if below == 0 {
-                    p
-                } else {
-                    p - 1 - (31 - below.leading_zeros())
-                };
-                let fwd = (bits >> (p + len)).trailing_zeros().min(n - p - len);
+                let (back, fwd) = free_run(bits, p, len, n);
                 let base = a.target as usize + 8 * j;
                 let tagbits = (tag << TAG_SHIFT) & self.tags;
                 for o in (p - back)..=(p + fwd) {
@@ -448,6 +434,22 @@ impl Layout {
         rank
     }
 
+    /// The occupied cells of `state` on the board and on the transposed
+    /// board (walls included), and its rank.
+    #[inline(always)]
+    fn occupancy(&self, state: u64) -> (u64, u64, u64) {
+        let mut occ = self.walls;
+        let mut tocc = self.twalls;
+        let mut rank = 0u64;
+        for l in &self.lines {
+            let a = self.arrangement(state, l);
+            occ |= a.mask;
+            tocc |= a.tmask;
+            rank += a.contrib;
+        }
+        (occ, tocc, rank)
+    }
+
     /// [`Layout::expand`] with one more rule that drops moves whose
     /// positions are reached otherwise, no later: `state` was reached by
     /// moving piece A, whose free run (the cells it could occupy, in its
@@ -458,15 +460,7 @@ impl Layout {
     /// gets the rank, the tagged state and the free run of the piece moved.
     #[inline]
     pub fn expand_pruned(&self, state: u64, run: u8, mut f: impl FnMut(u64, u64, u8)) {
-        let mut occ = self.walls;
-        let mut tocc = self.twalls;
-        let mut rank = 0u64;
-        for l in &self.lines {
-            let a = self.arrangement(state, l);
-            occ |= a.mask;
-            tocc |= a.tmask;
-            rank += a.contrib;
-        }
+        let (occ, tocc, rank) = self.occupancy(state);
         let last = if self.tagged { state >> TAG_SHIFT } else { 0 };
         // The last move's run on the board and on the transposed board.
         let (rn, rt) = if last == 0 {
@@ -499,13 +493,7 @@ impl Layout {
                 }
                 let p = a.offsets[j] as u32;
                 let len = l.lens[j] as u32;
-                let below = bits & ((1 << p) - 1);
-                let back = if below == 0 {
-                    p
-                } else {
-                    p - 1 - (31 - below.leading_zeros())
-                };
-                let fwd = (bits >> (p + len)).trailing_zeros().min(n - p - len);
+                let (back, fwd) = free_run(bits, p, len, n);
                 if back + fwd == 0 {
                     continue;
                 }
@@ -585,13 +573,7 @@ impl Layout {
 
     /// True when no piece but the primary one can slide left or up.
     pub fn is_pushed(&self, state: u64) -> bool {
-        let mut occ = self.walls;
-        let mut tocc = self.twalls;
-        for l in &self.lines {
-            let a = self.arrangement(state, l);
-            occ |= a.mask;
-            tocc |= a.tmask;
-        }
+        let (occ, tocc, _) = self.occupancy(state);
         for (k, l) in self.lines.iter().enumerate() {
             let a = self.arrangement(state, l);
             let bits = if l.horizontal { occ } else { tocc } >> l.cells;

@@ -114,27 +114,29 @@ pub fn sample_sets_cached(
 /// Walks every set with the flood-fill walker ([`Walker`]); the result and
 /// the CPU time of the walk.
 pub fn walk_flood(sets: &[PieceSet]) -> Result<(SetResult, Duration), EnumerateError> {
-    let mut out = SetResult::default();
     let mut walker = Walker::new();
-    let mut layout = Layout::default();
-    let t0 = thread_cpu_time();
-    for set in sets {
-        layout.rebuild(set)?;
-        walker.walk(&layout, &mut out);
-    }
-    Ok((out, thread_cpu_time() - t0))
+    timed_walk(sets, |layout, out| walker.walk(layout, out))
 }
 
 /// Walks every set with the one-search walker ([`SetBfs`]); the result
 /// and the CPU time of the walk.
 pub fn walk_bfs(sets: &[PieceSet]) -> Result<(SetResult, Duration), EnumerateError> {
-    let mut out = SetResult::default();
     let mut walker = SetBfs::new();
+    timed_walk(sets, |layout, out| walker.walk(layout, out))
+}
+
+/// Lays out every set and hands it to `walk`; the results and the thread's
+/// CPU time over all of them.
+fn timed_walk(
+    sets: &[PieceSet],
+    mut walk: impl FnMut(&Layout, &mut SetResult),
+) -> Result<(SetResult, Duration), EnumerateError> {
+    let mut out = SetResult::default();
     let mut layout = Layout::default();
     let t0 = thread_cpu_time();
     for set in sets {
         layout.rebuild(set)?;
-        walker.walk(&layout, &mut out);
+        walk(&layout, &mut out);
     }
     Ok((out, thread_cpu_time() - t0))
 }
