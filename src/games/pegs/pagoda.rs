@@ -68,14 +68,8 @@ impl Pagodas {
         if finals == 0 {
             return Pagodas::none();
         }
-        let n = board.width() * board.height();
-        let mut cands: Vec<Vec<f64>> = Vec::new();
         // 0/1 closures of the final cells.
-        for grow_over in [true, false] {
-            if let Some(set) = closure(board, finals, grow_over) {
-                cands.push((0..n).map(|i| ((set >> i) & 1) as f64).collect());
-            }
-        }
+        let mut cands = closure_weights(board, finals);
         // σ^distance to the centre of the final cells' bounding box (cell,
         // row and column versions) and to each final cell when few.
         let rc: Vec<(usize, usize)> = cells_of(finals).map(|i| board.row_col(i)).collect();
@@ -91,24 +85,13 @@ impl Pagodas {
         for (tr, tc) in targets {
             cands.push(golden_weights(board, tr, tc));
         }
-        let mut list = Vec::new();
-        for weights in cands {
-            let need = cells_of(finals)
-                .map(|i| weights[i as usize])
-                .fold(f64::INFINITY, f64::min);
-            let p = Pagoda { weights, need };
-            if need > EPS && p.is_valid(board) && list.len() < MAX_PAGODAS {
-                list.push(p);
-            }
-        }
-        Pagodas { list }
+        Pagodas::select(board, cands, finals)
     }
 
     /// Pagoda functions for a win whose last peg stands on cell `target`:
     /// `σ^d` for the distance to the target (cell, row, column), and the
     /// 0/1 closures of `{target}`; the weight needed is the target's.
     pub fn for_target(board: &Board, target: u8) -> Pagodas {
-        let n = board.width() * board.height();
         let (tr, tc) = board.row_col(target);
         let mut cands: Vec<Vec<f64>> = Vec::new();
         for (use_r, use_c) in [(true, true), (true, false), (false, true)] {
@@ -118,14 +101,19 @@ impl Pagodas {
                 use_c.then_some(tc),
             ));
         }
-        for grow_over in [true, false] {
-            if let Some(set) = closure(board, 1u128 << target, grow_over) {
-                cands.push((0..n).map(|i| ((set >> i) & 1) as f64).collect());
-            }
-        }
+        cands.extend(closure_weights(board, 1u128 << target));
+        Pagodas::select(board, cands, 1u128 << target)
+    }
+
+    /// The candidates, in order, that are pagoda functions of `board` and
+    /// can prune (their smallest weight on `finals`, the weight a win
+    /// needs, is above 0), at most [`MAX_PAGODAS`] of them.
+    fn select(board: &Board, cands: Vec<Vec<f64>>, finals: Cells) -> Pagodas {
         let mut list = Vec::new();
         for weights in cands {
-            let need = weights[target as usize];
+            let need = cells_of(finals)
+                .map(|i| weights[i as usize])
+                .fold(f64::INFINITY, f64::min);
             let p = Pagoda { weights, need };
             if need > EPS && p.is_valid(board) && list.len() < MAX_PAGODAS {
                 list.push(p);
@@ -173,6 +161,18 @@ fn golden_weights(board: &Board, tr: Option<usize>, tc: Option<usize>) -> Vec<f6
         }
     }
     w
+}
+
+/// The 0/1 functions of the closures of `seed` (see [`closure`]), growing
+/// over the jumped cell first, then over the start cell; none that is the
+/// whole board.
+fn closure_weights(board: &Board, seed: Cells) -> Vec<Vec<f64>> {
+    let n = board.width() * board.height();
+    [true, false]
+        .into_iter()
+        .filter_map(|grow_over| closure(board, seed, grow_over))
+        .map(|set| (0..n).map(|i| ((set >> i) & 1) as f64).collect())
+        .collect()
 }
 
 /// The smallest superset of `seed` closed under "every jump landing in the
