@@ -263,6 +263,12 @@ impl SetBfs {
         });
     }
 
+    /// The indices into `states` of the positions at distance `d`.
+    fn layer(&self, d: usize) -> std::ops::Range<usize> {
+        let to = self.layers.get(d + 1).copied().unwrap_or(self.states.len());
+        self.layers[d]..to
+    }
+
     /// Sizes, farthest layers and least farthest texts per cluster; the
     /// results in the order of the clusters' first solved positions.
     fn finish(&mut self, layout: &Layout, out: &mut SetResult) {
@@ -275,25 +281,18 @@ impl SetBfs {
         self.size.resize(labels, 0);
         self.far.clear();
         self.far.resize(labels, 0);
-        for (d, w) in self.layers.windows(2).enumerate() {
-            for &l in &self.labels[w[0]..w[1]] {
-                let r = self.parent[l as usize] as usize;
+        for d in 0..self.layers.len() {
+            for i in self.layer(d) {
+                let r = self.parent[self.labels[i] as usize] as usize;
                 self.size[r] += 1;
                 self.far[r] = d as u32;
             }
         }
-        let last = self.layers.len() - 1;
-        for &l in &self.labels[self.layers[last]..] {
-            let r = self.parent[l as usize] as usize;
-            self.size[r] += 1;
-            self.far[r] = last as u32;
-        }
         self.best.clear();
         self.best.resize(labels, [u8::MAX; 64]);
         let mut text = [0u8; 64];
-        for (d, &from) in self.layers.iter().enumerate().skip(1) {
-            let to = self.layers.get(d + 1).copied().unwrap_or(self.states.len());
-            for i in from..to {
+        for d in 1..self.layers.len() {
+            for i in self.layer(d) {
                 let r = self.parent[self.labels[i] as usize] as usize;
                 if self.far[r] == d as u32 {
                     layout.text_into(self.states[i], &mut text);
