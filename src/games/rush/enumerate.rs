@@ -113,6 +113,9 @@ pub enum EnumerateError {
     /// The output folder holds the work of another enumeration.
     #[error("{0}: holds units of another enumeration ({1}); use another --out or delete it")]
     Foreign(PathBuf, String),
+    /// A `--sets-file` that is not a list of piece sets.
+    #[error("{0}: not a list of piece sets (line {1}); give another --sets-file, or delete this one to have the sample found and written there")]
+    SetsFile(PathBuf, usize),
     /// A piece set too large to index.
     #[error("{0}")]
     Layout(#[from] LayoutError),

@@ -67,20 +67,25 @@ pub fn sets_to_text(sets: &[PieceSet]) -> String {
     s
 }
 
-/// Reads [`sets_to_text`]; `None` on any malformed line.
-pub fn sets_from_text(text: &str) -> Option<Vec<PieceSet>> {
+/// Reads [`sets_to_text`]; the number (from 1) of the first malformed
+/// line when there is one.
+pub fn sets_from_text(text: &str) -> Result<Vec<PieceSet>, usize> {
     text.lines()
-        .map(|l| {
-            let mut w = l.split(' ');
-            let size = w.next()?.parse().ok()?;
-            let walls = u64::from_str_radix(w.next()?, 16).ok()?;
-            let mut lines = [0u8; MAX_LINES];
-            for b in &mut lines {
-                *b = u8::from_str_radix(w.next()?, 16).ok()?;
-            }
-            w.next()
-                .is_none()
-                .then_some(PieceSet { lines, walls, size })
+        .enumerate()
+        .map(|(at, l)| {
+            let set = || {
+                let mut w = l.split(' ');
+                let size = w.next()?.parse().ok()?;
+                let walls = u64::from_str_radix(w.next()?, 16).ok()?;
+                let mut lines = [0u8; MAX_LINES];
+                for b in &mut lines {
+                    *b = u8::from_str_radix(w.next()?, 16).ok()?;
+                }
+                w.next()
+                    .is_none()
+                    .then_some(PieceSet { lines, walls, size })
+            };
+            set().ok_or(at + 1)
         })
         .collect()
 }
@@ -97,8 +102,8 @@ pub fn sample_sets_cached(
 ) -> Result<SetSample, EnumerateError> {
     if let Some(f) = file.filter(|f| f.is_file()) {
         let text = fs::read_to_string(f).map_err(|e| EnumerateError::Io(f.into(), e))?;
-        let sets = sets_from_text(&text)
-            .ok_or_else(|| EnumerateError::Damaged(f.into(), "not a list of piece sets".into()))?;
+        let sets =
+            sets_from_text(&text).map_err(|line| EnumerateError::SetsFile(f.into(), line))?;
         return Ok(SetSample {
             sets,
             ..SetSample::default()
@@ -149,7 +154,7 @@ mod tests {
     fn sets_survive_their_text() {
         let s = sample_sets(5, 0, 3, 7, 5).unwrap();
         assert!(s.sets.len() > 10, "{}", s.sets.len());
-        assert_eq!(sets_from_text(&sets_to_text(&s.sets)), Some(s.sets));
-        assert_eq!(sets_from_text("6 0 1 2"), None);
+        assert_eq!(sets_from_text(&sets_to_text(&s.sets)), Ok(s.sets));
+        assert_eq!(sets_from_text("6 0 1 2"), Err(1));
     }
 }
