@@ -102,17 +102,6 @@ struct ColLine {
     nbr: usize,
 }
 
-/// One column inside a slab.
-#[derive(Debug, Clone, Copy, Default)]
-struct SlabCol {
-    /// The column's arrangements compatible with the slab's rows.
-    compat: u16,
-    /// Its stride in the slab's index.
-    stride: u32,
-    /// Where its moves (with the slab's rows as obstacles) start in `nbr`.
-    nbr: u32,
-}
-
 /// The positions sharing one arrangement of all the rows.
 #[derive(Debug, Clone, Copy, Default)]
 struct Slab {
@@ -120,7 +109,21 @@ struct Slab {
     rr: u32,
     /// Its first label slot.
     base: u32,
-    cols: [SlabCol; MAX_SIZE],
+    /// `ranks[ranks + 16 * c + a]`: column `c`'s arrangement `a` (when
+    /// compatible with the slab's rows) times the column's stride.
+    ranks: u32,
+    /// Per column: where its moves (with the slab's rows as obstacles)
+    /// start in `nbr`.
+    nbr: [u32; MAX_SIZE],
+}
+
+/// One queued position.
+#[derive(Debug, Clone, Copy)]
+struct Queued {
+    state: u64,
+    slab: u32,
+    slot: u32,
+    label: u32,
 }
 
 /// The buffers and tables of the dense walk, reused from one piece set to
@@ -149,13 +152,12 @@ pub struct DenseWalk {
     slab_of: Vec<u64>,
     generation: u32,
     slabs: Vec<Slab>,
+    /// The slabs' column ranks (see [`Slab::ranks`]).
+    ranks: Vec<u32>,
     /// Per slab slot: the label of the position (`UNSEEN` until reached).
     lab: Vec<u32>,
-    /// The queue, layer after layer: states, slabs, slots, labels.
-    states: Vec<u64>,
-    slab_ids: Vec<u32>,
-    slots: Vec<u32>,
-    labels: Vec<u32>,
+    /// The queue, layer after layer.
+    queue: Vec<Queued>,
     /// Where each layer starts in the queue.
     layers: Vec<usize>,
     /// Union-find over labels (one per solved position).
@@ -362,18 +364,24 @@ impl DenseWalk {
         let mut slab = Slab {
             rr,
             base: self.lab.len() as u32,
+            ranks: self.ranks.len() as u32,
             ..Slab::default()
         };
         let mut total = 1u32;
         for (c, l) in self.cols.iter().enumerate() {
             let m = ((trocc >> l.cells) & self.full) as usize;
-            let compat = self.tab_compat[l.compat + m];
-            slab.cols[c] = SlabCol {
-                compat,
-                stride: total,
-                nbr: (l.nbr + 16 * m) as u32,
-            };
-            total *= compat.count_ones();
+            let mut compat = self.tab_compat[l.compat + m] as u32;
+            slab.nbr[c] = (l.nbr + 16 * m) as u32;
+            let at = self.ranks.len();
+            self.ranks.resize(at + 16, 0);
+            let mut rank = 0;
+            while compat != 0 {
+                let a = compat.trailing_zeros() as usize;
+                compat &= compat - 1;
+                self.ranks[at + a] = rank;
+                rank += total;
+            }
+            total = rank;
         }
         self.lab.resize(self.lab.len() + total as usize, UNSEEN);
         let id = self.slabs.len() as u32;
@@ -386,11 +394,10 @@ impl DenseWalk {
     #[inline]
     fn slot(&self, sid: u32, state: u64) -> u32 {
         let slab = &self.slabs[sid as usize];
+        let ranks = &self.ranks[slab.ranks as usize..];
         let mut i = slab.base;
         for (c, l) in self.cols.iter().enumerate() {
-            let a = (state >> l.shift) & 15;
-            let sc = &slab.cols[c];
-            i += (sc.compat as u32 & ((1u32 << a) - 1)).count_ones() * sc.stride;
+            i += ranks[16 * c + ((state >> l.shift) & 15) as usize];
         }
         i
     }
@@ -407,22 +414,26 @@ impl DenseWalk {
     /// position, adding what it finds to `out` (the same as
     /// [`SetBfs::walk`]).
     pub fn walk(&mut self, layout: &Layout, out: &mut SetResult) {
-        self.states.clear();
-        self.slab_ids.clear();
-        self.slots.clear();
-        self.labels.clear();
+        self.queue.clear();
         self.layers.clear();
         self.parent.clear();
         self.slabs.clear();
+        self.ranks.clear();
         self.lab.clear();
         {
-            let (states, parent) = (&mut self.states, &mut self.parent);
+            let (queue, parent) = (&mut self.queue, &mut self.parent);
             layout.for_each_solved(|s| {
-                parent.push(parent.len() as u32);
-                states.push(s);
+                let label = parent.len() as u32;
+                parent.push(label);
+                queue.push(Queued {
+                    state: s,
+                    slab: 0,
+                    slot: 0,
+                    label,
+                });
             });
         }
-        let sources = self.states.len();
+        let sources = self.queue.len();
         if sources == 0 {
             return;
         }
@@ -431,19 +442,18 @@ impl DenseWalk {
             return;
         }
         for k in 0..sources {
-            let s = self.states[k];
+            let s = self.queue[k].state;
             let rr = self.rows_rank(s);
             let sid = self.slab(rr, s);
             let i = self.slot(sid, s);
             self.lab[i as usize] = k as u32;
-            self.slab_ids.push(sid);
-            self.slots.push(i);
-            self.labels.push(k as u32);
+            self.queue[k].slab = sid;
+            self.queue[k].slot = i;
         }
         self.layers.push(0);
         let mut start = 0;
-        while start < self.states.len() {
-            let end = self.states.len();
+        while start < self.queue.len() {
+            let end = self.queue.len();
             self.layers.push(end);
             for q in start..end {
                 self.expand(q);
@@ -458,29 +468,31 @@ impl DenseWalk {
     /// queue with its root label, met ones unite labels.
     #[inline]
     fn expand(&mut self, q: usize) {
-        let s = self.states[q];
-        let sid = self.slab_ids[q];
-        let idx = self.slots[q];
-        let mut root = find(&mut self.parent, self.labels[q]);
+        let Queued {
+            state: s,
+            slab: sid,
+            slot: idx,
+            label,
+        } = self.queue[q];
+        let mut root = find(&mut self.parent, label);
         let slab = self.slabs[sid as usize];
+        let ranks = slab.ranks as usize;
         let mut colocc = 0u64;
         // Column moves: inside the slab.
         for c in 0..self.cols.len() {
             let l = self.cols[c];
             let a = ((s >> l.shift) & 15) as u32;
             colocc |= self.col_mask[16 * c + a as usize];
-            let sc = slab.cols[c];
-            let mut nb = self.tab_nbr[sc.nbr as usize + a as usize] as u32;
+            let mut nb = self.tab_nbr[slab.nbr[c] as usize + a as usize] as u32;
             if nb == 0 {
                 continue;
             }
-            let compat = sc.compat as u32;
-            let ra = (compat & ((1 << a) - 1)).count_ones();
+            let rk = ranks + 16 * c;
+            let from = idx.wrapping_sub(self.ranks[rk + a as usize]);
             while nb != 0 {
                 let b = nb.trailing_zeros();
                 nb &= nb - 1;
-                let rb = (compat & ((1 << b) - 1)).count_ones();
-                let i = idx.wrapping_add(rb.wrapping_sub(ra).wrapping_mul(sc.stride));
+                let i = from.wrapping_add(self.ranks[rk + b as usize]);
                 let t = s.wrapping_sub((a as u64) << l.shift) | (b as u64) << l.shift;
                 self.visit(t, sid, i, &mut root);
             }
@@ -512,10 +524,12 @@ impl DenseWalk {
         let l = self.lab[i as usize];
         if l == UNSEEN {
             self.lab[i as usize] = *root;
-            self.states.push(t);
-            self.slab_ids.push(sid);
-            self.slots.push(i);
-            self.labels.push(*root);
+            self.queue.push(Queued {
+                state: t,
+                slab: sid,
+                slot: i,
+                label: *root,
+            });
         } else if l != *root {
             let other = find(&mut self.parent, l);
             if other != *root {
@@ -533,7 +547,7 @@ impl DenseWalk {
 
     /// The indices into the queue of the positions at distance `d`.
     fn layer(&self, d: usize) -> std::ops::Range<usize> {
-        let to = self.layers.get(d + 1).copied().unwrap_or(self.states.len());
+        let to = self.layers.get(d + 1).copied().unwrap_or(self.queue.len());
         self.layers[d]..to
     }
 
@@ -551,7 +565,7 @@ impl DenseWalk {
         self.far.resize(labels, 0);
         for d in 0..self.layers.len() {
             for i in self.layer(d) {
-                let r = self.parent[self.labels[i] as usize] as usize;
+                let r = self.parent[self.queue[i].label as usize] as usize;
                 self.size[r] += 1;
                 self.far[r] = d as u32;
             }
@@ -561,9 +575,9 @@ impl DenseWalk {
         let mut text = [0u8; 64];
         for d in 1..self.layers.len() {
             for i in self.layer(d) {
-                let r = self.parent[self.labels[i] as usize] as usize;
+                let r = self.parent[self.queue[i].label as usize] as usize;
                 if self.far[r] == d as u32 {
-                    layout.text_into(self.states[i], &mut text);
+                    layout.text_into(self.queue[i].state, &mut text);
                     if text < self.best[r] {
                         self.best[r] = text;
                     }
