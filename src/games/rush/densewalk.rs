@@ -117,6 +117,16 @@ struct Slab {
     nbr: [u32; MAX_SIZE],
 }
 
+/// Where a slab is, per rows' rank (valid when `generation` is the
+/// set's): its number, first label slot and column ranks.
+#[derive(Debug, Clone, Copy, Default)]
+struct SlabRef {
+    generation: u32,
+    id: u32,
+    base: u32,
+    ranks: u32,
+}
+
 /// One queued position.
 #[derive(Debug, Clone, Copy)]
 struct Queued {
@@ -148,8 +158,8 @@ pub struct DenseWalk {
     /// Board side and its line mask.
     n: usize,
     full: u64,
-    /// Per rows' rank: the set's generation (high half) and slab.
-    slab_of: Vec<u64>,
+    /// Per rows' rank: its slab, stamped with the set's generation.
+    slab_of: Vec<SlabRef>,
     generation: u32,
     slabs: Vec<Slab>,
     /// The slabs' column ranks (see [`Slab::ranks`]).
@@ -335,11 +345,11 @@ impl DenseWalk {
             }
         }
         if self.slab_of.len() < rows_space {
-            self.slab_of.resize(rows_space, 0);
+            self.slab_of.resize(rows_space, SlabRef::default());
         }
         self.generation = self.generation.wrapping_add(1);
         if self.generation == 0 {
-            self.slab_of.fill(0);
+            self.slab_of.fill(SlabRef::default());
             self.generation = 1;
         }
         true
@@ -347,16 +357,16 @@ impl DenseWalk {
 
     /// The slab of rows' rank `rr` (made from `state`'s rows when absent).
     #[inline]
-    fn slab(&mut self, rr: u32, state: u64) -> u32 {
-        let stamp = self.slab_of[rr as usize];
-        if (stamp >> 32) as u32 == self.generation {
-            return stamp as u32;
+    fn slab(&mut self, rr: u32, state: u64) -> SlabRef {
+        let r = self.slab_of[rr as usize];
+        if r.generation == self.generation {
+            return r;
         }
         self.new_slab(rr, state)
     }
 
     #[inline(never)]
-    fn new_slab(&mut self, rr: u32, state: u64) -> u32 {
+    fn new_slab(&mut self, rr: u32, state: u64) -> SlabRef {
         let mut trocc = 0u64;
         for (r, l) in self.rows.iter().enumerate() {
             trocc |= self.row_tmask[16 * r + ((state >> l.shift) & 15) as usize];
@@ -384,18 +394,22 @@ impl DenseWalk {
             total = rank;
         }
         self.lab.resize(self.lab.len() + total as usize, UNSEEN);
-        let id = self.slabs.len() as u32;
+        let r = SlabRef {
+            generation: self.generation,
+            id: self.slabs.len() as u32,
+            base: slab.base,
+            ranks: slab.ranks,
+        };
         self.slabs.push(slab);
-        self.slab_of[rr as usize] = (self.generation as u64) << 32 | id as u64;
-        id
+        self.slab_of[rr as usize] = r;
+        r
     }
 
-    /// The slot of `state` in slab `sid`.
+    /// The slot of `state` in slab `sr`.
     #[inline]
-    fn slot(&self, sid: u32, state: u64) -> u32 {
-        let slab = &self.slabs[sid as usize];
-        let ranks = &self.ranks[slab.ranks as usize..];
-        let mut i = slab.base;
+    fn slot(&self, sr: SlabRef, state: u64) -> u32 {
+        let ranks = &self.ranks[sr.ranks as usize..];
+        let mut i = sr.base;
         for (c, l) in self.cols.iter().enumerate() {
             i += ranks[16 * c + ((state >> l.shift) & 15) as usize];
         }
@@ -444,10 +458,10 @@ impl DenseWalk {
         for k in 0..sources {
             let s = self.queue[k].state;
             let rr = self.rows_rank(s);
-            let sid = self.slab(rr, s);
-            let i = self.slot(sid, s);
+            let sr = self.slab(rr, s);
+            let i = self.slot(sr, s);
             self.lab[i as usize] = k as u32;
-            self.queue[k].slab = sid;
+            self.queue[k].slab = sr.id;
             self.queue[k].slot = i;
         }
         self.layers.push(0);
@@ -478,10 +492,15 @@ impl DenseWalk {
         let slab = self.slabs[sid as usize];
         let ranks = slab.ranks as usize;
         let mut colocc = 0u64;
+        // Per column: 16 * column + its arrangement (where its rank is in
+        // a slab's ranks).
+        let mut at = [0u32; MAX_SIZE];
+        let nc = self.cols.len();
         // Column moves: inside the slab.
-        for c in 0..self.cols.len() {
+        for c in 0..nc {
             let l = self.cols[c];
             let a = ((s >> l.shift) & 15) as u32;
+            at[c] = 16 * c as u32 + a;
             colocc |= self.col_mask[16 * c + a as usize];
             let mut nb = self.tab_nbr[slab.nbr[c] as usize + a as usize] as u32;
             if nb == 0 {
@@ -510,9 +529,13 @@ impl DenseWalk {
                     .rr
                     .wrapping_add(b.wrapping_sub(a).wrapping_mul(l.stride));
                 let t = s.wrapping_sub((a as u64) << l.shift) | (b as u64) << l.shift;
-                let sid2 = self.slab(rr, t);
-                let i = self.slot(sid2, t);
-                self.visit(t, sid2, i, &mut root);
+                let sr = self.slab(rr, t);
+                let ranks = &self.ranks[sr.ranks as usize..];
+                let mut i = sr.base;
+                for &o in &at[..nc] {
+                    i += ranks[o as usize];
+                }
+                self.visit(t, sr.id, i, &mut root);
             }
         }
     }
