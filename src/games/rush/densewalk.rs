@@ -565,6 +565,10 @@ impl DenseWalk {
                 self.parent[hi as usize] = lo;
                 *root = lo;
             }
+            // Its label's root, so that the next look at it is one
+            // comparison (labels only tell clusters apart: any label of the
+            // same union will do; the queue keeps the one it was met with).
+            self.lab[i as usize] = *root;
         }
     }
 
