@@ -9,17 +9,19 @@
 //! another, and the walls are left out of every arrangement already). That
 //! product is a *slab*; a position is numbered by its slab's base plus the
 //! mixed-radix index, over the columns, of its arrangement among the
-//! column's compatible ones (the count of compatible arrangements below it:
-//! one population count). Slabs are made when the search first enters
-//! them (an array over the rows' rank, stamped with the set's generation so
-//! that it is never cleared), and a slab's positions get one label slot
-//! each, `UNSEEN` until reached. Reached positions fill their slabs almost
+//! column's compatible ones. A slab keeps, per column, a 16-entry table
+//! arrangement -> compatible rank times the column's stride, so a slot is
+//! one load and one addition a column. Slabs are made when the search
+//! first enters them (an array over the rows' rank, stamped with the set's
+//! generation so that it is never cleared, holding the slab's number, base
+//! and rank table), and a slab's positions get one label slot each,
+//! `UNSEEN` until reached. Reached positions fill their slabs almost
 //! completely (1.002 slab slots a position on sample B), so the label array
 //! is about as long as the set's positions.
 //!
 //! Moves. A line's pieces, its walls and the cells other lines take on it
 //! (the *obstacles*) fix which arrangements of the line one move reaches.
-//! [`LineTable`] holds, per line shape (side, lengths, walls on the line)
+//! `LineTable` holds, per line shape (side, lengths, walls on the line)
 //! and per obstacle mask, the arrangements compatible with it and for each
 //! arrangement the set of arrangements one move away (a 16-bit mask). The
 //! tables are built once per shape and kept across sets (a 6x6 board has a
@@ -27,17 +29,24 @@
 //! the difference of the compatible ranks times the column's stride. A row
 //! move changes the slab (its rows' rank by the arrangement difference
 //! times the row's stride): the new slab is looked up, then the position is
-//! numbered in it (one population count a column).
+//! numbered in it (one rank load a column, at offsets computed once per
+//! expanded position: the columns do not change).
 //!
-//! Correctness. Every move of the position is looked at (no pruning: a
-//! look is a byte of table and a label load, cheaper than the free-run
-//! arithmetic a pruning rule needs), so this is a plain breadth-first
+//! Correctness. Every move of the position is looked at (no pruning: the
+//! commuting-move rule of [`Layout::expand_pruned`], tried with per-piece
+//! tables of moves and free runs, cost more instructions than the looks it
+//! saved, as a look is a table word and a label load), so this is a plain
+//! breadth-first
 //! search from all the solved positions: each position gets its distance
 //! to the nearest solved position of its cluster, and the union-find over
 //! labels (the least label, that is the solved position listed first by
 //! [`Layout::for_each_solved`], stays the root; a position inherits the
 //! root of the position it was reached from; a move between different
-//! labels unites them) joins exactly the labels of one cluster. The
+//! labels unites them) joins exactly the labels of one cluster. A position
+//! met again keeps, in its label slot, the root of its label's union then
+//! (any label of the same union tells the same cluster; later looks at it
+//! skip the union-find walk; the queue keeps the label it was first met
+//! with, which `finish` resolves). The
 //! clusters' sizes, farthest layers and least texts there are then counted
 //! as in [`super::setbfs`], so the results agree set by set (the tests
 //! check that against [`super::setbfs::SetBfs`]). Sets whose rows have more
