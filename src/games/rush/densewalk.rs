@@ -136,6 +136,23 @@ struct SlabRef {
     ranks: u32,
 }
 
+/// One line in the order [`Layout::for_each_solved`] places them.
+#[derive(Debug, Clone, Copy)]
+struct SolvedLine {
+    horizontal: bool,
+    /// Its field in a state.
+    shift: u32,
+    /// Its first cell on the board (a row) or the transposed board.
+    cells: u32,
+    /// Its arrangements' masks and compatible sets in the tables.
+    masks: usize,
+    compat: usize,
+    /// Its row or column number.
+    index: u32,
+    /// The arrangements a solved position may have.
+    allowed: u16,
+}
+
 /// One queued position.
 #[derive(Debug, Clone, Copy)]
 struct Queued {
@@ -179,6 +196,8 @@ pub struct DenseWalk {
     queue: Vec<Queued>,
     /// Where each layer starts in the queue.
     layers: Vec<usize>,
+    /// The lines in the order solved positions are listed.
+    solved_lines: Vec<SolvedLine>,
     /// Union-find over labels (one per solved position).
     parent: Vec<u32>,
     /// Per root label: positions, farthest layer, least text there.
@@ -311,6 +330,50 @@ impl DenseWalk {
         self.col_mask.clear();
         let mut rows_space = 1usize;
         let shapes: Vec<LineShape> = layout.line_shapes().collect();
+        let prow = super::enumerate::primary_row(n);
+        // The order of Layout::for_each_solved: fewest arrangements first
+        // (the primary row: its solved ones), rows and columns alternating.
+        let mut order: Vec<(u32, usize, SolvedLine)> = Vec::with_capacity(shapes.len());
+        for l in &shapes {
+            let w = if l.horizontal {
+                (walls >> (l.index * n)) & full
+            } else {
+                (0..n)
+                    .filter(|o| walls >> (o * n + l.index) & 1 != 0)
+                    .map(|o| 1 << o)
+                    .sum()
+            };
+            let t = self.table(n, &l.lens[..l.count], w as u32);
+            if t.count > MAX_ARRANGEMENTS {
+                return false;
+            }
+            let allowed: u16 = if l.horizontal && l.index == prow {
+                self.tab_masks[t.masks..t.masks + t.count]
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, &m)| m >> (n - 1) & 1 != 0)
+                    .map(|(a, _)| 1 << a)
+                    .sum()
+            } else {
+                ((1u32 << t.count) - 1) as u16
+            };
+            order.push((
+                allowed.count_ones(),
+                2 * l.index + !l.horizontal as usize,
+                SolvedLine {
+                    horizontal: l.horizontal,
+                    shift: l.shift,
+                    cells: (l.index * n) as u32,
+                    masks: t.masks,
+                    compat: t.compat,
+                    index: l.index as u32,
+                    allowed,
+                },
+            ));
+        }
+        order.sort_unstable_by_key(|x| (x.0, x.1));
+        self.solved_lines.clear();
+        self.solved_lines.extend(order.iter().map(|x| x.2));
         for l in shapes {
             let w = if l.horizontal {
                 (walls >> (l.index * n)) & full
@@ -433,6 +496,40 @@ impl DenseWalk {
             .sum()
     }
 
+    /// Queues every solved position from line `p` of `solved_lines` on
+    /// (the lines before it in `state`, their cells in `occ` and, on the
+    /// transposed board, `tocc`), each with the next label: the same
+    /// depth-first search as [`Layout::for_each_solved`] (same line order,
+    /// arrangements in increasing order), the arrangements that fit taken
+    /// from the line tables (one load) instead of tested one by one.
+    fn solved(&mut self, p: usize, occ: u64, tocc: u64, state: u64) {
+        let Some(&l) = self.solved_lines.get(p) else {
+            let label = self.parent.len() as u32;
+            self.parent.push(label);
+            self.queue.push(Queued {
+                state,
+                slab: 0,
+                slot: 0,
+                label,
+            });
+            return;
+        };
+        let m = if l.horizontal { occ } else { tocc } >> l.cells & self.full;
+        let mut fit = (self.tab_compat[l.compat + m as usize] & l.allowed) as u32;
+        while fit != 0 {
+            let a = fit.trailing_zeros() as usize;
+            fit &= fit - 1;
+            let line = self.tab_masks[l.masks + a] as u64;
+            let across = self.spread[line as usize] << l.index;
+            let (o, t) = if l.horizontal {
+                (line << l.cells, across)
+            } else {
+                (across, line << l.cells)
+            };
+            self.solved(p + 1, occ | o, tocc | t, state | (a as u64) << l.shift);
+        }
+    }
+
     /// Walks every cluster of `layout`'s piece set that has a solved
     /// position, adding what it finds to `out` (the same as
     /// [`SetBfs::walk`]).
@@ -443,25 +540,14 @@ impl DenseWalk {
         self.slabs.clear();
         self.ranks.clear();
         self.lab.clear();
-        {
-            let (queue, parent) = (&mut self.queue, &mut self.parent);
-            layout.for_each_solved(|s| {
-                let label = parent.len() as u32;
-                parent.push(label);
-                queue.push(Queued {
-                    state: s,
-                    slab: 0,
-                    slot: 0,
-                    label,
-                });
-            });
-        }
-        let sources = self.queue.len();
-        if sources == 0 {
-            return;
-        }
         if !self.prepare(layout) {
             self.fallback.walk(layout, out);
+            return;
+        }
+        // The solved positions, in the order of Layout::for_each_solved.
+        self.solved(0, 0, 0, 0);
+        let sources = self.queue.len();
+        if sources == 0 {
             return;
         }
         for k in 0..sources {
@@ -506,10 +592,10 @@ impl DenseWalk {
         let mut at = [0u32; MAX_SIZE];
         let nc = self.cols.len();
         // Column moves: inside the slab.
-        for c in 0..nc {
+        for (c, at_c) in at.iter_mut().enumerate().take(nc) {
             let l = self.cols[c];
             let a = ((s >> l.shift) & 15) as u32;
-            at[c] = 16 * c as u32 + a;
+            *at_c = 16 * c as u32 + a;
             colocc |= self.col_mask[16 * c + a as usize];
             let mut nb = self.tab_nbr[slab.nbr[c] as usize + a as usize] as u32;
             if nb == 0 {
