@@ -459,8 +459,9 @@ pub struct EnumerateArgs {
     #[arg(long)]
     sets_file: Option<PathBuf>,
     /// With `--bench-walk`: the walks timed, in this order (`flood`: flood
-    /// fill then distances per cluster; `bfs`: one search per piece set);
-    /// their results must agree.
+    /// fill then distances per cluster; `bfs`: one search per piece set
+    /// over a hash table; `dense`: one search over slabs of positions
+    /// numbered densely); their results must agree.
     #[arg(long, value_delimiter = ',', default_value = "flood,bfs")]
     walkers: Vec<String>,
     /// Print the summary as JSON.
@@ -533,7 +534,7 @@ fn run_enumerate(args: EnumerateArgs) -> anyhow::Result<ExitCode> {
 
 /// `gridbot enumerate rush --bench-walk N`.
 fn run_bench_walk(args: &EnumerateArgs, every: usize) -> anyhow::Result<ExitCode> {
-    use super::walkbench::{sample_sets_cached, walk_bfs, walk_flood};
+    use super::walkbench::{sample_sets_cached, walk_bfs, walk_dense, walk_flood};
     let s = sample_sets_cached(
         args.sets_file.as_deref(),
         args.size as usize,
@@ -553,7 +554,8 @@ fn run_bench_walk(args: &EnumerateArgs, every: usize) -> anyhow::Result<ExitCode
         let (r, cpu) = match w.as_str() {
             "flood" => walk_flood(&s.sets)?,
             "bfs" => walk_bfs(&s.sets)?,
-            other => bail!("--walkers: unknown walker {other:?} (flood or bfs)"),
+            "dense" => walk_dense(&s.sets)?,
+            other => bail!("--walkers: unknown walker {other:?} (flood, bfs or dense)"),
         };
         let hardest = r.entries.iter().map(|e| e.moves).max().unwrap_or(0);
         println!(

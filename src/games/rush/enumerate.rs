@@ -14,11 +14,13 @@
 //! one: push the other pieces left and up; each set is owned by the unit
 //! of its least solved position, which is such a one), then walks each
 //! set's clusters by one breadth-first search from all its solved
-//! positions ([`super::setbfs`]; the earlier flood fill per cluster,
-//! [`super::setwalk`], is kept as its reference). Units run in parallel
+//! positions over a dense numbering of the positions
+//! ([`super::densewalk`]; the same search over a hash table,
+//! [`super::setbfs`], and the earlier flood fill per cluster,
+//! [`super::setwalk`], are kept as its references). Units run in parallel
 //! (rayon), and with an output folder each finished unit is saved, so an
 //! interrupted run resumes where it stopped. Memory: per thread, the
-//! positions of the largest piece set met and their table.
+//! positions of the largest piece set met and their labels.
 //!
 //! [`enumerate_per_cluster`] is the first design, kept as the reference the
 //! tests compare with: one hashed breadth-first search per cluster, from
@@ -40,9 +42,9 @@ use rustc_hash::FxHashMap;
 
 use super::analyse::{cluster_unless, NO_SOLUTION};
 use super::board::{Board, Piece, Position, MAX_SIZE, MIN_SIZE};
+use super::densewalk::DenseWalk;
 use super::generate::canonical_text;
 use super::pieceset::{Layout, LayoutError, PieceSet};
-use super::setbfs::SetBfs;
 use super::setwalk::SetResult;
 use crate::solver::Budget;
 
@@ -461,8 +463,8 @@ fn run_units_unit(
     index: &FxHashMap<u32, usize>,
 ) -> Result<UnitResult, EnumerateError> {
     thread_local! {
-        static WALKER: std::cell::RefCell<(SetBfs, Layout)> =
-            std::cell::RefCell::new((SetBfs::new(), Layout::default()));
+        static WALKER: std::cell::RefCell<(DenseWalk, Layout)> =
+            std::cell::RefCell::new((DenseWalk::new(), Layout::default()));
     }
     let (sets, solved_positions) = owned_sets(k, u, n, walls, index);
     let mut out = SetResult::default();

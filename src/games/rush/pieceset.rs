@@ -658,6 +658,49 @@ impl Layout {
     }
 }
 
+/// One line with pieces of a [`Layout`], for walkers that build their own
+/// tables over it ([`Layout::line_shapes`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LineShape {
+    /// A row (else a column).
+    pub horizontal: bool,
+    /// Its row or column number.
+    pub index: usize,
+    /// Pieces on it and their lengths in order.
+    pub count: usize,
+    /// The lengths (the first `count`).
+    pub lens: [u8; 4],
+    /// Its field in a state: arrangement index at bits `shift..shift + 4`.
+    pub shift: u32,
+    /// Its arrangements (numbered in lexicographic order of the offsets,
+    /// avoiding the walls).
+    pub arrangements: usize,
+}
+
+impl Layout {
+    /// The board side.
+    pub fn size(&self) -> usize {
+        self.n
+    }
+
+    /// The wall cells.
+    pub fn walls(&self) -> u64 {
+        self.walls
+    }
+
+    /// The lines with pieces, rows first, in the order of their fields.
+    pub fn line_shapes(&self) -> impl Iterator<Item = LineShape> + '_ {
+        self.lines.iter().map(|l| LineShape {
+            horizontal: l.horizontal,
+            index: l.index as usize,
+            count: l.count as usize,
+            lens: l.lens,
+            shift: l.shift,
+            arrangements: l.len as usize,
+        })
+    }
+}
+
 impl PieceSet {
     /// The key of [`Layout::first_row`] for this set's least solved
     /// position, or `None` when it has none. Least: lines in order (rows,

@@ -11,6 +11,7 @@ use std::path::Path;
 use std::time::Duration;
 
 use super::bench::thread_cpu_time;
+use super::densewalk::DenseWalk;
 use super::enumerate::{owned_sets, unit_index, units, EnumerateError};
 use super::pieceset::{Layout, PieceSet, MAX_LINES};
 use super::setbfs::SetBfs;
@@ -127,6 +128,13 @@ pub fn walk_flood(sets: &[PieceSet]) -> Result<(SetResult, Duration), EnumerateE
 /// and the CPU time of the walk.
 pub fn walk_bfs(sets: &[PieceSet]) -> Result<(SetResult, Duration), EnumerateError> {
     let mut walker = SetBfs::new();
+    timed_walk(sets, |layout, out| walker.walk(layout, out))
+}
+
+/// Walks every set with the dense walker ([`DenseWalk`]); the result and
+/// the CPU time of the walk.
+pub fn walk_dense(sets: &[PieceSet]) -> Result<(SetResult, Duration), EnumerateError> {
+    let mut walker = DenseWalk::new();
     timed_walk(sets, |layout, out| walker.walk(layout, out))
 }
 
