@@ -48,7 +48,8 @@
 //! skip the union-find walk; the queue keeps the label it was first met
 //! with, which `finish` resolves). The
 //! clusters' sizes, farthest layers and least texts there are then counted
-//! as in [`super::setbfs`], so the results agree set by set (the tests
+//! by the same [`super::clusters::Clusters`] as in [`super::setbfs`], so
+//! the results agree set by set (the tests
 //! check that against [`super::setbfs::SetBfs`]). Sets whose rows have more
 //! arrangement combinations than [`MAX_ROWS_SPACE`] (none on 6x6), or a line
 //! with more than 16 arrangements, go to [`SetBfs`].
@@ -56,7 +57,7 @@
 use rustc_hash::FxHashMap;
 
 use super::board::MAX_SIZE;
-use super::enumerate::Entry;
+use super::clusters::Clusters;
 use super::pieceset::{Layout, LineShape};
 use super::setbfs::SetBfs;
 use super::setwalk::SetResult;
@@ -198,24 +199,11 @@ pub struct DenseWalk {
     layers: Vec<usize>,
     /// The lines in the order solved positions are listed.
     solved_lines: Vec<SolvedLine>,
-    /// Union-find over labels (one per solved position).
-    parent: Vec<u32>,
-    /// Per root label: positions, farthest layer, least text there.
-    size: Vec<u64>,
-    far: Vec<u32>,
-    best: Vec<[u8; 64]>,
+    /// Union-find over labels (one per solved position), and the
+    /// results per cluster.
+    clusters: Clusters,
     /// The walk of sets the dense index does not handle.
     fallback: SetBfs,
-}
-
-#[inline]
-fn find(parent: &mut [u32], mut a: u32) -> u32 {
-    while parent[a as usize] != a {
-        let p = parent[a as usize];
-        parent[a as usize] = parent[p as usize];
-        a = p;
-    }
-    a
 }
 
 /// Appends every placement of pieces `lens` in order on a line of `n`
@@ -504,8 +492,7 @@ impl DenseWalk {
     /// from the line tables (one load) instead of tested one by one.
     fn solved(&mut self, p: usize, occ: u64, tocc: u64, state: u64) {
         let Some(&l) = self.solved_lines.get(p) else {
-            let label = self.parent.len() as u32;
-            self.parent.push(label);
+            let label = self.clusters.add();
             self.queue.push(Queued {
                 state,
                 slab: 0,
@@ -536,7 +523,7 @@ impl DenseWalk {
     pub fn walk(&mut self, layout: &Layout, out: &mut SetResult) {
         self.queue.clear();
         self.layers.clear();
-        self.parent.clear();
+        self.clusters.clear();
         self.slabs.clear();
         self.ranks.clear();
         self.lab.clear();
@@ -570,7 +557,15 @@ impl DenseWalk {
             start = end;
         }
         self.layers.pop();
-        self.finish(layout, out);
+        let queue = &self.queue;
+        self.clusters.finish(
+            layout,
+            &self.layers,
+            queue.len(),
+            |i| queue[i].label,
+            |i| queue[i].state,
+            out,
+        );
     }
 
     /// Looks at every move of queued position `q`: new positions join the
@@ -583,7 +578,7 @@ impl DenseWalk {
             slot: idx,
             label,
         } = self.queue[q];
-        let mut root = find(&mut self.parent, label);
+        let mut root = self.clusters.root(label);
         let slab = self.slabs[sid as usize];
         let ranks = slab.ranks as usize;
         let mut colocc = 0u64;
@@ -649,103 +644,32 @@ impl DenseWalk {
                 label: *root,
             });
         } else if l != *root {
-            let other = find(&mut self.parent, l);
-            if other != *root {
-                // The least label stays the root.
-                let (lo, hi) = if other < *root {
-                    (other, *root)
-                } else {
-                    (*root, other)
-                };
-                self.parent[hi as usize] = lo;
-                *root = lo;
-            }
+            *root = self.clusters.unite(*root, l);
             // Its label's root, so that the next look at it is one
             // comparison (labels only tell clusters apart: any label of the
             // same union will do; the queue keeps the one it was met with).
             self.lab[i as usize] = *root;
         }
     }
-
-    /// The indices into the queue of the positions at distance `d`.
-    fn layer(&self, d: usize) -> std::ops::Range<usize> {
-        let to = self.layers.get(d + 1).copied().unwrap_or(self.queue.len());
-        self.layers[d]..to
-    }
-
-    /// Sizes, farthest layers and least farthest texts per cluster; the
-    /// results in the order of the clusters' first solved positions.
-    fn finish(&mut self, layout: &Layout, out: &mut SetResult) {
-        let labels = self.parent.len();
-        for l in 0..labels as u32 {
-            let r = find(&mut self.parent, l);
-            self.parent[l as usize] = r;
-        }
-        self.size.clear();
-        self.size.resize(labels, 0);
-        self.far.clear();
-        self.far.resize(labels, 0);
-        for d in 0..self.layers.len() {
-            for i in self.layer(d) {
-                let r = self.parent[self.queue[i].label as usize] as usize;
-                self.size[r] += 1;
-                self.far[r] = d as u32;
-            }
-        }
-        self.best.clear();
-        self.best.resize(labels, [u8::MAX; 64]);
-        let mut text = [0u8; 64];
-        for d in 1..self.layers.len() {
-            for i in self.layer(d) {
-                let r = self.parent[self.queue[i].label as usize] as usize;
-                if self.far[r] == d as u32 {
-                    layout.text_into(self.queue[i].state, &mut text);
-                    if text < self.best[r] {
-                        self.best[r] = text;
-                    }
-                }
-            }
-        }
-        let cells = layout.cells();
-        for r in 0..labels {
-            if self.parent[r] as usize != r {
-                continue;
-            }
-            out.clusters += 1;
-            out.positions += self.size[r];
-            if self.far[r] > 0 {
-                out.entries.push(Entry {
-                    moves: self.far[r],
-                    board: String::from_utf8_lossy(&self.best[r][..cells]).into_owned(),
-                    cluster_size: self.size[r],
-                });
-            }
-        }
-    }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::super::enumerate::{owned_sets, unit_index, units};
+    use super::super::setwalk::agree_walks;
     use super::*;
 
-    /// The dense walk and [`SetBfs`] on every `step`-th set owned by `unit`
+    /// [`SetBfs`] and the dense walk on every `step`-th set owned by `unit`
     /// of side `n`: the same result, set by set. Returns the positions.
     fn agree(n: usize, walls: usize, unit: usize, step: usize) -> u64 {
-        let all = units(n, walls).unwrap();
-        let index = unit_index(&all, n);
-        let (sets, _) = owned_sets(unit, &all[unit], n, walls, &index);
         let (mut dense, mut bfs) = (DenseWalk::new(), SetBfs::new());
-        let mut positions = 0;
-        for set in sets.iter().step_by(step) {
-            let layout = Layout::new(set).unwrap();
-            let (mut a, mut b) = (SetResult::default(), SetResult::default());
-            bfs.walk(&layout, &mut a);
-            dense.walk(&layout, &mut b);
-            assert_eq!(a, b, "{set}");
-            positions += a.positions;
-        }
-        positions
+        agree_walks(
+            n,
+            walls,
+            unit,
+            step,
+            |l, o| bfs.walk(l, o),
+            |l, o| dense.walk(l, o),
+        )
     }
 
     #[test]

@@ -23,6 +23,7 @@ pub mod analyse;
 pub mod bench;
 pub mod board;
 pub mod cli;
+pub mod clusters;
 pub mod densewalk;
 pub mod enumerate;
 pub mod exact;

@@ -19,9 +19,9 @@
 //! thousands of times larger than the positions met, so a bitset over it
 //! is touched at scattered words; the table stays small and dense). The
 //! queue of the search keeps every position with its label, layer after
-//! layer; after the search, one pass over it gives each cluster its size
-//! and farthest layer, and a second one the least text among the cluster's
-//! positions in that layer. Clusters come out in the order of their first
+//! layer; after the search, [`super::clusters::Clusters::finish`] gives
+//! each cluster its size, its farthest layer and the least text among the
+//! cluster's positions in that layer. Clusters come out in the order of their first
 //! solved position, as in [`super::setwalk`], so the results are equal.
 //!
 //! Moves dropped ([`Layout::expand_pruned`]): a position `x` reached from
@@ -45,7 +45,7 @@
 //! looked at or dropped at a position reached before `x`. The tests
 //! compare every result with the flood-fill walk, set by set.
 
-use super::enumerate::Entry;
+use super::clusters::Clusters;
 use super::pieceset::{Layout, MAX_SPACE};
 use super::setwalk::{SetResult, Walker};
 
@@ -82,28 +82,15 @@ pub struct SetBfs {
     runs: Vec<u8>,
     /// Where each layer starts in the queue.
     layers: Vec<usize>,
-    /// Union-find over labels (one per solved position).
-    parent: Vec<u32>,
-    /// Per root label: positions, farthest layer, least text there.
-    size: Vec<u64>,
-    far: Vec<u32>,
-    best: Vec<[u8; 64]>,
+    /// Union-find over labels (one per solved position), and the
+    /// results per cluster.
+    clusters: Clusters,
 }
 
 /// The slot where the search for `rank` starts.
 #[inline]
 fn hash(rank: u64, shift: u32) -> usize {
     (rank.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> shift) as usize
-}
-
-#[inline]
-fn find(parent: &mut [u32], mut a: u32) -> u32 {
-    while parent[a as usize] != a {
-        let p = parent[a as usize];
-        parent[a as usize] = parent[p as usize];
-        a = p;
-    }
-    a
 }
 
 impl SetBfs {
@@ -151,12 +138,12 @@ impl SetBfs {
         self.labels.clear();
         self.runs.clear();
         self.layers.clear();
-        self.parent.clear();
+        self.clusters.clear();
         // Layer 0: the solved positions, each its own label.
         {
-            let (states, parent) = (&mut self.states, &mut self.parent);
+            let (states, clusters) = (&mut self.states, &mut self.clusters);
             layout.for_each_solved(|s| {
-                parent.push(parent.len() as u32);
+                clusters.add();
                 states.push(s);
             });
         }
@@ -191,7 +178,15 @@ impl SetBfs {
             start = end;
         }
         self.layers.pop();
-        self.finish(layout, out);
+        let (states, labels) = (&self.states, &self.labels);
+        self.clusters.finish(
+            layout,
+            &self.layers,
+            states.len(),
+            |i| labels[i],
+            |i| states[i],
+            out,
+        );
     }
 
     /// Stores rank `r` (known absent) with label `label`.
@@ -215,7 +210,7 @@ impl SetBfs {
         if 2 * (self.stored + ROOM) > self.keys.len() {
             self.grow();
         }
-        let mut root = find(&mut self.parent, mine);
+        let mut root = self.clusters.root(mine);
         let SetBfs {
             keys,
             mask,
@@ -224,7 +219,7 @@ impl SetBfs {
             states,
             labels,
             runs,
-            parent,
+            clusters,
             ..
         } = self;
         let (mask, shift) = (*mask, *shift);
@@ -234,19 +229,8 @@ impl SetBfs {
                 let k = keys[i];
                 if k >> LABEL_BITS == r && k != EMPTY {
                     let l = (k & LABELS as u64) as u32;
-                    if l == root {
-                        return;
-                    }
-                    let other = find(parent, l);
-                    if other != root {
-                        // The least label stays the root.
-                        let (lo, hi) = if other < root {
-                            (other, root)
-                        } else {
-                            (root, other)
-                        };
-                        parent[hi as usize] = lo;
-                        root = lo;
+                    if l != root {
+                        root = clusters.unite(root, l);
                     }
                     return;
                 }
@@ -262,87 +246,26 @@ impl SetBfs {
             }
         });
     }
-
-    /// The indices into `states` of the positions at distance `d`.
-    fn layer(&self, d: usize) -> std::ops::Range<usize> {
-        let to = self.layers.get(d + 1).copied().unwrap_or(self.states.len());
-        self.layers[d]..to
-    }
-
-    /// Sizes, farthest layers and least farthest texts per cluster; the
-    /// results in the order of the clusters' first solved positions.
-    fn finish(&mut self, layout: &Layout, out: &mut SetResult) {
-        let labels = self.parent.len();
-        for l in 0..labels as u32 {
-            let r = find(&mut self.parent, l);
-            self.parent[l as usize] = r;
-        }
-        self.size.clear();
-        self.size.resize(labels, 0);
-        self.far.clear();
-        self.far.resize(labels, 0);
-        for d in 0..self.layers.len() {
-            for i in self.layer(d) {
-                let r = self.parent[self.labels[i] as usize] as usize;
-                self.size[r] += 1;
-                self.far[r] = d as u32;
-            }
-        }
-        self.best.clear();
-        self.best.resize(labels, [u8::MAX; 64]);
-        let mut text = [0u8; 64];
-        for d in 1..self.layers.len() {
-            for i in self.layer(d) {
-                let r = self.parent[self.labels[i] as usize] as usize;
-                if self.far[r] == d as u32 {
-                    layout.text_into(self.states[i], &mut text);
-                    if text < self.best[r] {
-                        self.best[r] = text;
-                    }
-                }
-            }
-        }
-        let cells = layout.cells();
-        for r in 0..labels {
-            if self.parent[r] as usize != r {
-                continue;
-            }
-            out.clusters += 1;
-            out.positions += self.size[r];
-            if self.far[r] > 0 {
-                out.entries.push(Entry {
-                    moves: self.far[r],
-                    board: String::from_utf8_lossy(&self.best[r][..cells]).into_owned(),
-                    cluster_size: self.size[r],
-                });
-            }
-        }
-    }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::super::enumerate::{owned_sets, unit_index, units};
-    use super::super::setwalk::Walker;
+    use super::super::setwalk::{agree_walks, Walker};
     use super::*;
 
-    /// Both walks on every `step`-th set owned by `unit` of side `n`: the
-    /// same result, set by set. Returns the positions walked.
+    /// The flood-fill walk and this one on every `step`-th set owned by
+    /// `unit` of side `n`: the same result, set by set. Returns the
+    /// positions walked.
     fn agree(n: usize, walls: usize, unit: usize, step: usize) -> u64 {
-        let all = units(n, walls).unwrap();
-        let index = unit_index(&all, n);
-        let (sets, _) = owned_sets(unit, &all[unit], n, walls, &index);
         let (mut walker, mut bfs) = (Walker::new(), SetBfs::new());
-        let mut positions = 0;
-        for set in sets.iter().step_by(step) {
-            let layout = Layout::new(set).unwrap();
-            let (mut a, mut b) = (SetResult::default(), SetResult::default());
-            walker.walk(&layout, &mut a);
-            bfs.walk(&layout, &mut b);
-            assert_eq!(a, b, "{set}");
-            positions += a.positions;
-        }
-        positions
+        agree_walks(
+            n,
+            walls,
+            unit,
+            step,
+            |l, o| walker.walk(l, o),
+            |l, o| bfs.walk(l, o),
+        )
     }
 
     #[test]

@@ -26,6 +26,34 @@ pub struct SetResult {
     pub entries: Vec<Entry>,
 }
 
+/// Walks `a` and `b` on every `step`-th set owned by `unit` of side `n`
+/// with at most `walls` walls, and checks they find the same, set by set;
+/// the positions walked.
+#[cfg(test)]
+pub(super) fn agree_walks(
+    n: usize,
+    walls: usize,
+    unit: usize,
+    step: usize,
+    mut a: impl FnMut(&Layout, &mut SetResult),
+    mut b: impl FnMut(&Layout, &mut SetResult),
+) -> u64 {
+    use super::enumerate::{owned_sets, unit_index, units};
+    let all = units(n, walls).unwrap();
+    let index = unit_index(&all, n);
+    let (sets, _) = owned_sets(unit, &all[unit], n, walls, &index);
+    let mut positions = 0;
+    for set in sets.iter().step_by(step) {
+        let layout = Layout::new(set).unwrap();
+        let (mut ra, mut rb) = (SetResult::default(), SetResult::default());
+        a(&layout, &mut ra);
+        b(&layout, &mut rb);
+        assert_eq!(ra, rb, "{set}");
+        positions += ra.positions;
+    }
+    positions
+}
+
 /// The buffers of a walk, reused from one piece set to the next.
 #[derive(Debug, Default)]
 pub struct Walker {
