@@ -58,7 +58,7 @@ use rustc_hash::FxHashMap;
 
 use super::board::MAX_SIZE;
 use super::clusters::Clusters;
-use super::pieceset::{Layout, LineShape};
+use super::pieceset::{spread_table, Layout, LineShape};
 use super::setbfs::SetBfs;
 use super::setwalk::SetResult;
 
@@ -300,14 +300,7 @@ impl DenseWalk {
         let full = (1u64 << n) - 1;
         let walls = layout.walls();
         if self.spread_n != n || self.spread.is_empty() {
-            self.spread = (0..1u64 << n)
-                .map(|m| {
-                    (0..n)
-                        .filter(|o| m >> o & 1 != 0)
-                        .map(|o| 1 << (o * n))
-                        .sum()
-                })
-                .collect();
+            self.spread = spread_table(n);
             self.spread_n = n;
         }
         self.n = n;

@@ -203,6 +203,19 @@ fn piece_mask(n: usize, horizontal: bool, index: usize, len: u8, offset: u8) -> 
     m
 }
 
+/// Per line mask `m` of a board of side `n`: bit `c` of `m` moved to bit
+/// `c * n` (a line's cells seen across the board).
+pub fn spread_table(n: usize) -> Vec<u64> {
+    (0..1u64 << n)
+        .map(|m| {
+            (0..n)
+                .filter(|c| m >> c & 1 != 0)
+                .map(|c| 1 << (c * n))
+                .sum()
+        })
+        .collect()
+}
+
 /// `cells` (cell `r * n + c`) on the transposed board (cell `c * n + r`).
 fn transpose(cells: u64, n: usize) -> u64 {
     let mut t = 0;
@@ -347,14 +360,7 @@ impl Layout {
         self.fields = if self.tagged { FIELDS } else { u64::MAX };
         self.tags = if self.tagged { !FIELDS } else { 0 };
         if self.spread_n != n || self.spread.is_empty() {
-            self.spread = (0..1u64 << n)
-                .map(|m| {
-                    (0..n)
-                        .filter(|c| m >> c & 1 != 0)
-                        .map(|c| 1 << (c * n))
-                        .sum()
-                })
-                .collect();
+            self.spread = spread_table(n);
             self.spread_n = n;
         }
         Ok(())
