@@ -315,6 +315,8 @@ impl DenseWalk {
         // The order of Layout::for_each_solved: fewest arrangements first
         // (the primary row: its solved ones), rows and columns alternating.
         let mut order: Vec<(u32, usize, SolvedLine)> = Vec::with_capacity(shapes.len());
+        // Each line's table (its walls as a line mask).
+        let mut tables = Vec::with_capacity(shapes.len());
         for l in &shapes {
             let w = if l.horizontal {
                 (walls >> (l.index * n)) & full
@@ -328,6 +330,7 @@ impl DenseWalk {
             if t.count > MAX_ARRANGEMENTS {
                 return false;
             }
+            tables.push(t);
             let allowed: u16 = if l.horizontal && l.index == prow {
                 self.tab_masks[t.masks..t.masks + t.count]
                     .iter()
@@ -355,19 +358,7 @@ impl DenseWalk {
         order.sort_unstable_by_key(|x| (x.0, x.1));
         self.solved_lines.clear();
         self.solved_lines.extend(order.iter().map(|x| x.2));
-        for l in shapes {
-            let w = if l.horizontal {
-                (walls >> (l.index * n)) & full
-            } else {
-                (0..n)
-                    .filter(|o| walls >> (o * n + l.index) & 1 != 0)
-                    .map(|o| 1 << o)
-                    .sum()
-            };
-            let t = self.table(n, &l.lens[..l.count], w as u32);
-            if t.count > MAX_ARRANGEMENTS {
-                return false;
-            }
+        for (l, t) in shapes.into_iter().zip(tables) {
             debug_assert_eq!(t.count, l.arrangements);
             let masks = &self.tab_masks[t.masks..t.masks + t.count];
             let spread = &self.spread;
