@@ -407,6 +407,34 @@ impl Layout {
         let (occ, tocc, rank) = self.occupancy(state);
         let last = if self.tagged { state >> TAG_SHIFT } else { 0 };
         let fields = state & self.fields;
+        self.for_each_piece(state, occ, tocc, last, |_, tag, p, _, back, fwd, base| {
+            let tagbits = (tag << TAG_SHIFT) & self.tags;
+            for o in (p - back)..=(p + fwd) {
+                if o != p {
+                    let t = self.targets[base + o as usize];
+                    f(
+                        rank.wrapping_add(t.drank),
+                        fields.wrapping_add(t.dstate) | tagbits,
+                    );
+                }
+            }
+        });
+        rank
+    }
+
+    /// Calls `f(line, tag, p, len, back, fwd, base)` for every piece of
+    /// `state` (cells `occ`, on the transposed board `tocc`) but the one
+    /// tagged `last`: its line, its tag, its offset and length, the free
+    /// cells before and after it, and where its moves start in `targets`.
+    #[inline(always)]
+    fn for_each_piece(
+        &self,
+        state: u64,
+        occ: u64,
+        tocc: u64,
+        last: u64,
+        mut f: impl FnMut(&Line, u64, u32, u32, u32, u32, usize),
+    ) {
         let n = self.n as u32;
         let full = (1u32 << n) - 1;
         for (k, l) in self.lines.iter().enumerate() {
@@ -424,20 +452,9 @@ impl Layout {
                 let p = a.offsets[j] as u32;
                 let len = l.lens[j] as u32;
                 let (back, fwd) = free_run(bits, p, len, n);
-                let base = a.target as usize + 8 * j;
-                let tagbits = (tag << TAG_SHIFT) & self.tags;
-                for o in (p - back)..=(p + fwd) {
-                    if o != p {
-                        let t = self.targets[base + o as usize];
-                        f(
-                            rank.wrapping_add(t.drank),
-                            fields.wrapping_add(t.dstate) | tagbits,
-                        );
-                    }
-                }
+                f(l, tag, p, len, back, fwd, a.target as usize + 8 * j);
             }
         }
-        rank
     }
 
     /// The occupied cells of `state` on the board and on the transposed
@@ -482,46 +499,29 @@ impl Layout {
             }
         };
         let fields = state & self.fields;
-        let n = self.n as u32;
-        let full = (1u32 << n) - 1;
-        for (k, l) in self.lines.iter().enumerate() {
-            let a = self.arrangement(state, l);
-            let bits = (if l.horizontal { occ } else { tocc } >> l.cells) as u32 & full;
+        let full = (1u32 << self.n) - 1;
+        self.for_each_piece(state, occ, tocc, last, |l, tag, p, len, back, fwd, base| {
+            if back + fwd == 0 {
+                return;
+            }
+            let from = p - back;
+            let mine = ((1u32 << (back + fwd + len)) - 1) << from;
             let seen = if l.horizontal { rn } else { rt } >> l.cells;
-            for j in 0..l.count as usize {
-                let tag = if self.tagged {
-                    1 + 4 * k as u64 + j as u64
-                } else {
-                    255
-                };
-                if tag == last {
-                    continue;
-                }
-                let p = a.offsets[j] as u32;
-                let len = l.lens[j] as u32;
-                let (back, fwd) = free_run(bits, p, len, n);
-                if back + fwd == 0 {
-                    continue;
-                }
-                let from = p - back;
-                let mine = ((1u32 << (back + fwd + len)) - 1) << from;
-                if tag < last && seen as u32 & full & mine == 0 {
-                    continue;
-                }
-                let base = a.target as usize + 8 * j;
-                let tagbits = (tag << TAG_SHIFT) & self.tags;
-                for o in from..=(p + fwd) {
-                    if o != p {
-                        let t = self.targets[base + o as usize];
-                        f(
-                            rank.wrapping_add(t.drank),
-                            fields.wrapping_add(t.dstate) | tagbits,
-                            mine as u8,
-                        );
-                    }
+            if tag < last && seen as u32 & full & mine == 0 {
+                return;
+            }
+            let tagbits = (tag << TAG_SHIFT) & self.tags;
+            for o in from..=(p + fwd) {
+                if o != p {
+                    let t = self.targets[base + o as usize];
+                    f(
+                        rank.wrapping_add(t.drank),
+                        fields.wrapping_add(t.dstate) | tagbits,
+                        mine as u8,
+                    );
                 }
             }
-        }
+        });
     }
 
     /// `state` without its tag.
