@@ -18,6 +18,7 @@ use clap::{ArgMatches, Command};
 
 use super::analyse::{analyse, Difficulty};
 use super::bench::bench;
+use super::enumerate::Rules;
 use super::generate::{from_database, generate_random, Rng};
 use super::parse::{parse_line, parse_puzzles, Puzzle};
 use super::search::steps;
@@ -434,6 +435,11 @@ pub struct EnumerateArgs {
     /// Most walls in a position.
     #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u8).range(0..=2))]
     walls: u8,
+    /// Which placements are positions of the game: `fogleman`, his game and
+    /// database (the primary piece alone on its row, no row or column
+    /// filled by pieces that can never move), or `all`, every placement.
+    #[arg(long, value_enum, default_value_t = Rules::Fogleman)]
+    rules: Rules,
     /// Write the database (`MOVES BOARD CLUSTER_SIZE` lines, hardest first)
     /// here; finished work units are kept in `FILE.units/`, so a run that
     /// was interrupted resumes.
@@ -492,6 +498,7 @@ fn run_enumerate(args: EnumerateArgs) -> anyhow::Result<ExitCode> {
         enumerate_some(
             args.size as usize,
             args.walls as usize,
+            args.rules,
             units.as_deref(),
             args.sample as usize,
             |done, total| {
@@ -512,9 +519,10 @@ fn run_enumerate(args: EnumerateArgs) -> anyhow::Result<ExitCode> {
         println!("{}", serde_json::to_string_pretty(&summary)?);
     } else {
         println!(
-            "size={} walls={} units={} solved_positions={} clusters={} positions={} puzzles={} wall_s={:.1}",
+            "size={} walls={} rules={} units={} solved_positions={} clusters={} positions={} puzzles={} wall_s={:.1}",
             summary.size,
             summary.walls,
+            args.rules.name(),
             summary.units,
             summary.solved_positions,
             summary.clusters,
@@ -539,6 +547,7 @@ fn run_bench_walk(args: &EnumerateArgs, every: usize) -> anyhow::Result<ExitCode
         args.sets_file.as_deref(),
         args.size as usize,
         args.walls as usize,
+        args.rules,
         args.sample_from as usize,
         args.sample as usize,
         every,

@@ -4,8 +4,10 @@
 //! computes the distance of every position of a cluster to a solved one,
 //! and lists for every cluster that has a solved position and whose
 //! farthest position is not solved: the farthest position (least in
-//! canonical text order), its moves and the cluster size. That is
-//! Fogleman's database.
+//! canonical text order), its moves and the cluster size. Under
+//! [`Rules::Fogleman`] (the default) the positions are those of his game,
+//! and the list is Fogleman's database; [`Rules::All`] takes every
+//! placement.
 //!
 //! [`enumerate`] works per piece set (see [`super::pieceset`]): moves never
 //! change which pieces sit on each row and column, so it first lists the
@@ -57,13 +59,42 @@ struct Placed {
     col: u8,
 }
 
-/// A partial placement: the cells filled so far (row order) and what is on them.
+/// Which placements an enumeration counts as positions of the game.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum Rules {
+    /// Fogleman's game, as his enumerator builds it (`cpp/src/enumerator.cpp`
+    /// of fogleman/rush): the primary piece is alone on its row (no other
+    /// horizontal piece, no wall), and no row is filled by its horizontal
+    /// pieces and walls, nor any column by its vertical pieces (such pieces
+    /// can never move: they are walls in all but name). All three are
+    /// properties of a piece set, so whole piece sets, and so whole
+    /// clusters, are left out; the clusters kept are unchanged. This is
+    /// the space of his database.
+    #[default]
+    Fogleman,
+    /// Every placement of pieces and walls.
+    All,
+}
+
+impl Rules {
+    /// The word `params.txt` and the command line use.
+    pub fn name(self) -> &'static str {
+        match self {
+            Rules::Fogleman => "fogleman",
+            Rules::All => "all",
+        }
+    }
+}
+
+/// A partial placement: the cells filled so far (row order) and what is on
+/// them, and the rules of the enumeration it belongs to.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Unit {
     occupied: u64,
     walls: u64,
     pieces: Vec<Placed>,
     next_cell: usize,
+    rules: Rules,
 }
 
 /// One line of the database.
@@ -129,26 +160,55 @@ pub fn primary_row(n: usize) -> usize {
 }
 
 /// The work units: every placement of the first row's cells.
-pub fn units(n: usize, walls: usize) -> Result<Vec<Unit>, EnumerateError> {
+pub fn units(n: usize, walls: usize, rules: Rules) -> Result<Vec<Unit>, EnumerateError> {
     if !(MIN_SIZE..=MAX_SIZE).contains(&n) {
         return Err(EnumerateError::Size(n));
     }
-    let row = primary_row(n);
-    let a = Placed {
-        horizontal: true,
-        len: 2,
-        row: row as u8,
-        col: (n - 2) as u8,
-    };
-    let start = Unit {
-        occupied: 0b11 << (row * n + n - 2),
-        walls: 0,
-        pieces: vec![a],
-        next_cell: 0,
-    };
+    let start = primary_only(n, n - 2, rules);
     let mut out = Vec::new();
     extend(&start, n, walls, n, &mut |u| out.push(u.clone()));
     Ok(out)
+}
+
+/// The placement with nothing but the primary piece, at column `col` of
+/// its row.
+fn primary_only(n: usize, col: usize, rules: Rules) -> Unit {
+    let row = primary_row(n);
+    Unit {
+        occupied: 0b11 << (row * n + col),
+        walls: 0,
+        pieces: vec![Placed {
+            horizontal: true,
+            len: 2,
+            row: row as u8,
+            col: col as u8,
+        }],
+        next_cell: 0,
+        rules,
+    }
+}
+
+/// Whether row `r` of `u` (all of its cells placed) is filled by its
+/// horizontal pieces and walls.
+fn row_is_full(u: &Unit, n: usize, r: usize) -> bool {
+    let walls = (u.walls >> (r * n)) & ((1 << n) - 1);
+    let pieces: usize = u
+        .pieces
+        .iter()
+        .filter(|p| p.horizontal && p.row as usize == r)
+        .map(|p| p.len as usize)
+        .sum();
+    walls.count_ones() as usize + pieces == n
+}
+
+/// Whether a column of a complete placement `u` is filled by its vertical
+/// pieces.
+fn a_column_is_full(u: &Unit, n: usize) -> bool {
+    let mut filled = [0usize; MAX_SIZE];
+    for p in u.pieces.iter().filter(|p| !p.horizontal) {
+        filled[p.col as usize] += p.len as usize;
+    }
+    filled[..n].contains(&n)
 }
 
 /// Calls `f` with every completion of `u` up to cell `stop`.
@@ -159,6 +219,13 @@ fn extend(u: &Unit, n: usize, walls: usize, stop: usize, f: &mut impl FnMut(&Uni
 
 fn rec(u: &mut Unit, n: usize, walls: usize, stop: usize, f: &mut impl FnMut(&Unit)) {
     let cell = u.next_cell;
+    let fogleman = u.rules == Rules::Fogleman;
+    if fogleman && cell > 0 && cell.is_multiple_of(n) {
+        // A row just completed: Fogleman leaves out filled lines.
+        if row_is_full(u, n, cell / n - 1) || (cell == n * n && a_column_is_full(u, n)) {
+            return;
+        }
+    }
     if cell == stop {
         f(u);
         return;
@@ -171,16 +238,21 @@ fn rec(u: &mut Unit, n: usize, walls: usize, stop: usize, f: &mut impl FnMut(&Un
     }
     // Empty.
     rec(u, n, walls, stop, f);
+    let (r, c) = (cell / n, cell % n);
+    // Under Fogleman's rules the primary piece is alone on its row.
+    let alone = fogleman && r == primary_row(n);
     // A wall.
-    if (u.walls.count_ones() as usize) < walls {
+    if (u.walls.count_ones() as usize) < walls && !alone {
         u.walls |= 1 << cell;
         u.occupied |= 1 << cell;
         rec(u, n, walls, stop, f);
         u.walls &= !(1 << cell);
         u.occupied &= !(1 << cell);
     }
-    let (r, c) = (cell / n, cell % n);
     for horizontal in [true, false] {
+        if horizontal && alone {
+            continue;
+        }
         for len in 2..=3usize {
             let fits = if horizontal {
                 c + len <= n
@@ -491,10 +563,11 @@ fn run_units_unit(
 pub fn enumerate(
     n: usize,
     walls: usize,
+    rules: Rules,
     dir: Option<&Path>,
     progress: impl Fn(u64, u64) + Sync,
 ) -> Result<(Summary, Vec<Entry>), EnumerateError> {
-    enumerate_some(n, walls, dir, 1, progress)
+    enumerate_some(n, walls, rules, dir, 1, progress)
 }
 
 /// [`enumerate`] restricted to every `stride`-th unit (a deterministic
@@ -502,19 +575,21 @@ pub fn enumerate(
 pub fn enumerate_some(
     n: usize,
     walls: usize,
+    rules: Rules,
     dir: Option<&Path>,
     stride: usize,
     progress: impl Fn(u64, u64) + Sync,
 ) -> Result<(Summary, Vec<Entry>), EnumerateError> {
     let t0 = std::time::Instant::now();
-    let all = units(n, walls)?;
+    let all = units(n, walls, rules)?;
     let index = unit_index(&all, n);
     let stride = stride.max(1);
     let chosen: Vec<(usize, &Unit)> = all.iter().enumerate().step_by(stride).collect();
     if let Some(d) = dir {
         fs::create_dir_all(d).map_err(|e| EnumerateError::Io(d.into(), e))?;
         let params = format!(
-            "design=piece-sets-least size={n} walls={walls} units={} stride={stride}",
+            "design=piece-sets-least size={n} walls={walls} rules={} units={} stride={stride}",
+            rules.name(),
             all.len()
         );
         check_params(d, &params)?;
@@ -592,10 +667,11 @@ fn summarise(n: usize, walls: usize, results: Vec<UnitResult>) -> (Summary, Vec<
 pub fn enumerate_per_cluster(
     n: usize,
     walls: usize,
+    rules: Rules,
     dir: Option<&Path>,
     progress: impl Fn(u64, u64) + Sync,
 ) -> Result<(Summary, Vec<Entry>), EnumerateError> {
-    let units = units(n, walls)?;
+    let units = units(n, walls, rules)?;
     if let Some(d) = dir {
         fs::create_dir_all(d).map_err(|e| EnumerateError::Io(d.into(), e))?;
     }
@@ -642,7 +718,7 @@ mod tests {
 
     #[test]
     fn four_by_four_is_stable_and_its_hardest_solve_to_their_length() {
-        let (s, entries) = enumerate(4, 0, None, |_, _| {}).unwrap();
+        let (s, entries) = enumerate(4, 0, Rules::All, None, |_, _| {}).unwrap();
         assert_eq!(s.puzzles, entries.len() as u64);
         assert!(s.clusters >= s.puzzles);
         for e in entries.iter().take(20) {
@@ -670,9 +746,16 @@ mod tests {
 
     #[test]
     fn per_piece_set_and_per_cluster_designs_agree() {
-        for (n, walls) in [(4, 0), (4, 1), (4, 2)] {
-            let (a, ea) = enumerate(n, walls, None, |_, _| {}).unwrap();
-            let (b, eb) = enumerate_per_cluster(n, walls, None, |_, _| {}).unwrap();
+        for (n, walls, rules) in [
+            (4, 0, Rules::All),
+            (4, 1, Rules::All),
+            (4, 2, Rules::All),
+            (4, 1, Rules::Fogleman),
+            (4, 2, Rules::Fogleman),
+            (5, 0, Rules::Fogleman),
+        ] {
+            let (a, ea) = enumerate(n, walls, rules, None, |_, _| {}).unwrap();
+            let (b, eb) = enumerate_per_cluster(n, walls, rules, None, |_, _| {}).unwrap();
             assert_eq!(counts(&a), counts(&b), "{n}x{n} walls {walls}");
             assert_eq!(ea, eb, "{n}x{n} walls {walls}");
         }
@@ -680,8 +763,8 @@ mod tests {
 
     #[test]
     fn five_by_five_counts_are_stable_and_both_designs_agree() {
-        let (s, entries) = enumerate(5, 0, None, |_, _| {}).unwrap();
-        let (b, eb) = enumerate_per_cluster(5, 0, None, |_, _| {}).unwrap();
+        let (s, entries) = enumerate(5, 0, Rules::All, None, |_, _| {}).unwrap();
+        let (b, eb) = enumerate_per_cluster(5, 0, Rules::All, None, |_, _| {}).unwrap();
         assert_eq!(counts(&s), counts(&b));
         assert!(entries == eb, "the database lines differ");
         assert_eq!(
@@ -701,28 +784,87 @@ mod tests {
         }
     }
 
+    /// The boards of Fogleman's enumerator: every placement under his rules
+    /// where no piece, the primary one included, can slide left or up.
+    fn fogleman_boards(n: usize, walls: usize) -> u64 {
+        let mut count = 0;
+        for col in 0..n - 1 {
+            let left = (col > 0).then(|| primary_row(n) * n + col - 1);
+            extend(
+                &primary_only(n, col, Rules::Fogleman),
+                n,
+                walls,
+                n * n,
+                &mut |u| count += left.is_none_or(|c| u.occupied & (1 << c) != 0) as u64,
+            );
+        }
+        count
+    }
+
+    #[test]
+    fn fogleman_rules_give_his_enumerators_board_counts() {
+        // His `MaxID` for 5x5 (cpp/src/config.h of fogleman/rush): the
+        // same rules give the same space.
+        assert_eq!(fogleman_boards(5, 0), 268_109);
+        assert_eq!(fogleman_boards(5, 1), 2_689_861);
+    }
+
+    #[test]
+    fn fogleman_rules_keep_whole_piece_sets() {
+        // Every 5x5 position under Fogleman's rules is one under all
+        // placements, and his database is the part of the full one whose
+        // boards obey his rules.
+        let (f, ef) = enumerate(5, 0, Rules::Fogleman, None, |_, _| {}).unwrap();
+        let (a, ea) = enumerate(5, 0, Rules::All, None, |_, _| {}).unwrap();
+        assert!(f.positions < a.positions && f.puzzles < a.puzzles);
+        // Whether a board obeys Fogleman's rules, from its pieces.
+        let obeys = |text: &str| {
+            let (board, _) = parse_board(text).unwrap();
+            let n = board.size();
+            let mut filled = [[0usize; MAX_SIZE]; 2];
+            for (r, row) in filled[0][..n].iter_mut().enumerate() {
+                *row = ((board.walls() >> (r * n)) & ((1 << n) - 1)).count_ones() as usize;
+            }
+            for (i, p) in board.pieces().iter().enumerate() {
+                if p.horizontal && p.line as usize == primary_row(n) && i != 0 {
+                    return false;
+                }
+                filled[usize::from(!p.horizontal)][p.line as usize] += p.len as usize;
+            }
+            let a_row = (board.walls() >> (primary_row(n) * n)) & ((1 << n) - 1);
+            a_row == 0 && !filled[0][..n].contains(&n) && !filled[1][..n].contains(&n)
+        };
+        let kept: Vec<&Entry> = ea.iter().filter(|e| obeys(&e.board)).collect();
+        assert_eq!(kept, ef.iter().collect::<Vec<_>>());
+        // Pinned: a change in the enumeration shows here.
+        assert_eq!(
+            (f.solved_positions, f.clusters, f.positions, f.puzzles),
+            (124_886, 62_106, 4_629_737, 33_220)
+        );
+    }
+
     #[test]
     fn resumes_from_saved_units() {
         let dir = std::env::temp_dir().join(format!("gridbot-rush-enum-{}", std::process::id()));
         let _ = fs::remove_dir_all(&dir);
-        let (a, ea) = enumerate(4, 1, Some(&dir), |_, _| {}).unwrap();
-        let (b, eb) = enumerate(4, 1, Some(&dir), |_, _| {}).unwrap();
+        let (a, ea) = enumerate(4, 1, Rules::All, Some(&dir), |_, _| {}).unwrap();
+        let (b, eb) = enumerate(4, 1, Rules::All, Some(&dir), |_, _| {}).unwrap();
         assert_eq!(a, b);
         assert_eq!(ea, eb);
         // Another enumeration refuses the folder.
         assert!(matches!(
-            enumerate(4, 0, Some(&dir), |_, _| {}),
+            enumerate(4, 0, Rules::All, Some(&dir), |_, _| {}),
             Err(EnumerateError::Foreign(..))
         ));
         fs::write(unit_path(&dir, 0), "# 1 2\n").unwrap();
         assert!(matches!(
-            enumerate(4, 1, Some(&dir), |_, _| {}),
+            enumerate(4, 1, Rules::All, Some(&dir), |_, _| {}),
             Err(EnumerateError::Damaged(..))
         ));
         let _ = fs::remove_dir_all(&dir);
         // The per-cluster design resumes too.
-        let (c, ec) = enumerate_per_cluster(4, 1, Some(&dir), |_, _| {}).unwrap();
-        let (d, ed) = enumerate_per_cluster(4, 1, Some(&dir), |_, _| {}).unwrap();
+        let (c, ec) = enumerate_per_cluster(4, 1, Rules::All, Some(&dir), |_, _| {}).unwrap();
+        let (d, ed) = enumerate_per_cluster(4, 1, Rules::All, Some(&dir), |_, _| {}).unwrap();
         assert_eq!((c, ec), (d, ed));
         let _ = fs::remove_dir_all(&dir);
     }

@@ -852,7 +852,10 @@ mod tests {
     fn the_least_solved_position_is_pushed_and_solved() {
         // Every 4x4 piece set met by the enumeration with up to one wall.
         let mut checked = 0;
-        for u in crate::games::rush::enumerate::units(4, 1).unwrap() {
+        for u in
+            crate::games::rush::enumerate::units(4, 1, crate::games::rush::enumerate::Rules::All)
+                .unwrap()
+        {
             for set in crate::games::rush::enumerate::sets_of_unit(&u, 4, 1) {
                 let key = set.least_solved_first_row().expect("a solved position");
                 let l = Layout::new(&set).unwrap();

@@ -38,8 +38,8 @@ pub(super) fn agree_walks(
     mut a: impl FnMut(&Layout, &mut SetResult),
     mut b: impl FnMut(&Layout, &mut SetResult),
 ) -> u64 {
-    use super::enumerate::{owned_sets, unit_index, units};
-    let all = units(n, walls).unwrap();
+    use super::enumerate::{owned_sets, unit_index, units, Rules};
+    let all = units(n, walls, Rules::All).unwrap();
     let index = unit_index(&all, n);
     let (sets, _) = owned_sets(unit, &all[unit], n, walls, &index);
     let mut positions = 0;

@@ -12,7 +12,7 @@ use std::time::Duration;
 
 use super::bench::thread_cpu_time;
 use super::densewalk::DenseWalk;
-use super::enumerate::{owned_sets, unit_index, units, EnumerateError};
+use super::enumerate::{owned_sets, unit_index, units, EnumerateError, Rules};
 use super::pieceset::{Layout, PieceSet, MAX_LINES};
 use super::setbfs::SetBfs;
 use super::setwalk::{SetResult, Walker};
@@ -29,15 +29,16 @@ pub struct SetSample {
 }
 
 /// Every `set_step`-th set owned by every `unit_step`-th unit from
-/// `first_unit` of side `n` with at most `walls` walls.
+/// `first_unit` of side `n` with at most `walls` walls, under `rules`.
 pub fn sample_sets(
     n: usize,
     walls: usize,
+    rules: Rules,
     first_unit: usize,
     unit_step: usize,
     set_step: usize,
 ) -> Result<SetSample, EnumerateError> {
-    let all = units(n, walls)?;
+    let all = units(n, walls, rules)?;
     let index = unit_index(&all, n);
     let t0 = thread_cpu_time();
     let mut out = SetSample::default();
@@ -97,6 +98,7 @@ pub fn sample_sets_cached(
     file: Option<&Path>,
     n: usize,
     walls: usize,
+    rules: Rules,
     first_unit: usize,
     unit_step: usize,
     set_step: usize,
@@ -110,7 +112,7 @@ pub fn sample_sets_cached(
             ..SetSample::default()
         });
     }
-    let s = sample_sets(n, walls, first_unit, unit_step, set_step)?;
+    let s = sample_sets(n, walls, rules, first_unit, unit_step, set_step)?;
     if let Some(f) = file {
         fs::write(f, sets_to_text(&s.sets)).map_err(|e| EnumerateError::Io(f.into(), e))?;
     }
@@ -160,7 +162,7 @@ mod tests {
 
     #[test]
     fn sets_survive_their_text() {
-        let s = sample_sets(5, 0, 3, 7, 5).unwrap();
+        let s = sample_sets(5, 0, Rules::All, 3, 7, 5).unwrap();
         assert!(s.sets.len() > 10, "{}", s.sets.len());
         assert_eq!(sets_from_text(&sets_to_text(&s.sets)), Ok(s.sets));
         assert_eq!(sets_from_text("6 0 1 2"), Err(1));
