@@ -9,12 +9,13 @@
 //! another, and the walls are left out of every arrangement already). That
 //! product is a *slab*; a position is numbered by its slab's base plus the
 //! mixed-radix index, over the columns, of its arrangement among the
-//! column's compatible ones. A slab keeps, per column, a 16-entry table
-//! arrangement -> compatible rank times the column's stride, so a slot is
-//! one load and one addition a column. Slabs are made when the search
-//! first enters them (an array over the rows' rank, stamped with the set's
-//! generation so that it is never cleared, holding the slab's number, base
-//! and rank table), and a slab's positions get one label slot each,
+//! column's compatible ones. A slab is one cache line in an array over the
+//! rows' rank, stamped with the set's generation so that it is never
+//! cleared: its first label slot and per column its stride and its
+//! obstacles (the cells the rows take on it), which pick the row of the
+//! column's table where each arrangement's moves and rank are (one load
+//! a column). Slabs are made when the search first enters them, and a
+//! slab's positions get one label slot each,
 //! `UNSEEN` until reached. Reached positions fill their slabs almost
 //! completely (1.002 slab slots a position on sample B), so the label array
 //! is about as long as the set's positions.
@@ -23,7 +24,8 @@
 //! (the *obstacles*) fix which arrangements of the line one move reaches.
 //! `LineTable` holds, per line shape (side, lengths, walls on the line)
 //! and per obstacle mask, the arrangements compatible with it and for each
-//! arrangement the set of arrangements one move away (a 16-bit mask). The
+//! arrangement the set of arrangements one move away (a 16-bit mask) and
+//! its rank among the compatible ones (the column's digit in a slab). The
 //! tables are built once per shape and kept across sets (a 6x6 board has a
 //! few dozen shapes). A column move stays in its slab: the index changes by
 //! the difference of the compatible ranks times the column's stride. A row
@@ -66,7 +68,7 @@ use super::setwalk::SetResult;
 const UNSEEN: u32 = u32::MAX;
 
 /// Most combinations of the rows' arrangements handled (the slab array).
-pub const MAX_ROWS_SPACE: usize = 1 << 22;
+pub const MAX_ROWS_SPACE: usize = 1 << 20;
 
 /// Most arrangements of one line (a state field is 4 bits).
 const MAX_ARRANGEMENTS: usize = 16;
@@ -83,9 +85,15 @@ struct LineTable {
     /// obstacles `m`.
     compat: usize,
     /// `nbr[nbr + 16 * m + a]`: bit `b` set when arrangement `b` is one
-    /// move of `a` away, with obstacles `m`.
+    /// move of `a` away, with obstacles `m`; bits 16 on: the rank of `a`
+    /// among the arrangements compatible with `m` (its place in a slab).
     nbr: usize,
 }
+
+/// The moves in a [`LineTable::nbr`] entry.
+const MOVES: u32 = 0xffff;
+/// Where the rank starts in a [`LineTable::nbr`] entry.
+const RANK_SHIFT: u32 = 16;
 
 /// A row with pieces in the set being walked.
 #[derive(Debug, Clone, Copy)]
@@ -112,29 +120,20 @@ struct ColLine {
     nbr: usize,
 }
 
-/// The positions sharing one arrangement of all the rows.
+/// The positions sharing one arrangement of all the rows, kept per rows'
+/// rank (valid when `generation` is the set's), in one cache line: all a
+/// slot needs, and all a column move needs.
 #[derive(Debug, Clone, Copy, Default)]
+#[repr(C, align(64))]
 struct Slab {
-    /// The rows' rank.
-    rr: u32,
+    generation: u32,
     /// Its first label slot.
     base: u32,
-    /// `ranks[ranks + 16 * c + a]`: column `c`'s arrangement `a` (when
-    /// compatible with the slab's rows) times the column's stride.
-    ranks: u32,
-    /// Per column: where its moves (with the slab's rows as obstacles)
-    /// start in `nbr`.
-    nbr: [u32; MAX_SIZE],
-}
-
-/// Where a slab is, per rows' rank (valid when `generation` is the
-/// set's): its number, first label slot and column ranks.
-#[derive(Debug, Clone, Copy, Default)]
-struct SlabRef {
-    generation: u32,
-    id: u32,
-    base: u32,
-    ranks: u32,
+    /// Per column: its stride in the slab's mixed-radix index.
+    stride: [u32; MAX_SIZE],
+    /// Per column: the cells the slab's rows take on it (its obstacles),
+    /// times 16: where its row of moves and ranks starts in its table.
+    obst: [u16; MAX_SIZE],
 }
 
 /// One line in the order [`Layout::for_each_solved`] places them.
@@ -158,7 +157,8 @@ struct SolvedLine {
 #[derive(Debug, Clone, Copy)]
 struct Queued {
     state: u64,
-    slab: u32,
+    /// Its rows' rank (its slab).
+    rr: u32,
     slot: u32,
     label: u32,
 }
@@ -171,7 +171,7 @@ pub struct DenseWalk {
     tables: FxHashMap<u32, LineTable>,
     tab_masks: Vec<u8>,
     tab_compat: Vec<u16>,
-    tab_nbr: Vec<u16>,
+    tab_nbr: Vec<u32>,
     /// `spread[m]`: bit `o` of `m` moved to bit `o * spread_n`.
     spread: Vec<u64>,
     spread_n: usize,
@@ -186,11 +186,8 @@ pub struct DenseWalk {
     n: usize,
     full: u64,
     /// Per rows' rank: its slab, stamped with the set's generation.
-    slab_of: Vec<SlabRef>,
+    slab_of: Vec<Slab>,
     generation: u32,
-    slabs: Vec<Slab>,
-    /// The slabs' column ranks (see [`Slab::ranks`]).
-    ranks: Vec<u32>,
     /// Per slab slot: the label of the position (`UNSEEN` until reached).
     lab: Vec<u32>,
     /// The queue, layer after layer.
@@ -256,11 +253,12 @@ impl DenseWalk {
         for m in 0..=full {
             let obst = m | walls;
             let mut compat = 0u16;
-            let mut nbr = [0u16; MAX_ARRANGEMENTS];
+            let mut nbr = [0u32; MAX_ARRANGEMENTS];
             for (a, &ma) in masks.iter().enumerate().take(MAX_ARRANGEMENTS) {
                 if ma & obst != 0 {
                     continue;
                 }
+                nbr[a] |= compat.count_ones() << RANK_SHIFT;
                 compat |= 1 << a;
                 // Each piece: the offsets it slides to, one cell at a time.
                 let mut p = 0;
@@ -389,75 +387,68 @@ impl DenseWalk {
             }
         }
         if self.slab_of.len() < rows_space {
-            self.slab_of.resize(rows_space, SlabRef::default());
+            self.slab_of.resize(rows_space, Slab::default());
         }
         self.generation = self.generation.wrapping_add(1);
         if self.generation == 0 {
-            self.slab_of.fill(SlabRef::default());
+            self.slab_of.fill(Slab::default());
             self.generation = 1;
         }
         true
     }
 
-    /// The slab of rows' rank `rr` (made from `state`'s rows when absent).
-    #[inline]
-    fn slab(&mut self, rr: u32, state: u64) -> SlabRef {
-        let r = self.slab_of[rr as usize];
-        if r.generation == self.generation {
-            return r;
+    /// Makes the slab of rows' rank `rr` (from `state`'s rows) when it is
+    /// not made yet.
+    #[inline(always)]
+    fn slab(&mut self, rr: u32, state: u64) {
+        if self.slab_of[rr as usize].generation != self.generation {
+            self.new_slab(rr, state);
         }
-        self.new_slab(rr, state)
     }
 
     #[inline(never)]
-    fn new_slab(&mut self, rr: u32, state: u64) -> SlabRef {
+    fn new_slab(&mut self, rr: u32, state: u64) {
         let mut trocc = 0u64;
         for (r, l) in self.rows.iter().enumerate() {
             trocc |= self.row_tmask[16 * r + ((state >> l.shift) & 15) as usize];
         }
         let mut slab = Slab {
-            rr,
+            generation: self.generation,
             base: self.lab.len() as u32,
-            ranks: self.ranks.len() as u32,
             ..Slab::default()
         };
         let mut total = 1u32;
         for (c, l) in self.cols.iter().enumerate() {
             let m = ((trocc >> l.cells) & self.full) as usize;
-            let mut compat = self.tab_compat[l.compat + m] as u32;
-            slab.nbr[c] = (l.nbr + 16 * m) as u32;
-            let at = self.ranks.len();
-            self.ranks.resize(at + 16, 0);
-            let mut rank = 0;
-            while compat != 0 {
-                let a = compat.trailing_zeros() as usize;
-                compat &= compat - 1;
-                self.ranks[at + a] = rank;
-                rank += total;
-            }
-            total = rank;
+            let compat = self.tab_compat[l.compat + m];
+            slab.obst[c] = 16 * m as u16;
+            slab.stride[c] = total;
+            total *= compat.count_ones();
         }
         self.lab.resize(self.lab.len() + total as usize, UNSEEN);
-        let r = SlabRef {
-            generation: self.generation,
-            id: self.slabs.len() as u32,
-            base: slab.base,
-            ranks: slab.ranks,
-        };
-        self.slabs.push(slab);
-        self.slab_of[rr as usize] = r;
-        r
+        self.slab_of[rr as usize] = slab;
     }
 
-    /// The slot of `state` in slab `sr`.
-    #[inline]
-    fn slot(&self, sr: SlabRef, state: u64) -> u32 {
-        let ranks = &self.ranks[sr.ranks as usize..];
-        let mut i = sr.base;
-        for (c, l) in self.cols.iter().enumerate() {
-            i += ranks[16 * c + ((state >> l.shift) & 15) as usize];
+    /// The slot of the position whose columns' arrangements are at
+    /// `at[c]` (its table's moves plus its arrangement) in slab `rr`.
+    #[inline(always)]
+    fn slot(&self, rr: u32, at: &[u32]) -> u32 {
+        let slab = &self.slab_of[rr as usize];
+        let mut i = slab.base;
+        for (c, &o) in at.iter().enumerate() {
+            let rank = self.tab_nbr[(o + slab.obst[c] as u32) as usize] >> RANK_SHIFT;
+            i = i.wrapping_add(rank * slab.stride[c]);
         }
         i
+    }
+
+    /// Per column of `state`: where its arrangement's entries start in its
+    /// table (without the obstacles).
+    #[inline(always)]
+    fn column_at(&self, state: u64, at: &mut [u32; MAX_SIZE]) {
+        for (c, l) in self.cols.iter().enumerate() {
+            at[c] = l.nbr as u32 + ((state >> l.shift) & 15) as u32;
+        }
     }
 
     /// The rows' rank of `state`.
@@ -479,7 +470,7 @@ impl DenseWalk {
             let label = self.clusters.add();
             self.queue.push(Queued {
                 state,
-                slab: 0,
+                rr: 0,
                 slot: 0,
                 label,
             });
@@ -508,8 +499,6 @@ impl DenseWalk {
         self.queue.clear();
         self.layers.clear();
         self.clusters.clear();
-        self.slabs.clear();
-        self.ranks.clear();
         self.lab.clear();
         if !self.prepare(layout) {
             self.fallback.walk(layout, out);
@@ -524,10 +513,12 @@ impl DenseWalk {
         for k in 0..sources {
             let s = self.queue[k].state;
             let rr = self.rows_rank(s);
-            let sr = self.slab(rr, s);
-            let i = self.slot(sr, s);
+            let mut at = [0u32; MAX_SIZE];
+            self.column_at(s, &mut at);
+            self.slab(rr, s);
+            let i = self.slot(rr, &at[..self.cols.len()]);
             self.lab[i as usize] = k as u32;
-            self.queue[k].slab = sr.id;
+            self.queue[k].rr = rr;
             self.queue[k].slot = i;
         }
         self.layers.push(0);
@@ -558,36 +549,38 @@ impl DenseWalk {
     fn expand(&mut self, q: usize) {
         let Queued {
             state: s,
-            slab: sid,
+            rr,
             slot: idx,
             label,
         } = self.queue[q];
         let mut root = self.clusters.root(label);
-        let slab = self.slabs[sid as usize];
-        let ranks = slab.ranks as usize;
+        let slab = self.slab_of[rr as usize];
         let mut colocc = 0u64;
-        // Per column: 16 * column + its arrangement (where its rank is in
-        // a slab's ranks).
+        // Per column: where its arrangement's entries start in its table
+        // (a slab's obstacles added, its moves and rank there).
         let mut at = [0u32; MAX_SIZE];
         let nc = self.cols.len();
         // Column moves: inside the slab.
         for (c, at_c) in at.iter_mut().enumerate().take(nc) {
             let l = self.cols[c];
             let a = ((s >> l.shift) & 15) as u32;
-            *at_c = 16 * c as u32 + a;
+            *at_c = l.nbr as u32 + a;
             colocc |= self.col_mask[16 * c + a as usize];
-            let mut nb = self.tab_nbr[slab.nbr[c] as usize + a as usize] as u32;
+            let row = l.nbr + slab.obst[c] as usize;
+            let e = self.tab_nbr[row + a as usize];
+            let mut nb = e & MOVES;
             if nb == 0 {
                 continue;
             }
-            let rk = ranks + 16 * c;
-            let from = idx.wrapping_sub(self.ranks[rk + a as usize]);
+            let stride = slab.stride[c];
+            let from = idx.wrapping_sub((e >> RANK_SHIFT) * stride);
             while nb != 0 {
                 let b = nb.trailing_zeros();
                 nb &= nb - 1;
-                let i = from.wrapping_add(self.ranks[rk + b as usize]);
+                let rank = self.tab_nbr[row + b as usize] >> RANK_SHIFT;
+                let i = from.wrapping_add(rank * stride);
                 let t = s.wrapping_sub((a as u64) << l.shift) | (b as u64) << l.shift;
-                self.visit(t, sid, i, &mut root);
+                self.visit(t, rr, i, &mut root);
             }
         }
         // Row moves: into another slab.
@@ -595,35 +588,29 @@ impl DenseWalk {
             let l = self.rows[r];
             let a = ((s >> l.shift) & 15) as u32;
             let m = ((colocc >> l.cells) & self.full) as usize;
-            let mut nb = self.tab_nbr[l.nbr + 16 * m + a as usize] as u32;
+            let mut nb = self.tab_nbr[l.nbr + 16 * m + a as usize] & MOVES;
             while nb != 0 {
                 let b = nb.trailing_zeros();
                 nb &= nb - 1;
-                let rr = slab
-                    .rr
-                    .wrapping_add(b.wrapping_sub(a).wrapping_mul(l.stride));
+                let rr = rr.wrapping_add(b.wrapping_sub(a).wrapping_mul(l.stride));
                 let t = s.wrapping_sub((a as u64) << l.shift) | (b as u64) << l.shift;
-                let sr = self.slab(rr, t);
-                let ranks = &self.ranks[sr.ranks as usize..];
-                let mut i = sr.base;
-                for &o in &at[..nc] {
-                    i += ranks[o as usize];
-                }
-                self.visit(t, sr.id, i, &mut root);
+                self.slab(rr, t);
+                let i = self.slot(rr, &at[..nc]);
+                self.visit(t, rr, i, &mut root);
             }
         }
     }
 
-    /// Position `t` (slab `sid`, slot `i`) met from a position of root
-    /// label `root`.
+    /// Position `t` (rows' rank `rr`, slot `i`) met from a position of
+    /// root label `root`.
     #[inline(always)]
-    fn visit(&mut self, t: u64, sid: u32, i: u32, root: &mut u32) {
+    fn visit(&mut self, t: u64, rr: u32, i: u32, root: &mut u32) {
         let l = self.lab[i as usize];
         if l == UNSEEN {
             self.lab[i as usize] = *root;
             self.queue.push(Queued {
                 state: t,
-                slab: sid,
+                rr,
                 slot: i,
                 label: *root,
             });
@@ -689,7 +676,11 @@ mod tests {
         let t = w.table(6, &[2], 0);
         assert_eq!(t.count, 5);
         // Piece at 0, obstacle at cell 3: it reaches offset 1 only.
-        assert_eq!(w.tab_nbr[t.nbr + 16 * 0b1000], 0b10);
+        assert_eq!(w.tab_nbr[t.nbr + 16 * 0b1000] & MOVES, 0b10);
+        // Its rank among the compatible ones (offsets 0, 1, 4): 1 at 1,
+        // 2 at 4.
+        assert_eq!(w.tab_nbr[t.nbr + 16 * 0b1000 + 1] >> RANK_SHIFT, 1);
+        assert_eq!(w.tab_nbr[t.nbr + 16 * 0b1000 + 4] >> RANK_SHIFT, 2);
         assert_eq!(w.tab_compat[t.compat + 0b1000], 0b10011);
     }
 }
