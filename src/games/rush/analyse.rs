@@ -154,8 +154,9 @@ pub struct ClusterReport {
     pub moves: Option<u32>,
     /// The difficulty class of the start.
     pub difficulty: Difficulty,
-    /// The farthest position from a solution (least as text among the
-    /// farthest), when the cluster has a solved position.
+    /// The farthest position from a solution (the least in Fogleman's
+    /// order among the farthest, see [`super::board::OrderKey`]), when the cluster has
+    /// a solved position.
     pub farthest: Option<String>,
     /// Its fewest moves.
     pub farthest_moves: Option<u32>,
@@ -185,8 +186,9 @@ pub fn analyse(
     })
 }
 
-/// The farthest position of a cluster from a solution (least as text
-/// among the farthest) and its distance; `None` without a solved position.
+/// The farthest position of a cluster from a solution (the least in
+/// Fogleman's order, [`super::board::OrderKey`], among the farthest) and its distance;
+/// `None` without a solved position.
 pub fn hardest(board: &Board, c: &Cluster) -> Option<(Position, u32)> {
     let max = c
         .distance
@@ -198,9 +200,9 @@ pub fn hardest(board: &Board, c: &Cluster) -> Option<(Position, u32)> {
         .iter()
         .zip(&c.distance)
         .filter(|(_, &d)| d == max)
-        .map(|(&p, _)| (board.to_text(Position(p)), p))
-        .min()
-        .map(|(_, p)| (Position(p), max as u32))
+        .map(|(&p, _)| Position(p))
+        .min_by_key(|&p| board.order_key(p))
+        .map(|p| (p, max as u32))
 }
 
 #[cfg(test)]

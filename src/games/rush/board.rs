@@ -20,6 +20,28 @@ pub const MIN_SIZE: usize = 4;
 /// Largest supported board side.
 pub const MAX_SIZE: usize = 8;
 
+/// Fogleman's fixed order of the positions of one board (the `operator<`
+/// of his enumerator's boards, by which his database picks the hardest
+/// position of a cluster): the cells of the horizontal pieces as a bit set
+/// (bit `i`: cell `i` in row order), then those of the vertical ones,
+/// compared as integers. Within one piece set it tells positions apart:
+/// the pieces of a line keep their order, so a line's cells place them.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord)]
+pub struct OrderKey {
+    /// Cells of the horizontal pieces.
+    pub horizontal: u64,
+    /// Cells of the vertical pieces.
+    pub vertical: u64,
+}
+
+impl OrderKey {
+    /// After every position's key.
+    pub const MAX: OrderKey = OrderKey {
+        horizontal: u64::MAX,
+        vertical: u64::MAX,
+    };
+}
+
 /// One piece: its axis, its length and the line it moves on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Piece {
@@ -459,6 +481,20 @@ impl Board {
             }
         }
         cells.into_iter().collect()
+    }
+
+    /// The key of `pos` in Fogleman's fixed order of positions.
+    pub fn order_key(&self, pos: Position) -> OrderKey {
+        let mut key = OrderKey::default();
+        for (i, piece) in self.pieces.iter().enumerate() {
+            let m = self.mask(i, pos.get(i));
+            if piece.horizontal {
+                key.horizontal |= m;
+            } else {
+                key.vertical |= m;
+            }
+        }
+        key
     }
 
     /// Describes `mv` as `B down 2`.

@@ -7,9 +7,10 @@
 //! positions of different labels unites them (union-find, the least label,
 //! that is the solved position listed first, staying the root). After the
 //! search, [`Clusters::finish`] counts per cluster its positions, its
-//! farthest layer and the least text there, in the order of the clusters'
-//! first solved positions.
+//! farthest layer and the least position there in Fogleman's order
+//! ([`OrderKey`]), in the order of the clusters' first solved positions.
 
+use super::board::OrderKey;
 use super::enumerate::Entry;
 use super::pieceset::Layout;
 use super::setwalk::SetResult;
@@ -19,10 +20,11 @@ use super::setwalk::SetResult;
 pub struct Clusters {
     /// Parent of each label.
     parent: Vec<u32>,
-    /// Per root label: positions, farthest layer, least text there.
+    /// Per root label: positions, farthest layer, least position there
+    /// (its key and state).
     size: Vec<u64>,
     far: Vec<u32>,
-    best: Vec<[u8; 64]>,
+    best: Vec<(OrderKey, u64)>,
 }
 
 impl Clusters {
@@ -97,20 +99,19 @@ impl Clusters {
             }
         }
         self.best.clear();
-        self.best.resize(labels, [u8::MAX; 64]);
-        let mut text = [0u8; 64];
+        self.best.resize(labels, (OrderKey::MAX, 0));
         for d in 1..layers.len() {
             for i in layer(d) {
                 let r = self.parent[label(i) as usize] as usize;
                 if self.far[r] == d as u32 {
-                    layout.text_into(state(i), &mut text);
-                    if text < self.best[r] {
-                        self.best[r] = text;
+                    let s = state(i);
+                    let key = layout.order_key(s);
+                    if key < self.best[r].0 {
+                        self.best[r] = (key, s);
                     }
                 }
             }
         }
-        let cells = layout.cells();
         for r in 0..labels {
             if self.parent[r] as usize != r {
                 continue;
@@ -120,7 +121,7 @@ impl Clusters {
             if self.far[r] > 0 {
                 out.entries.push(Entry {
                     moves: self.far[r],
-                    board: String::from_utf8_lossy(&self.best[r][..cells]).into_owned(),
+                    board: layout.text(self.best[r].1),
                     cluster_size: self.size[r],
                 });
             }

@@ -102,7 +102,9 @@ pub struct Unit {
 pub struct Entry {
     /// Moves of the farthest position.
     pub moves: u32,
-    /// The farthest position (least canonical text among the farthest).
+    /// The farthest position (the least in Fogleman's order,
+    /// [`super::board::OrderKey`], among the farthest; pieces lettered in order of
+    /// appearance).
     pub board: String,
     /// Positions in the cluster.
     pub cluster_size: u64,
@@ -359,14 +361,15 @@ fn run_unit(u: &Unit, n: usize, walls: usize) -> UnitResult {
         if max == 0 {
             return;
         }
-        let text = c
+        let far = c
             .positions
             .iter()
             .zip(&c.distance)
             .filter(|(_, &d)| d == max)
-            .map(|(&p, _)| canonical_text(&board.to_text(Position(p))))
-            .min()
+            .map(|(&p, _)| Position(p))
+            .min_by_key(|&p| board.order_key(p))
             .expect("a farthest position");
+        let text = canonical_text(&board.to_text(far));
         r.entries.push(Entry {
             moves: max as u32,
             board: text,

@@ -1,8 +1,9 @@
 //! Puzzles of a chosen difficulty: picked from a database file, or made as
 //! the seed does by generating random positions and solving them. A random
 //! position's whole cluster is explored (see [`super::analyse::cluster`]),
-//! and the position kept is the least (as text) of those at the largest
-//! distance from a solution within the range asked for, so one cluster
+//! and the position kept is the least (in Fogleman's order,
+//! [`super::board::OrderKey`]) of those at the largest distance from a
+//! solution within the range asked for, so one cluster
 //! gives at most one puzzle and every puzzle's MOVES is proven exact.
 
 use serde::Serialize;
@@ -151,8 +152,9 @@ pub fn pick(
         .iter()
         .zip(&c.distance)
         .filter(|(_, &d)| d as u32 == target)
-        .map(|(&p, _)| canonical_text(&board.to_text(Position(p))))
-        .min()?;
+        .map(|(&p, _)| Position(p))
+        .min_by_key(|&p| board.order_key(p))
+        .map(|p| canonical_text(&board.to_text(p)))?;
     Some(Generated {
         moves: target,
         board: board_text,

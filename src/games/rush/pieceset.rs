@@ -19,7 +19,7 @@
 
 use std::fmt;
 
-use super::board::{free_run, MAX_SIZE, MIN_SIZE};
+use super::board::{free_run, OrderKey, MAX_SIZE, MIN_SIZE};
 
 /// Most lines (rows, then columns) of a board.
 pub const MAX_LINES: usize = 2 * MAX_SIZE;
@@ -607,6 +607,21 @@ impl Layout {
                 .iter()
                 .map(|l| (l, self.arrangement(state, l).offsets)),
         )
+    }
+
+    /// The key of `state` in Fogleman's order ([`OrderKey`]).
+    #[inline]
+    pub fn order_key(&self, state: u64) -> OrderKey {
+        let mut key = OrderKey::default();
+        for line in &self.lines {
+            let m = self.arrangement(state, line).mask;
+            if line.horizontal {
+                key.horizontal |= m;
+            } else {
+                key.vertical |= m;
+            }
+        }
+        key
     }
 
     /// Writes the position as text into `out` (N x N bytes), pieces

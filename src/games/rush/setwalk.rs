@@ -187,18 +187,14 @@ impl Walker {
         if depth == 0 {
             return None;
         }
-        let mut best = [u8::MAX; 64];
-        let mut text = [0u8; 64];
-        for &s in &self.frontier {
-            layout.text_into(s, &mut text);
-            if text < best {
-                best = text;
-            }
-        }
-        let cells = layout.cells();
+        let best = self
+            .frontier
+            .iter()
+            .min_by_key(|&&s| layout.order_key(s))
+            .expect("a farthest position");
         Some(Entry {
             moves: depth,
-            board: String::from_utf8_lossy(&best[..cells]).into_owned(),
+            board: layout.text(*best),
             cluster_size: self.cluster.len() as u64,
         })
     }
