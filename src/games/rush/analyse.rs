@@ -217,6 +217,10 @@ mod tests {
         assert_eq!(r.positions, 4780);
         assert_eq!(r.moves, Some(51));
         assert_eq!(r.farthest_moves, Some(51));
+        // The enumeration's line for this cluster: its least farthest
+        // position in Fogleman's order, another board than the famous one.
+        let far = super::super::generate::canonical_text(&r.farthest.unwrap());
+        assert_eq!(far, "BCCoDoBEFoDGBEFAAGHHHIoGooJIKKLLJMMo");
         assert_eq!(r.difficulty, Difficulty::VeryHard);
         assert!(r.solved > 0);
         assert_eq!(Difficulty::of(Some(10)), Difficulty::Easy);

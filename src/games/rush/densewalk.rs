@@ -6,7 +6,10 @@
 //! Slabs. Fix the arrangements R of all the rows (the horizontal pieces):
 //! the valid positions sharing R are exactly the product over columns of
 //! the column arrangements that miss R's cells (columns never overlap one
-//! another, and the walls are left out of every arrangement already). That
+//! another, and the walls are left out of every arrangement already). The
+//! roles swap when the columns' arrangements multiply to less than the
+//! rows' (fewer, larger slabs: 3.5% less time on a 6x6 sample); below,
+//! "rows" are the lines that make the slabs, whichever axis they are. That
 //! product is a *slab*; a position is numbered by its slab's base plus the
 //! mixed-radix index, over the columns, of its arrangement among the
 //! column's compatible ones. A slab is one cache line in an array over the
@@ -201,6 +204,9 @@ pub struct DenseWalk {
     clusters: Clusters,
     /// The walk of sets the dense index does not handle.
     fallback: SetBfs,
+    /// Tests: the rows (`Some(true)`) or the columns make the slabs,
+    /// instead of the axis whose arrangements multiply to less.
+    force_outer: Option<bool>,
 }
 
 /// Appends every placement of pieces `lens` in order on a line of `n`
@@ -356,6 +362,18 @@ impl DenseWalk {
         order.sort_unstable_by_key(|x| (x.0, x.1));
         self.solved_lines.clear();
         self.solved_lines.extend(order.iter().map(|x| x.2));
+        let product = |h: bool| -> f64 {
+            shapes
+                .iter()
+                .filter(|l| l.horizontal == h)
+                .map(|l| l.arrangements as f64)
+                .product()
+        };
+        // The slabs' lines: the axis with the fewer combinations.
+        let outer_rows = match self.force_outer {
+            Some(r) => r,
+            None => product(true) <= product(false),
+        };
         for (l, t) in shapes.into_iter().zip(tables) {
             debug_assert_eq!(t.count, l.arrangements);
             let masks = &self.tab_masks[t.masks..t.masks + t.count];
@@ -364,7 +382,7 @@ impl DenseWalk {
                 out.extend(masks.iter().map(|&m| spread[m as usize] << l.index));
                 out.resize(out.len() + MAX_ARRANGEMENTS - t.count, 0);
             };
-            if l.horizontal {
+            if l.horizontal == outer_rows {
                 self.rows.push(RowLine {
                     shift: l.shift,
                     cells: (l.index * n) as u32,
@@ -632,7 +650,14 @@ mod tests {
     /// [`SetBfs`] and the dense walk on every `step`-th set owned by `unit`
     /// of side `n`: the same result, set by set. Returns the positions.
     fn agree(n: usize, walls: usize, unit: usize, step: usize) -> u64 {
+        agree_slabs(n, walls, unit, step, None)
+    }
+
+    /// [`agree`], the slabs made by the rows (`Some(true)`), the columns
+    /// (`Some(false)`) or the axis with fewer combinations (`None`).
+    fn agree_slabs(n: usize, walls: usize, unit: usize, step: usize, outer: Option<bool>) -> u64 {
         let (mut dense, mut bfs) = (DenseWalk::new(), SetBfs::new());
+        dense.force_outer = outer;
         agree_walks(
             n,
             walls,
@@ -654,6 +679,16 @@ mod tests {
         }
         positions += agree(5, 1, 33, 1);
         assert!(positions > 10_000, "{positions}");
+    }
+
+    #[test]
+    fn slabs_of_either_axis_agree() {
+        for outer in [Some(true), Some(false)] {
+            let mut positions = agree_slabs(4, 2, 5, 1, outer);
+            positions += agree_slabs(5, 1, 33, 1, outer);
+            positions += agree_slabs(6, 0, 300, 997, outer);
+            assert!(positions > 10_000, "{positions}");
+        }
     }
 
     #[test]
