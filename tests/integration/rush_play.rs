@@ -17,8 +17,9 @@ use crate::util::{assert_success, gridbot, run, stdout, TempDir};
 use gridbot::display::VirtualDisplay;
 use gridbot::hosts::browser::{find_chromium, Browser, BrowserOptions};
 
-/// A 20-move puzzle (`gridbot generate rush --moves 20 --seed 2`, proven
-/// by the breadth-first search: `solve rush` says length=20 optimal=proven).
+/// A 20-move puzzle (a farthest position of the 14,580-position cluster
+/// that `gridbot generate rush --moves 20 --seed 2` gives; proven by the
+/// breadth-first search: `solve rush` says length=20 optimal=proven).
 const PUZZLE_20: &str = "BBCCoooDEooFoDEAAFGGEHoFIooHJJIooKKK";
 
 const GAME_TIMEOUT: Duration = Duration::from_secs(120);

@@ -52,7 +52,7 @@
 //! (any label of the same union tells the same cluster; later looks at it
 //! skip the union-find walk; the queue keeps the label it was first met
 //! with, which `finish` resolves). The
-//! clusters' sizes, farthest layers and least texts there are then counted
+//! clusters' sizes, farthest layers and least positions there (in Fogleman's order) are counted
 //! by the same [`super::clusters::Clusters`] as in [`super::setbfs`], so
 //! the results agree set by set (the tests
 //! check that against [`super::setbfs::SetBfs`]). Sets whose rows have more

@@ -4,7 +4,8 @@
 //! computes the distance of every position of a cluster to a solved one,
 //! and lists for every cluster that has a solved position and whose
 //! farthest position is not solved: the farthest position (least in
-//! canonical text order), its moves and the cluster size. Under
+//! Fogleman's order, [`super::board::OrderKey`]), its moves and the
+//! cluster size. Under
 //! [`Rules::Fogleman`] (the default) the positions are those of his game,
 //! and the list is Fogleman's database; [`Rules::All`] takes every
 //! placement.
@@ -129,7 +130,7 @@ pub struct Summary {
     pub puzzles: u64,
     /// Entries by moves.
     pub by_moves: BTreeMap<u32, u64>,
-    /// The hardest entry (most moves, then least text).
+    /// The hardest entry (most moves, then least board text).
     pub hardest: Option<Entry>,
 }
 

@@ -128,7 +128,7 @@ pub fn random_position(
 }
 
 /// The puzzle a cluster offers for the range `lo..=hi`: the least position
-/// (as text) at the largest distance not above `hi`, when that is `lo` or
+/// (in Fogleman's order) at the largest distance not above `hi`, when that is `lo` or
 /// more.
 pub fn pick(
     board: &Board,

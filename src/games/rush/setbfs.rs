@@ -20,8 +20,8 @@
 //! is touched at scattered words; the table stays small and dense). The
 //! queue of the search keeps every position with its label, layer after
 //! layer; after the search, [`super::clusters::Clusters::finish`] gives
-//! each cluster its size, its farthest layer and the least text among the
-//! cluster's positions in that layer. Clusters come out in the order of their first
+//! each cluster its size, its farthest layer and the least position (in
+//! Fogleman's order) among the cluster's positions in that layer. Clusters come out in the order of their first
 //! solved position, as in [`super::setwalk`], so the results are equal.
 //!
 //! Moves dropped ([`Layout::expand_pruned`]): a position `x` reached from

@@ -7,7 +7,7 @@
 //! seen; then a breadth-first search from all its solved positions at
 //! once gives every position's distance to the nearest solved one, layer
 //! by layer. The last layer holds the farthest positions; the least of
-//! them as text, its distance and the cluster size make the database
+//! them in Fogleman's order, its distance and the cluster size make the database
 //! entry (when that distance is not 0). Memory: two bitsets of the set's
 //! index space and the positions of one cluster.
 
