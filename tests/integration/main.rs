@@ -24,5 +24,6 @@ mod play_errors;
 mod play_recovery;
 mod play_sgt_solver;
 mod reliability;
+mod rush_enumerate;
 mod rush_play;
 mod solver_cli;

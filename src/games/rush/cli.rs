@@ -476,15 +476,12 @@ pub struct EnumerateArgs {
 }
 
 fn run_enumerate(args: EnumerateArgs) -> anyhow::Result<ExitCode> {
-    use super::enumerate::enumerate_some;
+    use super::dbmerge::{merge_sorted, FAN_IN};
+    use super::enumerate::{enumerate_counts, units_dir};
     if let Some(every) = args.bench_walk {
         return run_bench_walk(&args, every as usize);
     }
-    let units = args.out.as_ref().map(|o| {
-        let mut d = o.clone().into_os_string();
-        d.push(".units");
-        PathBuf::from(d)
-    });
+    let units = args.out.as_deref().map(units_dir);
     let bar = progress_bar(0);
     bar.set_style(
         indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} units {elapsed} (eta {eta})")
@@ -494,8 +491,8 @@ fn run_enumerate(args: EnumerateArgs) -> anyhow::Result<ExitCode> {
         .num_threads(args.threads.unwrap_or(0))
         .build()?;
     let t0 = std::time::Instant::now();
-    let (summary, entries) = pool.install(|| {
-        enumerate_some(
+    let (summary, files) = pool.install(|| {
+        enumerate_counts(
             args.size as usize,
             args.walls as usize,
             args.rules,
@@ -508,12 +505,28 @@ fn run_enumerate(args: EnumerateArgs) -> anyhow::Result<ExitCode> {
         )
     })?;
     bar.finish_and_clear();
-    if let Some(out) = &args.out {
-        let mut text = String::with_capacity(entries.len() * 48);
-        for e in &entries {
-            text.push_str(&format!("{} {} {}\n", e.moves, e.board, e.cluster_size));
-        }
-        std::fs::write(out, text).with_context(|| format!("writing {}", out.display()))?;
+    if let (Some(out), Some(dir)) = (&args.out, &units) {
+        // The units' files, each in database order, merged: the database
+        // is never held in memory.
+        let spinner = progress_bar(0);
+        spinner.set_style(
+            indicatif::ProgressStyle::with_template("{spinner} {msg} {elapsed}").expect("template"),
+        );
+        spinner.set_message(format!(
+            "merging {} unit files into {}",
+            files.len(),
+            out.display()
+        ));
+        spinner.enable_steady_tick(std::time::Duration::from_millis(200));
+        let lines = merge_sorted(&files, out, dir, FAN_IN)?;
+        spinner.finish_and_clear();
+        anyhow::ensure!(
+            lines == summary.puzzles,
+            "{}: {lines} lines merged from {} where the units count {} puzzles",
+            out.display(),
+            dir.display(),
+            summary.puzzles
+        );
     }
     if args.json {
         println!("{}", serde_json::to_string_pretty(&summary)?);

@@ -23,7 +23,10 @@
 //! [`super::setwalk`], are kept as its references). Units run in parallel
 //! (rayon), and with an output folder each finished unit is saved, so an
 //! interrupted run resumes where it stopped. Memory: per thread, the
-//! positions of the largest piece set met and their labels.
+//! positions of the largest piece set met and their labels, and one
+//! unit's entries; [`enumerate_counts`] keeps no entries beyond a unit
+//! (the database file is merged from the units' files by
+//! [`super::dbmerge`]), [`enumerate`] returns them all.
 //!
 //! [`enumerate_per_cluster`] is the first design, kept as the reference the
 //! tests compare with: one hashed breadth-first search per cluster, from
@@ -32,6 +35,7 @@
 //! solved position they were reached from); an exploration that meets a
 //! smaller solved position stops at once, as that one owns the cluster.
 
+use std::cmp::Ordering as CmpOrdering;
 use std::collections::BTreeMap;
 use std::fs;
 use std::io::Write;
@@ -45,6 +49,7 @@ use rustc_hash::FxHashMap;
 
 use super::analyse::{cluster_unless, NO_SOLUTION};
 use super::board::{Board, Piece, Position, MAX_SIZE, MIN_SIZE};
+use super::dbmerge::{entry_order, parse_entry};
 use super::densewalk::DenseWalk;
 use super::generate::canonical_text;
 use super::pieceset::{Layout, LayoutError, PieceSet};
@@ -427,15 +432,7 @@ fn load_unit(path: &Path) -> Result<UnitResult, EnumerateError> {
     };
     let mut entries = Vec::new();
     for l in lines {
-        let f: Vec<&str> = l.split(' ').collect();
-        let [m, b, c] = f[..] else {
-            return Err(bad("bad line"));
-        };
-        entries.push(Entry {
-            moves: m.parse().map_err(|_| bad("bad moves"))?,
-            board: b.to_string(),
-            cluster_size: c.parse().map_err(|_| bad("bad cluster size"))?,
-        });
+        entries.push(parse_entry(l).ok_or_else(|| bad("bad line"))?);
     }
     if entries.len() as u64 != count {
         return Err(bad("truncated"));
@@ -584,6 +581,50 @@ pub fn enumerate_some(
     stride: usize,
     progress: impl Fn(u64, u64) + Sync,
 ) -> Result<(Summary, Vec<Entry>), EnumerateError> {
+    let (s, mut entries, _) = walk_units(n, walls, rules, dir, stride, true, progress)?;
+    entries.par_sort_unstable_by(entry_order);
+    Ok((s, entries))
+}
+
+/// [`enumerate_some`] without holding the database in memory: each unit's
+/// entries are counted into the summary and, with `dir`, saved there in
+/// database order; returns the summary and the files of the units walked,
+/// in unit order, for [`super::dbmerge::merge_sorted`] to make the
+/// database file from. Memory stays that of the walk, however large the
+/// database.
+pub fn enumerate_counts(
+    n: usize,
+    walls: usize,
+    rules: Rules,
+    dir: Option<&Path>,
+    stride: usize,
+    progress: impl Fn(u64, u64) + Sync,
+) -> Result<(Summary, Vec<PathBuf>), EnumerateError> {
+    let (s, _, files) = walk_units(n, walls, rules, dir, stride, false, progress)?;
+    Ok((s, files))
+}
+
+/// The folder where an enumeration writing the database to `out` keeps
+/// its finished units: `out` with `.units` added.
+pub fn units_dir(out: &Path) -> PathBuf {
+    let mut d = out.as_os_str().to_owned();
+    d.push(".units");
+    PathBuf::from(d)
+}
+
+/// Walks (or, with `dir`, loads when saved) every `stride`-th unit: the
+/// summary, the entries when `keep` (unsorted across units), and the unit
+/// files in unit order (with `dir`). Every unit's entries are put in
+/// database order and saved so.
+fn walk_units(
+    n: usize,
+    walls: usize,
+    rules: Rules,
+    dir: Option<&Path>,
+    stride: usize,
+    keep: bool,
+    progress: impl Fn(u64, u64) + Sync,
+) -> Result<(Summary, Vec<Entry>, Vec<PathBuf>), EnumerateError> {
     let t0 = std::time::Instant::now();
     let all = units(n, walls, rules)?;
     let index = unit_index(&all, n);
@@ -600,14 +641,24 @@ pub fn enumerate_some(
     }
     let done = AtomicU64::new(0);
     let total = chosen.len() as u64;
-    let results: Vec<UnitResult> = chosen
+    let in_order = |es: &[Entry]| es.is_sorted_by(|a, b| entry_order(a, b) != CmpOrdering::Greater);
+    let results: Vec<(Summary, Vec<Entry>)> = chosen
         .par_iter()
         .with_max_len(1)
         .map(|&(k, u)| {
             let r = match dir {
-                Some(d) if unit_path(d, k).is_file() => load_unit(&unit_path(d, k))?,
+                Some(d) if unit_path(d, k).is_file() => {
+                    let mut r = load_unit(&unit_path(d, k))?;
+                    // Saved by an earlier version, in the walk's order.
+                    if !in_order(&r.entries) {
+                        r.entries.sort_unstable_by(entry_order);
+                        save_unit(d, k, &r)?;
+                    }
+                    r
+                }
                 _ => {
-                    let r = run_units_unit(k, u, n, walls, &index)?;
+                    let mut r = run_units_unit(k, u, n, walls, &index)?;
+                    r.entries.sort_unstable_by(entry_order);
                     if let Some(d) = dir {
                         save_unit(d, k, &r)?;
                     }
@@ -621,10 +672,60 @@ pub fn enumerate_some(
                 r.positions,
                 t0.elapsed().as_secs_f64()
             );
-            Ok(r)
+            let mut part = Summary::default();
+            tally(&mut part, &r);
+            Ok((part, if keep { r.entries } else { Vec::new() }))
         })
         .collect::<Result<_, EnumerateError>>()?;
-    Ok(summarise(n, walls, results))
+    let mut s = Summary {
+        size: n,
+        walls,
+        ..Summary::default()
+    };
+    let mut entries = Vec::new();
+    for (part, es) in results {
+        combine(&mut s, part);
+        entries.extend(es);
+    }
+    let files = match dir {
+        Some(d) => chosen.iter().map(|&(k, _)| unit_path(d, k)).collect(),
+        None => Vec::new(),
+    };
+    Ok((s, entries, files))
+}
+
+/// Counts unit result `r` (its entries in database order) into `s` as one
+/// more unit.
+fn tally(s: &mut Summary, r: &UnitResult) {
+    s.units += 1;
+    s.solved_positions += r.solved_positions;
+    s.clusters += r.clusters;
+    s.positions += r.positions;
+    s.puzzles += r.entries.len() as u64;
+    for e in &r.entries {
+        *s.by_moves.entry(e.moves).or_default() += 1;
+    }
+    s.hardest = r.entries.first().cloned();
+}
+
+/// Adds summary `p` of some units to `s`.
+fn combine(s: &mut Summary, p: Summary) {
+    s.units += p.units;
+    s.solved_positions += p.solved_positions;
+    s.clusters += p.clusters;
+    s.positions += p.positions;
+    s.puzzles += p.puzzles;
+    for (m, c) in p.by_moves {
+        *s.by_moves.entry(m).or_default() += c;
+    }
+    if let Some(h) = p.hardest {
+        if s.hardest
+            .as_ref()
+            .is_none_or(|old| entry_order(&h, old) == CmpOrdering::Less)
+        {
+            s.hardest = Some(h);
+        }
+    }
 }
 
 /// Checks (or writes) the parameters of the enumeration saved in `dir`.
@@ -645,22 +746,17 @@ fn summarise(n: usize, walls: usize, results: Vec<UnitResult>) -> (Summary, Vec<
     let mut s = Summary {
         size: n,
         walls,
-        units: results.len(),
         ..Summary::default()
     };
     let mut entries = Vec::new();
-    for r in results {
-        s.solved_positions += r.solved_positions;
-        s.clusters += r.clusters;
-        s.positions += r.positions;
+    for mut r in results {
+        r.entries.sort_unstable_by(entry_order);
+        let mut part = Summary::default();
+        tally(&mut part, &r);
+        combine(&mut s, part);
         entries.extend(r.entries);
     }
-    entries.par_sort_unstable_by(|a, b| b.moves.cmp(&a.moves).then_with(|| a.board.cmp(&b.board)));
-    s.puzzles = entries.len() as u64;
-    for e in &entries {
-        *s.by_moves.entry(e.moves).or_default() += 1;
-    }
-    s.hardest = entries.first().cloned();
+    entries.par_sort_unstable_by(entry_order);
     (s, entries)
 }
 

@@ -24,6 +24,7 @@ pub mod bench;
 pub mod board;
 pub mod cli;
 pub mod clusters;
+pub mod dbmerge;
 pub mod densewalk;
 pub mod enumerate;
 pub mod exact;
