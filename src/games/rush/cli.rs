@@ -386,10 +386,14 @@ fn parse_moves(s: &str) -> Result<(u32, u32), String> {
 
 fn run_generate(args: GenerateArgs) -> anyhow::Result<ExitCode> {
     let found = if let Some(db) = &args.database {
-        let text =
-            std::fs::read_to_string(db).with_context(|| format!("reading {}", db.display()))?;
-        let puzzles = parse_puzzles(&text).with_context(|| format!("reading {}", db.display()))?;
-        from_database(&puzzles, args.moves, Some(args.walls as usize), args.count)
+        let file = std::fs::File::open(db).with_context(|| format!("reading {}", db.display()))?;
+        from_database(
+            std::io::BufReader::new(file),
+            args.moves,
+            Some(args.walls as usize),
+            args.count,
+        )
+        .with_context(|| format!("reading {}", db.display()))?
     } else {
         let seed = args.seed.unwrap_or_else(|| {
             std::time::SystemTime::now()

@@ -10,7 +10,9 @@ use serde::Serialize;
 
 use super::analyse::{cluster, NO_SOLUTION};
 use super::board::{Board, Position};
-use super::parse::{parse_board, Puzzle};
+use std::io::BufRead;
+
+use super::parse::{parse_board, parse_line, ParseError};
 use crate::solver::Budget;
 
 /// One generated puzzle, a database line.
@@ -191,25 +193,52 @@ pub fn generate_random(
     out
 }
 
+/// Reading a database for [`from_database`].
+#[derive(Debug, thiserror::Error)]
+pub enum DatabaseError {
+    /// The file could not be read.
+    #[error(transparent)]
+    Io(#[from] std::io::Error),
+    /// A line that is not a puzzle.
+    #[error(transparent)]
+    Line(#[from] ParseError),
+}
+
 /// Up to `count` puzzles of a database with `lo..=hi` moves and exactly
-/// `walls` walls (any number when `None`), in file order.
+/// `walls` walls (any number when `None`), in file order. The database is
+/// read a line at a time and only up to the `count`-th puzzle found, so a
+/// file larger than memory is fine (blank lines and `#` lines skipped; a
+/// bad line before that point is an error naming it).
 pub fn from_database(
-    puzzles: &[Puzzle],
+    database: impl BufRead,
     (lo, hi): (u32, u32),
     walls: Option<usize>,
     count: usize,
-) -> Vec<Generated> {
-    puzzles
-        .iter()
-        .filter(|p| p.moves.is_some_and(|m| (lo..=hi).contains(&m)))
-        .filter(|p| walls.is_none_or(|w| p.board.walls().count_ones() as usize == w))
-        .take(count)
-        .map(|p| Generated {
-            moves: p.moves.unwrap_or(0),
+) -> Result<Vec<Generated>, DatabaseError> {
+    let mut out = Vec::new();
+    for (i, line) in database.lines().enumerate() {
+        if out.len() >= count {
+            break;
+        }
+        let line = line?;
+        let t = line.trim();
+        if t.is_empty() || t.starts_with('#') {
+            continue;
+        }
+        let p = parse_line(t, i + 1)?;
+        let Some(moves) = p.moves.filter(|m| (lo..=hi).contains(m)) else {
+            continue;
+        };
+        if walls.is_some_and(|w| p.board.walls().count_ones() as usize != w) {
+            continue;
+        }
+        out.push(Generated {
+            moves,
             board: p.board.to_text(p.start),
             cluster_size: p.cluster_size.unwrap_or(0),
-        })
-        .collect()
+        });
+    }
+    Ok(out)
 }
 
 #[cfg(test)]
@@ -229,6 +258,27 @@ mod tests {
             assert!((8..=20).contains(&g.moves));
             assert_eq!(canonical_text(&g.board), g.board);
         }
+    }
+
+    #[test]
+    fn picks_from_a_database_in_file_order_and_stops_at_the_count() {
+        let db = "# a comment\n\
+            60 IBBxooIooLDDJAALooJoKEEMFFKooMGGHHHM 2332\n\
+            \n\
+            51 BCDDEoBCFoEGBoFAAGHHHIoGooJIKKLLJMMo 4780\n\
+            50 BCDDEoBCFoEGBoFAAGHHHIoGooJIKKLLJMMo 4780\n\
+            not a line at all\n";
+        let got = from_database(db.as_bytes(), (50, 59), Some(0), 2).unwrap();
+        let moves: Vec<u32> = got.iter().map(|g| g.moves).collect();
+        assert_eq!(moves, [51, 50]);
+        assert_eq!(got[0].cluster_size, 4780);
+        // Walls: only the 60 (and the bad line is never reached).
+        let got = from_database(db.as_bytes(), (1, 99), Some(1), 1).unwrap();
+        assert_eq!(got.len(), 1);
+        assert_eq!(got[0].board, "IBBxooIooLDDJAALooJoKEEMFFKooMGGHHHM");
+        // Reading on to the bad line: an error naming line 6.
+        let e = from_database(db.as_bytes(), (1, 99), None, 5).unwrap_err();
+        assert!(e.to_string().contains("line 6"), "{e}");
     }
 
     #[test]
