@@ -1,7 +1,8 @@
 //! `gridbot enumerate rush` run as a user would: the database file written
 //! with `--out`, in database order and as long as the summary says, the
 //! same when the run resumes from its saved units, and a damaged unit
-//! reported without touching the database already written.
+//! reported without touching the database already written; `validate
+//! rush --database` reading a database.
 
 use crate::util::{assert_clean_failure, assert_success, gridbot, run, stdout, TempDir};
 
@@ -69,4 +70,43 @@ fn the_database_file_is_whole_sorted_and_survives_a_damaged_unit() {
     let damaged = run(gridbot(None).args(args));
     assert_clean_failure(&damaged, "unit-00000.txt: damaged unit file");
     assert_eq!(std::fs::read_to_string(&db).unwrap(), text);
+}
+
+/// `validate rush --database` picks its puzzles by reading the file a line
+/// at a time, so its mistakes are reported before any browser starts: a
+/// bad MOVES column names its line, an empty range says how many puzzles
+/// the file has, a missing file says so.
+#[test]
+fn validate_reports_a_bad_database_before_playing() {
+    let dir = TempDir::new("rush-validate-db");
+    let db = dir.join("db.txt");
+    std::fs::write(
+        &db,
+        "# two puzzles, the second with a broken MOVES column\n\
+         20 BCDDEoBCFoEGBoFAAGHHHIoGooJIKKLLJMMo 4\n\
+         2O BCDDEoBCFoEGBoFAAGHHHIoGooJIKKLLJMMo 4\n",
+    )
+    .unwrap();
+    let db_arg = db.to_str().unwrap();
+    let validate = |moves: &str, file: &str| {
+        run(gridbot(None).args([
+            "validate",
+            "rush",
+            "--games",
+            "1",
+            "--moves",
+            moves,
+            "--database",
+            file,
+        ]))
+    };
+    assert_clean_failure(&validate("20", db_arg), "line 3: MOVES is not a number");
+    std::fs::write(&db, "20 BCDDEoBCFoEGBoFAAGHHHIoGooJIKKLLJMMo 4\n").unwrap();
+    assert_clean_failure(&validate("30..40", db_arg), "no puzzle of 30..40 moves");
+    assert_clean_failure(&validate("30..40", db_arg), "(1 puzzles)");
+    let missing = dir.join("missing.txt");
+    assert_clean_failure(
+        &validate("20", missing.to_str().unwrap()),
+        "cannot read the puzzle database",
+    );
 }

@@ -12,7 +12,7 @@ use super::analyse::{cluster, NO_SOLUTION};
 use super::board::{Board, Position};
 use std::io::BufRead;
 
-use super::parse::{parse_board, parse_line, ParseError};
+use super::parse::{parse_board, parse_line, ParseError, ParseErrorKind};
 use crate::solver::Budget;
 
 /// One generated puzzle, a database line.
@@ -241,6 +241,89 @@ pub fn from_database(
     Ok(out)
 }
 
+/// Puzzles picked evenly from a database ([`spread_from_database`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Spread {
+    /// The puzzles picked, in file order.
+    pub picked: Vec<Generated>,
+    /// Lines in the range of moves asked for.
+    pub matching: u64,
+    /// Puzzle lines in the file.
+    pub puzzles: u64,
+}
+
+/// The MOVES column of database line `line` (`text` trimmed, not blank,
+/// not a comment): `None` for a bare board. Only the fields' count and
+/// the number are checked; the board is parsed when the line is picked.
+fn moves_column(text: &str, line: usize) -> Result<Option<u32>, ParseError> {
+    let err = |kind| ParseError { line, kind };
+    let mut fields = text.split_whitespace();
+    let first = fields.next().unwrap_or_default();
+    match fields.count() {
+        0 => Ok(None),
+        2 => first
+            .parse()
+            .map(Some)
+            .map_err(|_| err(ParseErrorKind::BadNumber("MOVES", first.to_string()))),
+        n => Err(err(ParseErrorKind::Fields(n + 1))),
+    }
+}
+
+/// Up to `count` puzzles with `lo..=hi` moves spread evenly over all such
+/// lines of a database (the `i`-th of `n` picked is the matching line
+/// `i * matching / n`), in two passes of `open()`'s reader, a line at a
+/// time: the first counts the matching lines, the second parses the
+/// picked ones. Memory is the picks', however long the file (a whole
+/// enumeration's output will do). A line whose fields or MOVES are
+/// malformed is an error naming it; a board is checked only when picked.
+pub fn spread_from_database<R: BufRead>(
+    mut open: impl FnMut() -> std::io::Result<R>,
+    (lo, hi): (u32, u32),
+    count: usize,
+) -> Result<Spread, DatabaseError> {
+    let in_range = |m: Option<u32>| m.is_some_and(|m| (lo..=hi).contains(&m));
+    let (mut matching, mut puzzles) = (0u64, 0u64);
+    for (i, line) in open()?.lines().enumerate() {
+        let line = line?;
+        let t = line.trim();
+        if t.is_empty() || t.starts_with('#') {
+            continue;
+        }
+        puzzles += 1;
+        matching += in_range(moves_column(t, i + 1)?) as u64;
+    }
+    let n = (count as u64).min(matching);
+    let mut picked = Vec::with_capacity(n as usize);
+    // The matching line numbers (from 0) to pick, increasing.
+    let mut wanted = (0..n).map(|k| k * matching / n).peekable();
+    let mut seen = 0u64;
+    for (i, line) in open()?.lines().enumerate() {
+        let Some(&next) = wanted.peek() else {
+            break;
+        };
+        let line = line?;
+        let t = line.trim();
+        if t.is_empty() || t.starts_with('#') || !in_range(moves_column(t, i + 1)?) {
+            continue;
+        }
+        if seen == next {
+            let p = parse_line(t, i + 1)?;
+            picked.push(Generated {
+                moves: p.moves.unwrap_or_default(),
+                board: p.board.to_text(p.start),
+                cluster_size: p.cluster_size.unwrap_or(0),
+            });
+            wanted.next();
+        }
+        seen += 1;
+    }
+    Ok(Spread {
+        picked,
+        matching,
+        puzzles,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::search::bfs;
@@ -258,6 +341,53 @@ mod tests {
             assert!((8..=20).contains(&g.moves));
             assert_eq!(canonical_text(&g.board), g.board);
         }
+    }
+
+    /// Spread over `db` (opened twice from memory).
+    fn spread(db: &str, range: (u32, u32), count: usize) -> Result<Spread, DatabaseError> {
+        spread_from_database(|| Ok(db.as_bytes()), range, count)
+    }
+
+    #[test]
+    fn spreads_evenly_over_the_matching_lines() {
+        let lines: Vec<String> = (0..10)
+            .map(|k| format!("{} BCDDEoBCFoEGBoFAAGHHHIoGooJIKKLLJMMo {}", 20 + k % 2, k))
+            .collect();
+        let db = format!("# header\n\n{}\n", lines.join("\n"));
+        // Five lines of 21 moves (cluster sizes 1, 3, 5, 7, 9): the k-th of
+        // three picks is matching line k * 5 / 3, that is 0, 1 and 3.
+        let s = spread(&db, (21, 21), 3).unwrap();
+        assert_eq!((s.matching, s.puzzles), (5, 10));
+        let sizes: Vec<u64> = s.picked.iter().map(|g| g.cluster_size).collect();
+        assert_eq!(sizes, [1, 3, 7]);
+        assert!(s.picked.iter().all(|g| g.moves == 21));
+        // More asked than there are: every matching line once.
+        let s = spread(&db, (20, 21), 50).unwrap();
+        assert_eq!(s.picked.len(), 10);
+        assert_eq!(
+            s.picked.iter().map(|g| g.cluster_size).collect::<Vec<_>>(),
+            (0..10).collect::<Vec<u64>>()
+        );
+        // None in range: nothing picked, the counts still given.
+        let s = spread(&db, (30, 40), 3).unwrap();
+        assert_eq!((s.picked.len(), s.matching, s.puzzles), (0, 0, 10));
+        // A bare board counts as a puzzle without moves.
+        let s = spread("ooooooooooooAAoooooooooooooooooooooo\n", (0, 60), 1).unwrap();
+        assert_eq!((s.picked.len(), s.matching, s.puzzles), (0, 0, 1));
+    }
+
+    #[test]
+    fn a_bad_line_in_the_spread_names_its_line() {
+        let bad_moves = "20 BCDDEoBCFoEGBoFAAGHHHIoGooJIKKLLJMMo 4\nxx BCDDEoBCFoEGBoFAAGHHHIoGooJIKKLLJMMo 4\n";
+        let e = spread(bad_moves, (20, 20), 1).unwrap_err().to_string();
+        assert!(e.contains("line 2") && e.contains("MOVES"), "{e}");
+        let two_fields = "20 BCDDEoBCFoEGBoFAAGHHHIoGooJIKKLLJMMo\n";
+        let e = spread(two_fields, (20, 20), 1).unwrap_err().to_string();
+        assert!(e.contains("line 1") && e.contains("2 fields"), "{e}");
+        // A bad board is found when its line is picked.
+        let bad_board = "# c\n20 BCDDEoBCFoEGBoFAAGHH 4\n";
+        let e = spread(bad_board, (20, 20), 1).unwrap_err().to_string();
+        assert!(e.contains("line 2") && e.contains("characters"), "{e}");
     }
 
     #[test]

@@ -26,8 +26,8 @@ use crate::cli::play::{
     print_dry_run, save_recording, save_screenshots, start_display, LoopArgs,
 };
 use crate::display::VirtualDisplay;
-use crate::games::rush::generate::{generate_random, Rng};
-use crate::games::rush::parse::{parse_board, parse_line, parse_puzzles};
+use crate::games::rush::generate::{generate_random, spread_from_database, Rng};
+use crate::games::rush::parse::{parse_board, parse_line};
 use crate::games::rush::play::{RushGame, RushState};
 use crate::games::rush::read::read;
 use crate::games::rush::search::bfs;
@@ -257,21 +257,19 @@ fn choose(args: &ValidateArgs) -> anyhow::Result<Vec<Chosen>> {
          the shared games (set GRIDBOT_GAMES to ../shared/games); give --database FILE or \
          --generate",
     )?;
-    let text = std::fs::read_to_string(&path)
+    // Two passes a line at a time (count, then pick): an enumeration's
+    // whole output, larger than memory, will do.
+    let open = || std::fs::File::open(&path).map(std::io::BufReader::new);
+    let spread = spread_from_database(open, (lo, hi), args.games)
         .with_context(|| format!("cannot read the puzzle database {}", path.display()))?;
-    let all = parse_puzzles(&text).with_context(|| format!("reading {}", path.display()))?;
-    let matching: Vec<_> = all
-        .iter()
-        .filter(|p| p.moves.is_some_and(|m| (lo..=hi).contains(&m)))
-        .collect();
-    if matching.is_empty() {
+    if spread.matching == 0 {
         bail!(
             "no puzzle of {lo}..{hi} moves in {} ({} puzzles)",
             path.display(),
-            all.len()
+            spread.puzzles
         );
     }
-    let n = args.games.min(matching.len());
+    let n = spread.picked.len();
     if n < args.games {
         eprintln!(
             "validate: only {n} puzzles of {lo}..{hi} moves in {}",
@@ -280,14 +278,15 @@ fn choose(args: &ValidateArgs) -> anyhow::Result<Vec<Chosen>> {
     }
     println!(
         "validate: {n} of the {} puzzles of {lo}..{hi} moves in {}, spread evenly",
-        matching.len(),
+        spread.matching,
         path.display()
     );
-    Ok((0..n)
-        .map(|i| matching[i * matching.len() / n])
-        .map(|p| Chosen {
-            board: p.board.to_text(p.start),
-            required: p.moves,
+    Ok(spread
+        .picked
+        .into_iter()
+        .map(|g| Chosen {
+            board: g.board,
+            required: Some(g.moves),
         })
         .collect())
 }
