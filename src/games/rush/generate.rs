@@ -6,13 +6,13 @@
 //! solution within the range asked for, so one cluster
 //! gives at most one puzzle and every puzzle's MOVES is proven exact.
 
+use std::io::BufRead;
+
 use serde::Serialize;
 
 use super::analyse::{cluster, NO_SOLUTION};
 use super::board::{Board, Position};
-use std::io::BufRead;
-
-use super::parse::{parse_board, parse_line, ParseError, ParseErrorKind};
+use super::parse::{parse_board, parse_line, parse_moves, puzzle_lines, ParseError, Puzzle};
 use crate::solver::Budget;
 
 /// One generated puzzle, a database line.
@@ -24,6 +24,18 @@ pub struct Generated {
     pub board: String,
     /// Positions in its cluster.
     pub cluster_size: u64,
+}
+
+impl Generated {
+    /// The database line of puzzle `p` (0 for a missing MOVES or
+    /// CLUSTER_SIZE), its board lettered in order of appearance.
+    fn of(p: &Puzzle) -> Generated {
+        Generated {
+            moves: p.moves.unwrap_or(0),
+            board: p.board.to_text(p.start),
+            cluster_size: p.cluster_size.unwrap_or(0),
+        }
+    }
 }
 
 impl std::fmt::Display for Generated {
@@ -216,27 +228,19 @@ pub fn from_database(
     count: usize,
 ) -> Result<Vec<Generated>, DatabaseError> {
     let mut out = Vec::new();
-    for (i, line) in database.lines().enumerate() {
+    for line in puzzle_lines(database) {
         if out.len() >= count {
             break;
         }
-        let line = line?;
-        let t = line.trim();
-        if t.is_empty() || t.starts_with('#') {
+        let (i, t) = line?;
+        let p = parse_line(&t, i)?;
+        if !p.moves.is_some_and(|m| (lo..=hi).contains(&m)) {
             continue;
         }
-        let p = parse_line(t, i + 1)?;
-        let Some(moves) = p.moves.filter(|m| (lo..=hi).contains(m)) else {
-            continue;
-        };
         if walls.is_some_and(|w| p.board.walls().count_ones() as usize != w) {
             continue;
         }
-        out.push(Generated {
-            moves,
-            board: p.board.to_text(p.start),
-            cluster_size: p.cluster_size.unwrap_or(0),
-        });
+        out.push(Generated::of(&p));
     }
     Ok(out)
 }
@@ -250,23 +254,6 @@ pub struct Spread {
     pub matching: u64,
     /// Puzzle lines in the file.
     pub puzzles: u64,
-}
-
-/// The MOVES column of database line `line` (`text` trimmed, not blank,
-/// not a comment): `None` for a bare board. Only the fields' count and
-/// the number are checked; the board is parsed when the line is picked.
-fn moves_column(text: &str, line: usize) -> Result<Option<u32>, ParseError> {
-    let err = |kind| ParseError { line, kind };
-    let mut fields = text.split_whitespace();
-    let first = fields.next().unwrap_or_default();
-    match fields.count() {
-        0 => Ok(None),
-        2 => first
-            .parse()
-            .map(Some)
-            .map_err(|_| err(ParseErrorKind::BadNumber("MOVES", first.to_string()))),
-        n => Err(err(ParseErrorKind::Fields(n + 1))),
-    }
 }
 
 /// Up to `count` puzzles with `lo..=hi` moves spread evenly over all such
@@ -283,36 +270,26 @@ pub fn spread_from_database<R: BufRead>(
 ) -> Result<Spread, DatabaseError> {
     let in_range = |m: Option<u32>| m.is_some_and(|m| (lo..=hi).contains(&m));
     let (mut matching, mut puzzles) = (0u64, 0u64);
-    for (i, line) in open()?.lines().enumerate() {
-        let line = line?;
-        let t = line.trim();
-        if t.is_empty() || t.starts_with('#') {
-            continue;
-        }
+    for line in puzzle_lines(open()?) {
+        let (i, t) = line?;
         puzzles += 1;
-        matching += in_range(moves_column(t, i + 1)?) as u64;
+        matching += in_range(parse_moves(&t, i)?) as u64;
     }
     let n = (count as u64).min(matching);
     let mut picked = Vec::with_capacity(n as usize);
     // The matching line numbers (from 0) to pick, increasing.
     let mut wanted = (0..n).map(|k| k * matching / n).peekable();
     let mut seen = 0u64;
-    for (i, line) in open()?.lines().enumerate() {
+    for line in puzzle_lines(open()?) {
         let Some(&next) = wanted.peek() else {
             break;
         };
-        let line = line?;
-        let t = line.trim();
-        if t.is_empty() || t.starts_with('#') || !in_range(moves_column(t, i + 1)?) {
+        let (i, t) = line?;
+        if !in_range(parse_moves(&t, i)?) {
             continue;
         }
         if seen == next {
-            let p = parse_line(t, i + 1)?;
-            picked.push(Generated {
-                moves: p.moves.unwrap_or_default(),
-                board: p.board.to_text(p.start),
-                cluster_size: p.cluster_size.unwrap_or(0),
-            });
+            picked.push(Generated::of(&parse_line(&t, i)?));
             wanted.next();
         }
         seen += 1;

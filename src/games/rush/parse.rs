@@ -3,6 +3,8 @@
 //! others), N from 4 to 8 taken from the length; a database line is
 //! `MOVES BOARD CLUSTER_SIZE`. Errors name the line and what is wrong.
 
+use std::io::{self, BufRead};
+
 use super::board::{Board, BoardError, Piece, Position, MAX_SIZE, MIN_SIZE};
 
 /// What is wrong with one line.
@@ -162,14 +164,19 @@ fn separate(cells: &[usize], n: usize) -> bool {
     seen.len() < cells.len()
 }
 
-/// Parses one line: `BOARD` or `MOVES BOARD CLUSTER_SIZE`, as line `line`.
-pub fn parse_line(text: &str, line: usize) -> Result<Puzzle, ParseError> {
+/// The fields of line `line`: `BOARD` or `MOVES BOARD CLUSTER_SIZE`,
+/// MOVES parsed, the others as they stand.
+fn fields(text: &str, line: usize) -> Result<(Option<u32>, &str, Option<&str>), ParseError> {
     let err = |kind| ParseError { line, kind };
-    let fields: Vec<&str> = text.split_whitespace().collect();
-    let (moves, board, cluster) = match fields.as_slice() {
-        [b] => (None, *b, None),
-        [m, b, c] => (Some(*m), *b, Some(*c)),
-        _ => return Err(err(ParseErrorKind::Fields(fields.len()))),
+    let mut it = text.split_whitespace();
+    let f = [it.next(), it.next(), it.next()];
+    let (moves, board, cluster) = match f {
+        [Some(b), None, None] => (None, b, None),
+        [Some(m), Some(b), Some(c)] if it.next().is_none() => (Some(m), b, Some(c)),
+        _ => {
+            let count = text.split_whitespace().count();
+            return Err(err(ParseErrorKind::Fields(count)));
+        }
     };
     let moves = moves
         .map(|m| {
@@ -177,6 +184,19 @@ pub fn parse_line(text: &str, line: usize) -> Result<Puzzle, ParseError> {
                 .map_err(|_| err(ParseErrorKind::BadNumber("MOVES", m.to_string())))
         })
         .transpose()?;
+    Ok((moves, board, cluster))
+}
+
+/// The MOVES column of line `line` (`None` for a bare board), checking
+/// only the fields' count and that number: the board is left unparsed.
+pub fn parse_moves(text: &str, line: usize) -> Result<Option<u32>, ParseError> {
+    fields(text, line).map(|f| f.0)
+}
+
+/// Parses one line: `BOARD` or `MOVES BOARD CLUSTER_SIZE`, as line `line`.
+pub fn parse_line(text: &str, line: usize) -> Result<Puzzle, ParseError> {
+    let err = |kind| ParseError { line, kind };
+    let (moves, board, cluster) = fields(text, line)?;
     let cluster_size = cluster
         .map(|c| {
             c.parse::<u64>()
@@ -193,14 +213,38 @@ pub fn parse_line(text: &str, line: usize) -> Result<Puzzle, ParseError> {
     })
 }
 
+/// True when trimmed line `t` holds a puzzle (it is neither blank nor a
+/// `#` comment).
+fn is_puzzle_line(t: &str) -> bool {
+    !t.is_empty() && !t.starts_with('#')
+}
+
 /// Parses a file of puzzles, one a line; blank lines and lines starting
 /// with `#` are skipped.
 pub fn parse_puzzles(text: &str) -> Result<Vec<Puzzle>, ParseError> {
     text.lines()
         .enumerate()
-        .filter(|(_, l)| !l.trim().is_empty() && !l.trim_start().starts_with('#'))
+        .filter(|(_, l)| is_puzzle_line(l.trim()))
         .map(|(i, l)| parse_line(l, i + 1))
         .collect()
+}
+
+/// The puzzle lines of a file read a line at a time, as [`parse_puzzles`]
+/// takes them: each trimmed, with its number (from 1).
+pub fn puzzle_lines(file: impl BufRead) -> impl Iterator<Item = io::Result<(usize, String)>> {
+    file.lines().enumerate().filter_map(|(i, l)| match l {
+        Err(e) => Some(Err(e)),
+        Ok(l) => {
+            let t = l.trim();
+            if !is_puzzle_line(t) {
+                None
+            } else if t.len() == l.len() {
+                Some(Ok((i + 1, l)))
+            } else {
+                Some(Ok((i + 1, t.to_string())))
+            }
+        }
+    })
 }
 
 #[cfg(test)]
