@@ -6,11 +6,12 @@
 mod tests {
     use std::collections::{HashMap, HashSet, VecDeque};
 
+    use crate::games::pegs::beam::Aimed;
     use crate::games::pegs::fewest::{chains, fewest_moves, fewest_moves_to};
     use crate::games::pegs::pagoda::Pagodas;
     use crate::games::pegs::rules::{apply, Board, Cells, Game, JumpProblem};
     use crate::games::pegs::solve::{solve, SolveOptions, WinSolver};
-    use crate::solver::{wins, Budget};
+    use crate::solver::{beam_scored, wins, Budget, Duplicates};
 
     /// xorshift64*: a fixed, dependency-free random sequence.
     struct Rng(u64);
@@ -151,16 +152,19 @@ mod tests {
                     pagoda: false,
                     symmetry: false,
                     ordering: false,
+                    beam: false,
                 },
                 SolveOptions {
                     pagoda: true,
                     symmetry: false,
                     ordering: false,
+                    beam: false,
                 },
                 SolveOptions {
                     pagoda: false,
                     symmetry: true,
                     ordering: true,
+                    beam: false,
                 },
             ] {
                 let o = solve(&g, opts, &Budget::unlimited());
@@ -221,6 +225,7 @@ mod tests {
                         pagoda: false,
                         symmetry: false,
                         ordering: false,
+                        beam: false,
                     },
                 ] {
                     let mut s = WinSolver::new(&g.board, opts);
@@ -231,6 +236,51 @@ mod tests {
                         assert!(wins(&p, &g.pegs, &m), "{} to {t}", g.id());
                         let end = m.iter().fold(g.pegs, |p, &j| apply(p, j));
                         assert_eq!(end, goal, "{} to {t}", g.id());
+                    }
+                }
+                if truth {
+                    won += 1
+                } else {
+                    lost += 1
+                }
+            }
+        }
+        assert!(won > 15 && lost > 300, "won {won} lost {lost}");
+    }
+
+    #[test]
+    fn an_uncut_beam_matches_exhaustive_search_to_each_cell() {
+        // With no width limit the beam search (pagoda pruning on) is
+        // breadth-first search over the layers: it must find a win on
+        // every cell exhaustive search can reach and prove every other
+        // one out of reach; a narrow beam's win must still replay there.
+        let mut rng = Rng(0x00be_a5ea_4c40_ffee);
+        let (mut won, mut lost) = (0, 0);
+        for _ in 0..150 {
+            let g = random_game(&mut rng);
+            for t in crate::games::pegs::rules::cells_of(g.board.cells()) {
+                let goal = 1u128 << t;
+                let truth = reference_reaches(&g.board, g.pegs, goal, &mut HashMap::new());
+                let pagodas = Pagodas::for_target(&g.board, t);
+                let p = Aimed::new(&g.board, t, &pagodas);
+                for width in [usize::MAX, 2] {
+                    let o = beam_scored(
+                        &p,
+                        &g.pegs,
+                        width,
+                        Duplicates::WithinLayer,
+                        &Budget::unlimited(),
+                    );
+                    if let Some(m) = &o.moves {
+                        assert!(truth, "{} to {t}: a win where there is none", g.id());
+                        let end = m.iter().fold(g.pegs, |q, &j| apply(q, j));
+                        assert!(wins(&p, &g.pegs, m) && end == goal, "{} to {t}", g.id());
+                    }
+                    if width == usize::MAX {
+                        assert_eq!(o.moves.is_some(), truth, "{} to {t}", g.id());
+                        assert_eq!(o.proven_unsolvable, !truth, "{} to {t}", g.id());
+                    } else if o.moves.is_none() {
+                        assert!(!o.proven_unsolvable || !truth, "{} to {t}", g.id());
                     }
                 }
                 if truth {
@@ -261,6 +311,7 @@ mod tests {
                     pagoda: true,
                     symmetry: false,
                     ordering: false,
+                    beam: false,
                 },
             ] {
                 let mut s = WinSolver::new(&g.board, opts);
