@@ -47,24 +47,18 @@ impl<'a> Aimed<'a> {
     pub fn new(board: &'a Board, target: u8, pagodas: &'a Pagodas) -> Self {
         let w = board.width();
         let (tr, tc) = board.row_col(target);
-        let dist = (0..w * board.height())
-            .map(|i| {
-                let (r, c) = ((i / w) as i64, (i % w) as i64);
-                (r - tr as i64).pow(2) + (c - tc as i64).pow(2)
-            })
+        let h = board.height();
+        let column = |c: usize| -> Cells { (0..h).fold(0, |m, r| m | bit((r * w + c) as u8)) };
+        let dist = (0..w * h)
+            .map(|i| ((i / w) as i64 - tr as i64).pow(2) + ((i % w) as i64 - tc as i64).pow(2))
             .collect();
-        let (mut first_col, mut last_col) = (0, 0);
-        for r in 0..board.height() {
-            first_col |= bit((r * w) as u8);
-            last_col |= bit((r * w + w - 1) as u8);
-        }
         Aimed {
             board,
             target,
             pagodas,
             dist,
-            not_first_col: !first_col,
-            not_last_col: !last_col,
+            not_first_col: !column(0),
+            not_last_col: !column(w - 1),
         }
     }
 
@@ -84,7 +78,10 @@ impl Problem for Aimed<'_> {
     /// The legal jumps whose position a pagoda function does not prove
     /// lost for the target.
     fn moves(&self, state: &Cells, out: &mut Vec<Jump>) {
-        let vals: Vec<f64> = self.pagodas.values(*state);
+        let mut vals = [0.0; 8];
+        for (v, p) in vals.iter_mut().zip(&self.pagodas.list) {
+            *v = p.value(*state);
+        }
         let src = self.board.jump_sources(*state);
         for (d, &set) in src.iter().enumerate() {
             for f in cells_of(set) {

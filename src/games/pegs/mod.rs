@@ -10,7 +10,7 @@
 //!   it returns is legal (and, in jumps, trivially shortest: every win takes
 //!   `pegs - 1` jumps); "lost" is proven by exhausting the position; when
 //!   the budget ends first the answer is unproven.
-//!   Between its restart rounds it runs beam searches
+//!   Between its depth-first searches it runs beam searches
 //!   ([`beam::Aimed`] with the core's `beam_scored`): a win they find is
 //!   legal; a beam cut to its width that fails proves nothing.
 //! - [`fewest::fewest_moves`]: iterative deepening over moves (chains) with

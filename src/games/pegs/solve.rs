@@ -18,10 +18,11 @@
 //! sequence, under noisy orderings only (restarts). The first target is also searched as the dual problem
 //! (the board full but for the target, jumped down to exactly the start's
 //! holes: a reverse jump on a position is a jump on its complement); its
-//! jumps, last first, are a win. Between the restart rounds, beam searches
-//! of the search core ([`super::beam`]) aimed at the first live target,
-//! each twice as wide as the one before, get as many nodes as the
-//! depth-first searches have used. Winning is proven by the moves found; losing by
+//! jumps, last first, are a win. Between the depth-first searches, beam
+//! searches of the search core ([`super::beam`]) aimed at the first live
+//! target, 4 wide first and each twice as wide as the one before, get
+//! about as much time as the depth-first searches have used. Winning is
+//! proven by the moves found; losing by
 //! exhausting every target; when the budget ends first the answer is
 //! `unproven`.
 
@@ -44,7 +45,7 @@ pub struct SolveOptions {
     pub symmetry: bool,
     /// Try jumps leaving fewer isolated pegs first.
     pub ordering: bool,
-    /// Run beam searches ([`super::beam`]) between the restart rounds.
+    /// Run beam searches ([`super::beam`]) between the depth-first searches.
     pub beam: bool,
 }
 
@@ -212,9 +213,37 @@ const RESTART_STYLES: [Style; 6] = {
     [a, b, c, a, b, c]
 };
 
+/// The beam searches of one call to [`WinSolver::solve_to`]: the width of
+/// the next one and the nodes (positions expanded) they used.
+struct Beams {
+    width: usize,
+    nodes: u64,
+}
+
+/// What [`WinSolver::beam_if_due`] did.
+enum BeamStep {
+    /// Nothing due, or a beam that found no win.
+    Idle,
+    /// A beam found this win (first jump first).
+    Won(Vec<Jump>),
+    /// The budget ended during a beam.
+    Stopped(BudgetExceeded),
+}
+
+/// What a beam search's node costs in depth-first nodes (measured: about
+/// 770 ns a beam node, generating and scoring its children and dropping
+/// duplicates, against 260 ns a depth-first node, on generated 9x9
+/// boards).
+const BEAM_NODE_COST: u64 = 3;
+
 /// Width of the first beam search ([`super::beam`]); each later one is
-/// twice as wide, up to [`BEAM_MAX_WIDTH`].
-const BEAM_FIRST_WIDTH: usize = 64;
+/// twice as wide, up to [`BEAM_MAX_WIDTH`]. On 800 generated 9x9 boards,
+/// one beam aimed at the middle cell wins 230 at width 4 (0.12 ms a
+/// board), 428 at 8, 625 at 16, 718 at 32 and 757 at 64 (1.8 ms a board);
+/// started at 64 after the broad rounds, as first built, the beams won the
+/// tail but left the medians where the depth-first searches had them
+/// (0.59-1.84 ms); started at 4 from the first search, 0.46-0.66 ms.
+const BEAM_FIRST_WIDTH: usize = 4;
 
 /// Widest beam search: 44 layers of 2^18 positions of a 9x9 board and the
 /// children of one layer take some 200 MB.
@@ -579,52 +608,33 @@ impl<'a> WinSolver<'a> {
         let mut quick = dual_at == 1;
         let mut cap = if quick { QUICK_CAP } else { FIRST_CAP };
         let mut round = 0;
-        let mut beam_width = BEAM_FIRST_WIDTH;
-        let mut beam_nodes = 0;
+        // Beam searches aimed at the first live target run between the
+        // depth-first searches, each twice as wide as the one before,
+        // whenever those have spent BEAM_NODE_COST times the beams' nodes.
+        let mut beams = Beams {
+            width: BEAM_FIRST_WIDTH,
+            nodes: 0,
+        };
         let mut beam_won = false;
-        'rounds: while !live.is_empty() {
-            let broad = quick || round < BROAD_ROUNDS;
-            // Between restart rounds, beam searches aimed at the first
-            // live target, each twice as wide as the one before, whenever
-            // the depth-first searches have spent as many nodes as the
-            // beams so far (the two kinds of search cost about the same a
-            // node). A cut beam that fails proves nothing; an uncut one
-            // that fails proves its target lost, like an exhausted search.
-            let dfs_nodes = self.nodes - nodes0 - beam_nodes;
-            if self.opts.beam && !broad && beam_width <= BEAM_MAX_WIDTH && dfs_nodes >= beam_nodes {
-                if let Some(k) = live.iter().position(|(t, _)| *t != ANY) {
-                    let (t, pagodas) = &live[k];
-                    let problem = Aimed::new(self.board, *t, pagodas);
-                    let left = budget.node_limit().saturating_sub(self.nodes);
-                    let b = budget.clone().with_node_limit(left);
-                    let o = beam_scored(&problem, &pegs, beam_width, Duplicates::WithinLayer, &b);
-                    self.nodes += o.nodes;
-                    beam_nodes += o.nodes;
-                    log::debug!(
-                        "beam width {beam_width} on {t}: {} after {} nodes",
-                        if o.moves.is_some() { "won" } else { "no win" },
-                        self.nodes - nodes0
-                    );
-                    beam_width = beam_width.saturating_mul(2);
-                    if let Some(win) = o.moves {
+        macro_rules! beam_if_due {
+            ($rounds:lifetime) => {
+                match self.beam_if_due(&mut beams, &live, pegs, budget, self.nodes - nodes0) {
+                    BeamStep::Idle => {}
+                    BeamStep::Won(win) => {
                         path = win;
                         beam_won = true;
                         res = Ok(true);
-                        break 'rounds;
+                        break $rounds;
                     }
-                    if let Some(why) = o.stopped {
+                    BeamStep::Stopped(why) => {
                         res = Err(why);
-                        break 'rounds;
-                    }
-                    if o.proven_unsolvable {
-                        live.remove(k);
-                        if live.len() == dual_at {
-                            live.clear();
-                            break 'rounds;
-                        }
+                        break $rounds;
                     }
                 }
-            }
+            };
+        }
+        'rounds: while !live.is_empty() {
+            let broad = quick || round < BROAD_ROUNDS;
             let styles: &[Style] = if !self.opts.ordering {
                 &[PLAIN]
             } else if broad {
@@ -663,6 +673,7 @@ impl<'a> WinSolver<'a> {
                 let rank = k.saturating_sub(dual_at);
                 let share = (cap >> rank.min(63)).max(floor);
                 for &style in styles {
+                    beam_if_due!('rounds);
                     self.style = style;
                     self.cap = if live.len() == 1 && styles.len() == 1 {
                         u64::MAX
@@ -714,6 +725,7 @@ impl<'a> WinSolver<'a> {
                     self.aim_dual(dual_goal);
                     let values = self.values(start);
                     for &style in styles {
+                        beam_if_due!('rounds);
                         self.style = style;
                         self.cap = self.nodes.saturating_add(share);
                         self.capped = false;
@@ -775,6 +787,60 @@ impl<'a> WinSolver<'a> {
                 let lb = pegs.count_ones().saturating_sub(1);
                 Outcome::stopped(None, lb, why, nodes, elapsed)
             }
+        }
+    }
+
+    /// Runs the next beam search ([`super::beam`]) when it is due: the
+    /// depth-first searches of this call have spent `BEAM_NODE_COST`
+    /// times the beams' nodes (`spent` counts both). It aims at the first
+    /// live target. A beam cut to its width that finds no win proves
+    /// nothing; one that was never cut and finds none leaves nothing
+    /// wider to try (its target is lost, which the depth-first searches
+    /// will prove in their turn), so the beams stop.
+    fn beam_if_due(
+        &mut self,
+        beams: &mut Beams,
+        live: &[(u8, Pagodas)],
+        pegs: Cells,
+        budget: &Budget,
+        spent: u64,
+    ) -> BeamStep {
+        let dfs_nodes = spent - beams.nodes;
+        if !self.opts.beam
+            || beams.width > BEAM_MAX_WIDTH
+            || dfs_nodes < BEAM_NODE_COST.saturating_mul(beams.nodes)
+        {
+            return BeamStep::Idle;
+        }
+        let Some((t, pagodas)) = live.iter().find(|(t, _)| *t != ANY) else {
+            return BeamStep::Idle;
+        };
+        let problem = Aimed::new(self.board, *t, pagodas);
+        let left = budget.node_limit().saturating_sub(self.nodes);
+        let o = beam_scored(
+            &problem,
+            &pegs,
+            beams.width,
+            Duplicates::WithinLayer,
+            &budget.clone().with_node_limit(left),
+        );
+        self.nodes += o.nodes;
+        beams.nodes += o.nodes;
+        log::debug!(
+            "beam width {} on {t}: {} after {} nodes",
+            beams.width,
+            if o.moves.is_some() { "won" } else { "no win" },
+            spent + o.nodes
+        );
+        beams.width = if o.proven_unsolvable {
+            usize::MAX
+        } else {
+            beams.width.saturating_mul(2)
+        };
+        match (o.moves, o.stopped) {
+            (Some(win), _) => BeamStep::Won(win),
+            (None, Some(why)) => BeamStep::Stopped(why),
+            (None, None) => BeamStep::Idle,
         }
     }
 
@@ -1223,8 +1289,8 @@ mod tests {
     #[test]
     fn the_beam_searches_win_a_board_the_depth_first_ones_cannot_soon() {
         // A generated 9x9 board whose depth-first searches needed 41.6 M
-        // nodes (won by the dual search); with the beams between the
-        // restart rounds it is won in well under a million.
+        // nodes (won by the dual search); with the beams between its
+        // depth-first searches it is won in well under a million.
         let g = parse_game(
             "9x9:PPOOOOOOOHPPOOOOOOPPOOOOOOOPPPOPOOOOPHPPPPPOOPPPPPPPPOPPPPOPPHPPPPPOOPPPPHPPOPHPP",
         )
