@@ -283,13 +283,20 @@ fn run_beam<P: Keyed>(
     // Each layer: (state, index of its parent in the previous layer's
     // history, move). History keeps every layer for the path back.
     let mut history: Vec<Vec<(u32, P::Move)>> = Vec::new();
+    let mut history_bytes = 0usize;
     let mut layer: Vec<P::State> = vec![start.clone()];
     let mut cut = false;
     let mut nodes = 0u64;
     let mut moves = Vec::new();
     let mut kids: Vec<BeamKid<P>> = Vec::new();
     loop {
-        if let Err(why) = budget.check_nodes(nodes, seen.capacity() * 16) {
+        // What the search holds: the duplicate set, the layers kept for
+        // the path back, the current layer and the children's buffer.
+        let held = seen.capacity() * 16
+            + history_bytes
+            + layer.capacity() * std::mem::size_of::<P::State>()
+            + kids.capacity() * std::mem::size_of::<BeamKid<P>>();
+        if let Err(why) = budget.check_nodes(nodes, held) {
             let bound = if cut {
                 h0
             } else {
@@ -347,6 +354,7 @@ fn run_beam<P: Keyed>(
             kids.truncate(width);
         }
         history.push(kids.iter().map(|k| (k.2, k.3)).collect());
+        history_bytes += kids.len() * std::mem::size_of::<(u32, P::Move)>();
         layer = kids.drain(..).map(|k| k.4).collect();
     }
 }

@@ -188,6 +188,21 @@ mod tests {
     }
 
     #[test]
+    fn a_wide_beam_stops_at_the_memory_limit() {
+        let g = parse_game(ENGLISH).unwrap();
+        let t = g.board.index(3, 3);
+        let pag = Pagodas::for_target(&g.board, t);
+        let p = Aimed::new(&g.board, t, &pag);
+        // Width 2^14 wins within about 30 MB; its duplicate set alone
+        // stays under 4 MB, so the limit must count the layers kept for
+        // the path back and the children's buffer too.
+        let budget = Budget::new(None, 8 << 20);
+        let o = beam_scored(&p, &g.pegs, 1 << 14, Duplicates::WithinLayer, &budget);
+        assert_eq!(o.stopped, Some(crate::solver::BudgetExceeded::Memory));
+        assert!(o.moves.is_none() && !o.proven_unsolvable);
+    }
+
+    #[test]
     fn pegs_on_the_edge_of_a_row_are_not_neighbours_of_the_next_row() {
         let g = parse_game("3x3:PPPHHHPPP").unwrap();
         let pag = Pagodas::none();
