@@ -373,7 +373,11 @@ mod tests {
             ("astar", astar(&md, &s, &b).nodes, 528),
             ("greedy_scored", greedy_scored(&md, &s, 3, &b).nodes, 414),
             ("beam", narrow.nodes, 802),
-            ("count_reachable", count_reachable(&md, &s, &b).states, 181_440),
+            (
+                "count_reachable",
+                count_reachable(&md, &s, &b).states,
+                181_440,
+            ),
         ];
         for (engine, nodes, pinned) in runs {
             assert_eq!(nodes, pinned, "{engine}");
