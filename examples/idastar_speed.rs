@@ -1,8 +1,8 @@
 //! Measures IDA* speed (nodes per second) on random 8-puzzle instances
-//! with the Manhattan-distance bound, with and without a transposition
-//! table: `cargo run --release --example idastar_speed [INSTANCES]`.
+//! with the Manhattan-distance bound:
+//! `cargo run --release --example idastar_speed [INSTANCES]`.
 
-use gridbot::solver::{idastar, idastar_tt, Budget, Keyed, Problem};
+use gridbot::solver::{idastar, Budget, Problem};
 use std::time::Instant;
 
 /// The 8-puzzle: tile in cell `i` at bits `4i..4i+4` (0 = blank), blank
@@ -74,13 +74,6 @@ impl Problem for Eight {
     }
 }
 
-impl Keyed for Eight {
-    type Key = u64;
-    fn key(&self, s: &u64) -> u64 {
-        *s
-    }
-}
-
 /// CPU time of this thread in seconds (wall time is meaningless on a
 /// shared machine).
 fn cpu_seconds() -> f64 {
@@ -115,28 +108,22 @@ fn main() {
         }
         starts.push(s);
     }
-    for (name, tt) in [("idastar", false), ("idastar_tt", true)] {
-        let t0 = Instant::now();
-        let c0 = cpu_seconds();
-        let (mut nodes, mut moves) = (0u64, 0usize);
-        for s in &starts {
-            let o = if tt {
-                idastar_tt(&Eight, s, &Budget::unlimited())
-            } else {
-                idastar(&Eight, s, &Budget::unlimited())
-            };
-            assert!(o.proven_optimal);
-            nodes += o.nodes;
-            moves += o.len().unwrap();
-        }
-        let secs = t0.elapsed().as_secs_f64();
-        let cpu = cpu_seconds() - c0;
-        println!(
-            "{name}: {n} instances, mean length {:.2}, {nodes} nodes, {:.3} s CPU ({:.3} s wall) = {:.1} M nodes/s of CPU",
-            moves as f64 / n as f64,
-            cpu,
-            secs,
-            nodes as f64 / cpu / 1e6
-        );
+    let t0 = Instant::now();
+    let c0 = cpu_seconds();
+    let (mut nodes, mut moves) = (0u64, 0usize);
+    for s in &starts {
+        let o = idastar(&Eight, s, &Budget::unlimited());
+        assert!(o.proven_optimal);
+        nodes += o.nodes;
+        moves += o.len().unwrap();
     }
+    let secs = t0.elapsed().as_secs_f64();
+    let cpu = cpu_seconds() - c0;
+    println!(
+        "idastar: {n} instances, mean length {:.2}, {nodes} nodes, {:.3} s CPU ({:.3} s wall) = {:.1} M nodes/s of CPU",
+        moves as f64 / n as f64,
+        cpu,
+        secs,
+        nodes as f64 / cpu / 1e6
+    );
 }

@@ -326,143 +326,17 @@ pub fn find_lattice(
 ) -> Result<(Lattice, LatticeTrace), ReadError> {
     let px = profile_x(image, rect);
     let py = profile_y(image, rect);
-    let no_lattice = |reason: String| ReadError::NoLattice {
-        x: rect.x,
-        y: rect.y,
-        width: rect.width,
-        height: rect.height,
-        reason,
-    };
-    let (w, h) = (rect.width as f64, rect.height as f64);
-    let hint_cols = hints.and_then(|g| {
-        g.columns
-            .or(g.cell_size.map(|s| (w / s).round().max(1.0) as usize))
-    });
-    let hint_rows = hints.and_then(|g| {
-        g.rows
-            .or(g.cell_size.map(|s| (h / s).round().max(1.0) as usize))
-    });
-
-    let (columns, rows) = match (hint_cols, hint_rows) {
-        (Some(c), Some(r)) => (c, r),
-        _ => {
-            let vx = valid_counts(&px);
-            let vy = valid_counts(&py);
-            log::debug!("cell counts that fit, with cost: x {vx:?}, y {vy:?}");
-            let from_pitch = |len: f64, pitch: f64| (len / pitch).round().max(1.0) as usize;
-            let best = |v: &Vec<Candidate>, axis: &str| {
-                choose(window(v), |c| c.cost, |c| c.n)
-                    .map(|c| c.n)
-                    .ok_or_else(|| {
-                        no_lattice(format!(
-                            "the colour edges along {axis} are not evenly spaced"
-                        ))
-                    })
-            };
-            match (hint_cols, hint_rows, vx, vy) {
-                (Some(c), None, _, Some(vy)) => (
-                    c,
-                    pick_matching(&vy, h, w / c as f64).map_or_else(|| best(&vy, "y"), Ok)?,
-                ),
-                (Some(c), None, _, None) => (c, from_pitch(h, w / c as f64)),
-                (None, Some(r), Some(vx), _) => (
-                    pick_matching(&vx, w, h / r as f64).map_or_else(|| best(&vx, "x"), Ok)?,
-                    r,
-                ),
-                (None, Some(r), None, _) => (from_pitch(w, h / r as f64), r),
-                (_, _, None, None) => {
-                    return Err(ReadError::UniformBoard {
-                        x: rect.x,
-                        y: rect.y,
-                        width: rect.width,
-                        height: rect.height,
-                        colour: rgb_at(image, rect.x + rect.width / 2, rect.y + rect.height / 2),
-                    })
-                }
-                (_, _, Some(vx), None) => {
-                    let c = best(&vx, "x")?;
-                    (c, from_pitch(h, w / c as f64))
-                }
-                (_, _, None, Some(vy)) => {
-                    let r = best(&vy, "y")?;
-                    (from_pitch(w, h / r as f64), r)
-                }
-                (_, _, Some(vx), Some(vy)) => {
-                    // Square cells: pair the counts whose pitches agree,
-                    // first near each axis's smallest count (by fit), then
-                    // anywhere (smallest counts).
-                    let square = |cx: &Candidate, cy: &Candidate| {
-                        ((w / cx.n as f64) / (h / cy.n as f64) - 1.0).abs() <= SQUARE
-                    };
-                    let (wx, wy): (Vec<Candidate>, Vec<Candidate>) =
-                        (window(&vx).collect(), window(&vy).collect());
-                    // An axis with edges on nearly every boundary of its
-                    // best count is known: it may not double up to match
-                    // the other axis (a board cut mid-cell can make the
-                    // other axis fit only half cells).
-                    let (rich_x, rich_y) = (is_rich(&px, &wx), is_rich(&py, &wy));
-                    let (vx_all, vy_all) = (
-                        if rich_x { &wx } else { &vx },
-                        if rich_y { &wy } else { &vy },
-                    );
-                    let near = wx.iter().flat_map(|cx| {
-                        wy.iter()
-                            .filter(|cy| square(cx, cy))
-                            .map(move |cy| (*cx, *cy))
-                    });
-                    let far = || {
-                        vx_all.iter().take(64).flat_map(|cx| {
-                            vy_all
-                                .iter()
-                                .take(64)
-                                .filter(|cy| square(cx, cy))
-                                .map(move |cy| (*cx, *cy))
-                        })
-                    };
-                    match choose(near, |(cx, cy)| cx.cost + cy.cost, |(cx, cy)| cx.n + cy.n)
-                        .or_else(|| far().min_by_key(|(cx, cy)| cx.n + cy.n))
-                    {
-                        Some((cx, cy)) => (cx.n, cy.n),
-                        // Cells that are not square are believed only when
-                        // both axes show them clearly.
-                        None if rich_x && rich_y => (best(&vx, "x")?, best(&vy, "y")?),
-                        None => {
-                            let (c, r) = (best(&vx, "x")?, best(&vy, "y")?);
-                            return Err(no_lattice(format!(
-                                "the cells are not square (pitch {:.1} along x, {:.1} along y): \
-                                 is part of the board covered or off the screen?",
-                                w / c as f64,
-                                h / r as f64
-                            )));
-                        }
-                    }
-                }
-            }
-        }
-    };
+    let (columns, rows) = cell_counts(image, rect, hints, &px, &py)?;
     if columns == 0 || rows == 0 {
-        return Err(no_lattice("a geometry hint asks for zero cells".into()));
+        return Err(no_lattice(
+            rect,
+            "a geometry hint asks for zero cells".into(),
+        ));
     }
     let (ax, pitch_x) = fit(&px, columns);
     let (ay, pitch_y) = fit(&py, rows);
-    // A board cut mid-cell (covered, or off the screen) shows a last row or
-    // column narrower than the others: the margins at its two ends differ.
-    for (axis, profile, n, a, pitch) in [
-        ("x", &px, columns, ax, pitch_x),
-        ("y", &py, rows, ay, pitch_y),
-    ] {
-        if boundary_points(profile, n).len() >= 3 {
-            let (first, last) = (-a, a + n as f64 * pitch - profile.len() as f64);
-            if (first - last).abs() > (0.06 * pitch).max(2.5) {
-                return Err(ReadError::Uneven {
-                    axis,
-                    first,
-                    last,
-                    pitch,
-                });
-            }
-        }
-    }
+    check_margins("x", &px, columns, ax, pitch_x)?;
+    check_margins("y", &py, rows, ay, pitch_y)?;
     let lattice = Lattice {
         origin_x: rect.x as f64 + ax,
         origin_y: rect.y as f64 + ay,
@@ -472,6 +346,171 @@ pub fn find_lattice(
         rows,
     };
     Ok((lattice, LatticeTrace { x: px, y: py }))
+}
+
+/// The error for a board in `rect` whose lattice cannot be found.
+fn no_lattice(rect: &BoardRect, reason: String) -> ReadError {
+    ReadError::NoLattice {
+        x: rect.x,
+        y: rect.y,
+        width: rect.width,
+        height: rect.height,
+        reason,
+    }
+}
+
+/// The best cell count along `axis` among `valid`.
+fn best_count(valid: &[Candidate], axis: &str, rect: &BoardRect) -> Result<usize, ReadError> {
+    choose(window(valid), |c| c.cost, |c| c.n)
+        .map(|c| c.n)
+        .ok_or_else(|| {
+            no_lattice(
+                rect,
+                format!("the colour edges along {axis} are not evenly spaced"),
+            )
+        })
+}
+
+/// The number of columns and rows: from the hints, or from the edge
+/// profiles `px` and `py` (an axis without a hint or edges takes the
+/// other axis's pitch).
+fn cell_counts(
+    image: &RgbaImage,
+    rect: &BoardRect,
+    hints: Option<&GeometryHints>,
+    px: &EdgeProfile,
+    py: &EdgeProfile,
+) -> Result<(usize, usize), ReadError> {
+    let (w, h) = (rect.width as f64, rect.height as f64);
+    let hint_cols = hints.and_then(|g| {
+        g.columns
+            .or(g.cell_size.map(|s| (w / s).round().max(1.0) as usize))
+    });
+    let hint_rows = hints.and_then(|g| {
+        g.rows
+            .or(g.cell_size.map(|s| (h / s).round().max(1.0) as usize))
+    });
+    if let (Some(c), Some(r)) = (hint_cols, hint_rows) {
+        return Ok((c, r));
+    }
+    let vx = valid_counts(px);
+    let vy = valid_counts(py);
+    log::debug!("cell counts that fit, with cost: x {vx:?}, y {vy:?}");
+    let from_pitch = |len: f64, pitch: f64| (len / pitch).round().max(1.0) as usize;
+    let best = |v: &[Candidate], axis: &str| best_count(v, axis, rect);
+    Ok(match (hint_cols, hint_rows, vx, vy) {
+        (Some(c), None, _, Some(vy)) => (
+            c,
+            pick_matching(&vy, h, w / c as f64).map_or_else(|| best(&vy, "y"), Ok)?,
+        ),
+        (Some(c), None, _, None) => (c, from_pitch(h, w / c as f64)),
+        (None, Some(r), Some(vx), _) => (
+            pick_matching(&vx, w, h / r as f64).map_or_else(|| best(&vx, "x"), Ok)?,
+            r,
+        ),
+        (None, Some(r), None, _) => (from_pitch(w, h / r as f64), r),
+        (_, _, None, None) => {
+            return Err(ReadError::UniformBoard {
+                x: rect.x,
+                y: rect.y,
+                width: rect.width,
+                height: rect.height,
+                colour: rgb_at(image, rect.x + rect.width / 2, rect.y + rect.height / 2),
+            })
+        }
+        (_, _, Some(vx), None) => {
+            let c = best(&vx, "x")?;
+            (c, from_pitch(h, w / c as f64))
+        }
+        (_, _, None, Some(vy)) => {
+            let r = best(&vy, "y")?;
+            (from_pitch(w, h / r as f64), r)
+        }
+        (_, _, Some(vx), Some(vy)) => square_counts(rect, px, py, &vx, &vy)?,
+    })
+}
+
+/// Counts for both axes when both show edges (`vx`, `vy` the counts that
+/// fit): square cells, pairing the counts whose pitches agree, first near
+/// each axis's smallest count (by fit), then anywhere (smallest counts).
+fn square_counts(
+    rect: &BoardRect,
+    px: &EdgeProfile,
+    py: &EdgeProfile,
+    vx: &[Candidate],
+    vy: &[Candidate],
+) -> Result<(usize, usize), ReadError> {
+    let (w, h) = (rect.width as f64, rect.height as f64);
+    let square = |cx: &Candidate, cy: &Candidate| {
+        ((w / cx.n as f64) / (h / cy.n as f64) - 1.0).abs() <= SQUARE
+    };
+    let (wx, wy): (Vec<Candidate>, Vec<Candidate>) = (window(vx).collect(), window(vy).collect());
+    // An axis with edges on nearly every boundary of its best count is
+    // known: it may not double up to match the other axis (a board cut
+    // mid-cell can make the other axis fit only half cells).
+    let (rich_x, rich_y) = (is_rich(px, &wx), is_rich(py, &wy));
+    let (vx_all, vy_all) = (
+        if rich_x { &wx[..] } else { vx },
+        if rich_y { &wy[..] } else { vy },
+    );
+    let near = wx.iter().flat_map(|cx| {
+        wy.iter()
+            .filter(|cy| square(cx, cy))
+            .map(move |cy| (*cx, *cy))
+    });
+    let far = || {
+        vx_all.iter().take(64).flat_map(|cx| {
+            vy_all
+                .iter()
+                .take(64)
+                .filter(|cy| square(cx, cy))
+                .map(move |cy| (*cx, *cy))
+        })
+    };
+    match choose(near, |(cx, cy)| cx.cost + cy.cost, |(cx, cy)| cx.n + cy.n)
+        .or_else(|| far().min_by_key(|(cx, cy)| cx.n + cy.n))
+    {
+        Some((cx, cy)) => Ok((cx.n, cy.n)),
+        // Cells that are not square are believed only when both axes show
+        // them clearly.
+        None if rich_x && rich_y => Ok((best_count(vx, "x", rect)?, best_count(vy, "y", rect)?)),
+        None => {
+            let (c, r) = (best_count(vx, "x", rect)?, best_count(vy, "y", rect)?);
+            Err(no_lattice(
+                rect,
+                format!(
+                    "the cells are not square (pitch {:.1} along x, {:.1} along y): \
+                     is part of the board covered or off the screen?",
+                    w / c as f64,
+                    h / r as f64
+                ),
+            ))
+        }
+    }
+}
+
+/// A board cut mid-cell (covered, or off the screen) shows a last row or
+/// column narrower than the others: the margins at the two ends of `axis`
+/// (`n` cells of `pitch` from `a`) must agree.
+fn check_margins(
+    axis: &'static str,
+    profile: &EdgeProfile,
+    n: usize,
+    a: f64,
+    pitch: f64,
+) -> Result<(), ReadError> {
+    if boundary_points(profile, n).len() >= 3 {
+        let (first, last) = (-a, a + n as f64 * pitch - profile.len() as f64);
+        if (first - last).abs() > (0.06 * pitch).max(2.5) {
+            return Err(ReadError::Uneven {
+                axis,
+                first,
+                last,
+                pitch,
+            });
+        }
+    }
+    Ok(())
 }
 
 /// True when the best count of an axis is well supported: at least four

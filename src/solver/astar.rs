@@ -4,9 +4,9 @@
 //!
 //! - Open list: [`BucketQueue`] by `f = g + h`, deepest first inside a
 //!   bucket.
-//! - Transposition table: [`IndexTable`] keyed by [`AstarProblem::hash64`]
-//!   with exact equality ([`AstarProblem::same`]) against the state stored
-//!   in the arena: a hash collision never merges two states. A state
+//! - Transposition table: [`IndexTable`] keyed by the FxHash of
+//!   [`Keyed::key`], with exact key equality against the state stored in
+//!   the arena: a hash collision never merges two states. A state
 //!   reached again with no smaller `g` is dropped; a shorter path re-opens
 //!   it (the older node is marked dead).
 //! - Incumbent: the best solution known (given, found as a goal child, by
@@ -124,19 +124,6 @@ impl<'a, P: Problem> NodeView<'a, P> {
 /// Hooks of the generic A*; every one has a default built from
 /// [`Problem`] and [`Keyed`], so `impl AstarProblem for X {}` is enough.
 pub trait AstarProblem: Keyed {
-    /// A 64-bit hash of `state` for the table (default: FxHash of the key).
-    fn hash64(&self, state: &Self::State) -> u64 {
-        let mut h = FxHasher::default();
-        self.key(state).hash(&mut h);
-        h.finish()
-    }
-
-    /// Exact equality of two states for duplicate detection (default: equal
-    /// keys).
-    fn same(&self, a: &Self::State, b: &Self::State) -> bool {
-        self.key(a) == self.key(b)
-    }
-
     /// Appends the children of `node` to `out` as (move, state). May look
     /// at the ancestors to prune (commutations, dominance), as long as
     /// every shortest solution keeps a representative. Returns a tag (7
@@ -231,6 +218,47 @@ impl<M> Default for Config<M> {
 }
 
 /// A shortest solution from `start` by A* with the default [`Config`].
+///
+/// A walk on an open 5x5 grid from a corner to the opposite one, with the
+/// Manhattan distance as the bound (the defaults of [`AstarProblem`] are
+/// enough):
+///
+/// ```
+/// use gridbot::solver::{astar, AstarProblem, Budget, Keyed, Problem};
+///
+/// struct Grid;
+/// impl Problem for Grid {
+///     type State = (i8, i8);
+///     type Move = (i8, i8);
+///     fn moves(&self, &(x, y): &(i8, i8), out: &mut Vec<(i8, i8)>) {
+///         let steps = [(1, 0), (0, 1), (-1, 0), (0, -1)];
+///         out.extend(steps.into_iter().filter(|&(dx, dy)| {
+///             (0..5).contains(&(x + dx)) && (0..5).contains(&(y + dy))
+///         }));
+///     }
+///     fn apply(&self, &(x, y): &(i8, i8), (dx, dy): (i8, i8)) -> (i8, i8) {
+///         (x + dx, y + dy)
+///     }
+///     fn is_goal(&self, s: &(i8, i8)) -> bool {
+///         *s == (4, 4)
+///     }
+///     fn lower_bound(&self, &(x, y): &(i8, i8)) -> u32 {
+///         (8 - x - y) as u32
+///     }
+/// }
+/// impl Keyed for Grid {
+///     type Key = (i8, i8);
+///     fn key(&self, s: &(i8, i8)) -> (i8, i8) {
+///         *s
+///     }
+/// }
+/// impl AstarProblem for Grid {}
+///
+/// let o = astar(&Grid, &(0, 0), &Budget::unlimited());
+/// assert_eq!(o.len(), Some(8));
+/// assert!(o.proven_optimal);
+/// assert_eq!(o.nodes, 8); // the bound is exact: one expansion a step
+/// ```
 pub fn astar<P: AstarProblem>(problem: &P, start: &P::State, budget: &Budget) -> Outcome<P::Move> {
     astar_with(problem, start, budget, &Config::default())
 }
@@ -240,143 +268,253 @@ pub fn astar_with<P: AstarProblem>(
     problem: &P,
     start: &P::State,
     budget: &Budget,
-    config: &Config<P::Move>,
+    settings: &Config<P::Move>,
 ) -> Outcome<P::Move> {
     let t0 = Instant::now();
-    let mut best: Option<Vec<P::Move>> =
-        config.incumbent.clone().filter(|m| wins(problem, start, m));
-    let best_len = |b: &Option<Vec<P::Move>>| b.as_ref().map_or(u32::MAX, |m| m.len() as u32);
+    let best = settings
+        .incumbent
+        .clone()
+        .filter(|m| wins(problem, start, m));
+    let h0 = match start_bound(problem, start, &best, t0) {
+        Ok(h0) => h0,
+        Err(settled) => return settled,
+    };
+    let mut search = Search::new(problem, start, budget, best, h0);
+    let stopped = search.run(settings.check_every.max(1));
+    search.finish(stopped, t0)
+}
+
+/// The length of an incumbent (`u32::MAX` when there is none).
+fn length<M>(best: &Option<Vec<M>>) -> u32 {
+    best.as_ref().map_or(u32::MAX, |m| m.len() as u32)
+}
+
+/// The start's bound, or the outcome when the start alone
+/// settles the search: it is a goal, it has an exact completion no longer
+/// than the incumbent, or its bound reaches the incumbent.
+fn start_bound<P: AstarProblem>(
+    problem: &P,
+    start: &P::State,
+    best: &Option<Vec<P::Move>>,
+    t0: Instant,
+) -> Result<u32, Outcome<P::Move>> {
     if problem.is_goal(start) {
-        return Outcome::optimal(Vec::new(), 0, t0.elapsed());
+        return Err(Outcome::optimal(Vec::new(), 0, t0.elapsed()));
     }
-    let h0 = problem.capped_bound(start, best_len(&best));
-    let mut lb = h0;
-    let mut nodes = 0u64;
+    let h0 = problem.capped_bound(start, length(best));
     if let Some(c) = problem.exact_completion(start) {
-        if c.len() as u32 <= best_len(&best) {
-            return Outcome::optimal(c, 0, t0.elapsed());
+        if c.len() as u32 <= length(best) {
+            return Err(Outcome::optimal(c, 0, t0.elapsed()));
         }
     }
-    if lb >= best_len(&best) {
-        return match best {
-            Some(m) => Outcome::optimal(m, 0, t0.elapsed()),
+    if h0 >= length(best) {
+        return Err(match best {
+            Some(m) => Outcome::optimal(m.clone(), 0, t0.elapsed()),
             // An admissible bound of u32::MAX: no solution at all.
             None => Outcome::unsolvable(0, t0.elapsed()),
-        };
+        });
     }
-    let mut arena: Vec<Node<P::State, P::Move>> = Vec::with_capacity(1024);
-    arena.push(Node {
-        state: start.clone(),
-        parent: 0,
-        g: 0,
-        mv: MaybeUninit::uninit(),
-        flags: 0,
-    });
-    let mut seen = IndexTable::with_capacity(8192);
-    let h = problem.hash64(start);
-    if let Probe::Vacant(slot) = seen.find(h, |_| false) {
-        seen.insert(slot, h, 0);
-    }
-    let mut open: BucketQueue<u32> = BucketQueue::new();
-    open.push(h0 as usize, 0, 0);
-    let node_bytes = size_of::<Node<P::State, P::Move>>();
-    let mut stopped = None;
-    let mut succ: Vec<(P::Move, P::State)> = Vec::with_capacity(16);
-    let mut hashes: Vec<Option<u64>> = Vec::with_capacity(16);
-    let mut scratch: Vec<P::Move> = Vec::with_capacity(16);
-    let check_every = config.check_every.max(1);
+    Ok(h0)
+}
 
-    while let Some((fv, gv, idx)) = open.pop() {
-        let fv = fv as u32;
-        if fv >= best_len(&best) {
-            lb = best_len(&best);
-            break;
+/// One A* run: the arena, the table of arena indices, the open list, the
+/// incumbent and the proven bound, and buffers reused by every expansion.
+struct Search<'a, P: AstarProblem> {
+    problem: &'a P,
+    start: &'a P::State,
+    budget: &'a Budget,
+    arena: Vec<Node<P::State, P::Move>>,
+    seen: IndexTable,
+    open: BucketQueue<u32>,
+    best: Option<Vec<P::Move>>,
+    /// The proven lower bound.
+    lb: u32,
+    nodes: u64,
+    succ: Vec<(P::Move, P::State)>,
+    /// The table hash of each child in `succ`, `None` for a child with an
+    /// exact completion.
+    hashes: Vec<Option<u64>>,
+    scratch: Vec<P::Move>,
+}
+
+impl<'a, P: AstarProblem> Search<'a, P> {
+    const NODE_BYTES: usize = size_of::<Node<P::State, P::Move>>();
+
+    /// The search with only `start` (bound `h0`) open.
+    fn new(
+        problem: &'a P,
+        start: &'a P::State,
+        budget: &'a Budget,
+        best: Option<Vec<P::Move>>,
+        h0: u32,
+    ) -> Self {
+        let mut arena = Vec::with_capacity(1024);
+        arena.push(Node {
+            state: start.clone(),
+            parent: 0,
+            g: 0,
+            mv: MaybeUninit::uninit(),
+            flags: 0,
+        });
+        let mut seen = IndexTable::with_capacity(8192);
+        let h = hash_key(problem, start);
+        if let Probe::Vacant(slot) = seen.find(h, |_| false) {
+            seen.insert(slot, h, 0);
         }
-        lb = lb.max(fv);
-        if arena[idx as usize].dead() {
-            continue;
+        let mut open = BucketQueue::new();
+        open.push(h0 as usize, 0, 0);
+        Search {
+            problem,
+            start,
+            budget,
+            arena,
+            seen,
+            open,
+            best,
+            lb: h0,
+            nodes: 0,
+            succ: Vec::with_capacity(16),
+            hashes: Vec::with_capacity(16),
+            scratch: Vec::with_capacity(16),
         }
-        if nodes.is_multiple_of(check_every) || nodes >= budget.node_limit() {
-            let held = arena.capacity() * node_bytes + seen.bytes() + open.bytes();
-            if let Err(e) = budget.check_nodes(nodes, held) {
-                stopped = Some(e);
-                open.push(fv as usize, gv, idx);
-                break;
+    }
+
+    fn best_len(&self) -> u32 {
+        length(&self.best)
+    }
+
+    /// Expands nodes in order of `f` until the incumbent is proven, the
+    /// open list runs dry, or a budget stops the search (returned; the
+    /// node being expanded is then back on the open list).
+    fn run(&mut self, check_every: u64) -> Option<BudgetExceeded> {
+        while let Some((fv, gv, idx)) = self.open.pop() {
+            let fv = fv as u32;
+            if fv >= self.best_len() {
+                self.lb = self.best_len();
+                return None;
             }
-        }
-        nodes += 1;
-        if let Some(m) = problem.improve_incumbent(nodes, best_len(&best), lb) {
-            if (m.len() as u32) < best_len(&best) && wins(problem, start, &m) {
-                open.truncate_f(m.len());
-                best = Some(m);
-                if best_len(&best) <= lb {
-                    break;
-                }
-            }
-        }
-        let ng = gv as u32 + 1;
-        succ.clear();
-        scratch.clear();
-        let tag = problem.successors(NodeView { arena: &arena, idx }, &mut scratch, &mut succ);
-        // Pass 1: goals and exact completions (a goal is a child with an
-        // empty completion); prefetch table slots. The children stay in
-        // `succ`; `hashes` marks the ones to look up.
-        hashes.clear();
-        for (mv, state) in succ.iter() {
-            if let Some(c) = problem.child_completion(*mv, state) {
-                let len = ng + c.len() as u32;
-                if len < best_len(&best) {
-                    let mut p = path(&arena, idx);
-                    p.push(*mv);
-                    p.extend(c);
-                    best = Some(p);
-                    open.truncate_f(len as usize);
-                }
-                hashes.push(None);
+            self.lb = self.lb.max(fv);
+            if self.arena[idx as usize].dead() {
                 continue;
             }
-            let hash = problem.hash64(state);
-            seen.prefetch(hash);
-            hashes.push(Some(hash));
+            if self.nodes.is_multiple_of(check_every) || self.nodes >= self.budget.node_limit() {
+                let held = self.arena.capacity() * Self::NODE_BYTES
+                    + self.seen.bytes()
+                    + self.open.bytes();
+                if let Err(e) = self.budget.check_nodes(self.nodes, held) {
+                    self.open.push(fv as usize, gv, idx);
+                    return Some(e);
+                }
+            }
+            self.nodes += 1;
+            if self.take_offered_incumbent() {
+                return None;
+            }
+            if let Err(e) = self.expand(idx, gv as u32 + 1, fv) {
+                self.open.push(fv as usize, gv, idx);
+                return Some(e);
+            }
+            if self.best_len() <= self.lb {
+                return None;
+            }
         }
-        // Pass 2: table lookups, bounds, pushes.
-        // The children are read in place; only one that is kept is copied
-        // (into the arena).
+        None
+    }
+
+    /// Asks [`AstarProblem::improve_incumbent`] for a shorter solution and
+    /// keeps it if it wins; true when it meets the proven bound.
+    fn take_offered_incumbent(&mut self) -> bool {
+        let offer = self
+            .problem
+            .improve_incumbent(self.nodes, self.best_len(), self.lb);
+        if let Some(m) = offer {
+            if (m.len() as u32) < self.best_len() && wins(self.problem, self.start, &m) {
+                self.open.truncate_f(m.len());
+                self.best = Some(m);
+                return self.best_len() <= self.lb;
+            }
+        }
+        false
+    }
+
+    /// Generates the children of node `idx` (at depth `ng - 1`, `f = fv`)
+    /// and keeps the ones worth opening.
+    fn expand(&mut self, idx: u32, ng: u32, fv: u32) -> Result<(), BudgetExceeded> {
+        let mut succ = std::mem::take(&mut self.succ);
+        succ.clear();
+        self.scratch.clear();
+        let node = NodeView {
+            arena: &self.arena,
+            idx,
+        };
+        let tag = self.problem.successors(node, &mut self.scratch, &mut succ);
+        self.complete_children(idx, ng, &succ);
+        let kept = self.open_children(idx, ng, fv, tag, &succ);
+        self.succ = succ;
+        kept
+    }
+
+    /// Pass 1: goals and exact completions (a goal is a child with an
+    /// empty completion) improve the incumbent; the other children get
+    /// their table hash in `hashes`, and their table slot is prefetched.
+    fn complete_children(&mut self, idx: u32, ng: u32, succ: &[(P::Move, P::State)]) {
+        self.hashes.clear();
+        for (mv, state) in succ {
+            if let Some(c) = self.problem.child_completion(*mv, state) {
+                let len = ng + c.len() as u32;
+                if len < self.best_len() {
+                    let mut p = path(&self.arena, idx);
+                    p.push(*mv);
+                    p.extend(c);
+                    self.best = Some(p);
+                    self.open.truncate_f(len as usize);
+                }
+                self.hashes.push(None);
+                continue;
+            }
+            let hash = hash_key(self.problem, state);
+            self.seen.prefetch(hash);
+            self.hashes.push(Some(hash));
+        }
+    }
+
+    /// Pass 2: table lookups, bounds, pushes. The children are read in
+    /// place; only one that is kept is copied (into the arena).
+    fn open_children(
+        &mut self,
+        idx: u32,
+        ng: u32,
+        fv: u32,
+        tag: u8,
+        succ: &[(P::Move, P::State)],
+    ) -> Result<(), BudgetExceeded> {
+        let hashes = std::mem::take(&mut self.hashes);
+        let mut result = Ok(());
         for ((mv, state), hash) in succ.iter().zip(hashes.iter()) {
             let Some(hash) = *hash else { continue };
-            let probe = seen.find(hash, |i| problem.same(&arena[i as usize].state, state));
+            let problem = self.problem;
+            let key = problem.key(state);
+            let arena = &self.arena;
+            let probe = self
+                .seen
+                .find(hash, |i| problem.key(&arena[i as usize].state) == key);
             if let Probe::Found(_, j) = probe {
-                if arena[j as usize].g as u32 <= ng {
+                if self.arena[j as usize].g as u32 <= ng {
                     continue;
                 }
             }
-            let bl = best_len(&best);
+            let bl = self.best_len();
             let h = problem.child_bound(*mv, state, bl.saturating_sub(ng));
             let nfv = ng.saturating_add(h).max(fv);
             if nfv >= bl {
                 continue;
             }
-            if ng > MAX_DEPTH {
-                stopped = Some(BudgetExceeded::Memory);
+            if ng > MAX_DEPTH || !self.room_for_one() {
+                result = Err(BudgetExceeded::Memory);
                 break;
             }
-            if arena.len() == arena.capacity() || seen.bytes_after_growth() > seen.bytes() {
-                let grow = if arena.len() == arena.capacity() {
-                    2
-                } else {
-                    1
-                };
-                let after = arena.capacity() * node_bytes * grow
-                    + seen.bytes_after_growth()
-                    + seen.bytes()
-                    + open.bytes();
-                if budget.check(after).is_err() {
-                    stopped = Some(BudgetExceeded::Memory);
-                    break;
-                }
-            }
-            let new = arena.len() as u32;
-            arena.push(Node {
+            let new = self.arena.len() as u32;
+            self.arena.push(Node {
                 state: state.clone(),
                 parent: idx,
                 g: ng as u16,
@@ -385,58 +523,79 @@ pub fn astar_with<P: AstarProblem>(
             });
             match probe {
                 Probe::Found(slot, j) => {
-                    arena[j as usize].flags |= DEAD;
-                    seen.replace(slot, new);
+                    self.arena[j as usize].flags |= DEAD;
+                    self.seen.replace(slot, new);
                 }
-                Probe::Vacant(slot) => seen.insert(slot, hash, new),
+                Probe::Vacant(slot) => self.seen.insert(slot, hash, new),
             }
-            open.push(nfv as usize, ng as usize, new);
+            self.open.push(nfv as usize, ng as usize, new);
         }
-        if stopped.is_some() {
-            open.push(fv as usize, gv, idx);
-            break;
-        }
-        if best_len(&best) <= lb {
-            break;
-        }
+        self.hashes = hashes;
+        result
     }
-    let elapsed = t0.elapsed();
-    if let Some(why) = stopped {
-        if let Some(f) = open.min_f() {
-            lb = lb.max(f as u32);
+
+    /// False when adding one node would grow the arena or the table past
+    /// the budget's memory.
+    fn room_for_one(&self) -> bool {
+        let arena_full = self.arena.len() == self.arena.capacity();
+        if !arena_full && self.seen.bytes_after_growth() <= self.seen.bytes() {
+            return true;
         }
-        // Complete the most promising open node, if the problem can.
-        while let Some((_, _, idx)) = open.pop() {
-            let n = &arena[idx as usize];
+        let grow = if arena_full { 2 } else { 1 };
+        let after = self.arena.capacity() * Self::NODE_BYTES * grow
+            + self.seen.bytes_after_growth()
+            + self.seen.bytes()
+            + self.open.bytes();
+        self.budget.check(after).is_ok()
+    }
+
+    /// The outcome: proven when no budget stopped the search; otherwise
+    /// the smallest open `f` as the bound, and the incumbent, improved by
+    /// [`AstarProblem::greedy_completion`] from the most promising open
+    /// node if the problem offers one.
+    fn finish(mut self, stopped: Option<BudgetExceeded>, t0: Instant) -> Outcome<P::Move> {
+        let elapsed = t0.elapsed();
+        let Some(why) = stopped else {
+            return match self.best {
+                // The open list ran dry or its smallest f reached the incumbent.
+                Some(m) => Outcome::optimal(m, self.nodes, elapsed),
+                None => Outcome::unsolvable(self.nodes, elapsed),
+            };
+        };
+        if let Some(f) = self.open.min_f() {
+            self.lb = self.lb.max(f as u32);
+        }
+        while let Some((_, _, idx)) = self.open.pop() {
+            let n = &self.arena[idx as usize];
             if n.dead() {
                 continue;
             }
-            if let Some(c) = problem.greedy_completion(&n.state) {
-                let mut p = path(&arena, idx);
+            if let Some(c) = self.problem.greedy_completion(&n.state) {
+                let mut p = path(&self.arena, idx);
                 p.extend(c);
-                if (p.len() as u32) < best_len(&best) && wins(problem, start, &p) {
-                    best = Some(p);
+                if (p.len() as u32) < self.best_len() && wins(self.problem, self.start, &p) {
+                    self.best = Some(p);
                 }
             }
             break;
         }
-        return Outcome::stopped(best, lb, why, nodes, t0.elapsed());
+        Outcome::stopped(self.best, self.lb, why, self.nodes, t0.elapsed())
     }
-    match best {
-        // The open list ran dry or its smallest f reached the incumbent.
-        Some(m) => Outcome::optimal(m, nodes, elapsed),
-        None => Outcome::unsolvable(nodes, elapsed),
-    }
+}
+
+/// The table hash of a state: FxHash of its key.
+#[inline]
+fn hash_key<P: Keyed>(problem: &P, state: &P::State) -> u64 {
+    let mut h = FxHasher::default();
+    problem.key(state).hash(&mut h);
+    h.finish()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::solver::bfs::{bfs, bfs_distances};
-    use crate::solver::testing::{Eight, Graph, Rng};
-
-    impl AstarProblem for Eight {}
-    impl AstarProblem for Graph {}
+    use crate::solver::bfs::bfs;
+    use crate::solver::testing::{check_eight_puzzle, check_graphs, Eight, Graph, Rng};
 
     /// A graph that knows its exact completions near the goal and offers
     /// an incumbent after a few expansions.
@@ -512,36 +671,17 @@ mod tests {
 
     #[test]
     fn eight_puzzle_lengths_match_bfs() {
-        let md = Eight { manhattan: true };
-        let dist = bfs_distances(&md, &Eight::goal(), &Budget::unlimited());
-        let mut rng = Rng::new(51);
-        for i in 0..60 {
-            let s = Eight::scrambled(&mut rng, 100);
-            let o = astar(&md, &s, &Budget::unlimited());
-            assert!(o.proven_optimal, "instance {i}");
-            assert_eq!(o.len(), Some(dist.depth[&s] as usize), "instance {i}");
-            assert!(wins(&md, &s, o.moves.as_ref().unwrap()));
-        }
+        check_eight_puzzle(51, 60, 100, |p, s| astar(p, s, &Budget::unlimited()));
     }
 
     #[test]
     fn graph_verdicts_match_bfs() {
-        let mut rng = Rng::new(52);
-        for i in 0..500 {
-            let mut g = Graph::random(&mut rng, 40, 3, 15);
-            g.informed = i % 2 == 0;
-            let exact = bfs(&g, &0, &Budget::unlimited());
-            let o = astar(&g, &0, &Budget::unlimited());
-            assert_eq!(o.proven_unsolvable, exact.proven_unsolvable, "instance {i}");
-            assert_eq!(o.len(), exact.len(), "instance {i}");
-            let h = Hinted(g.clone());
-            let o = astar(&h, &0, &Budget::unlimited());
-            assert_eq!(o.proven_unsolvable, exact.proven_unsolvable, "instance {i}");
-            assert_eq!(o.len(), exact.len(), "instance {i}");
-            if let Some(m) = &o.moves {
-                assert!(o.proven_optimal && wins(&g, &0, m));
-            }
-        }
+        let informed = |i| i % 2 == 0;
+        check_graphs(52, 500, informed, |g| astar(g, &0, &Budget::unlimited()));
+        // The same graphs, with exact completions and an incumbent offered.
+        check_graphs(52, 500, informed, |g| {
+            astar(&Hinted(g.clone()), &0, &Budget::unlimited())
+        });
     }
 
     #[test]

@@ -1,28 +1,37 @@
 //! Breadth-first search with exact duplicate detection.
 //!
-//! - [`bfs`]: a shortest solution (every move costs one), or a proof that
-//!   none exists once every reachable state has been expanded. A state
-//!   whose [`Keyed::key`] was seen before is not expanded again; keys are
-//!   compared exactly, so a hash collision never prunes anything.
 //! - [`count_reachable`]: how many distinct states are reachable, the
 //!   deepest BFS layer and how many of them are goals (the difficulty
 //!   measure of the GVGP and Fling! papers), with the budget's node limit
-//!   as a cap that reports `exhausted = false` when hit.
-//! - [`bfs_distances`]: the map from each reachable key to its depth, for
-//!   games' exhaustive checks on small boards.
+//!   as a cap that reports `exhausted = false` when hit. Fling!'s
+//!   `analyse` is its user.
+//! - `bfs` (tests only): a shortest solution (every move costs one), or a
+//!   proof that none exists once every reachable state has been expanded:
+//!   the oracle every engine and game solver is checked against. A state
+//!   whose [`Keyed::key`] was seen before is not expanded again; keys are
+//!   compared exactly, so a hash collision never prunes anything.
+//! - `bfs_distances` (tests only): the map from each reachable key to its
+//!   depth, for exhaustive checks on small boards.
 //!
-//! Goals are tested when a state is generated, so [`bfs`] stops one layer
+//! No game solves with `bfs`: Rush Hour keeps its own breadth-first loops
+//! over packed positions (see the catalogue in [`crate::solver`]).
+//!
+//! Goals are tested when a state is generated, so `bfs` stops one layer
 //! early. When a budget stops it, the proven lower bound is one more than
 //! the depth of the layer being expanded (every shallower state was
 //! generated and none was a goal).
 
 use rustc_hash::FxHashSet;
+#[cfg(test)]
 use std::collections::HashMap;
+#[cfg(test)]
 use std::hash::BuildHasherDefault;
 use std::mem::size_of;
+#[cfg(test)]
 use std::time::Instant;
 
 use super::budget::{Budget, BudgetExceeded};
+#[cfg(test)]
 use super::outcome::Outcome;
 use super::problem::Keyed;
 
@@ -30,6 +39,7 @@ use super::problem::Keyed;
 const CHECK_EVERY: u64 = 1024;
 
 /// A shortest solution from `start`, or a proof that there is none.
+#[cfg(test)]
 pub fn bfs<P: Keyed>(problem: &P, start: &P::State, budget: &Budget) -> Outcome<P::Move> {
     let t0 = Instant::now();
     if problem.is_goal(start) {
@@ -105,6 +115,37 @@ pub struct Reachable {
 /// expanded like any other). The budget's node limit caps the number of
 /// expanded states; when it (or time or memory) runs out the counts are
 /// those reached so far and `exhausted` is false.
+///
+/// The numbers 0 to 9 under `+3` and `+5` modulo 10, from 0 (goal: 7):
+///
+/// ```
+/// use gridbot::solver::{count_reachable, Budget, Keyed, Problem};
+///
+/// struct Dial;
+/// impl Problem for Dial {
+///     type State = u8;
+///     type Move = u8;
+///     fn moves(&self, _: &u8, out: &mut Vec<u8>) {
+///         out.extend([3, 5]);
+///     }
+///     fn apply(&self, s: &u8, step: u8) -> u8 {
+///         (s + step) % 10
+///     }
+///     fn is_goal(&self, s: &u8) -> bool {
+///         *s == 7
+///     }
+/// }
+/// impl Keyed for Dial {
+///     type Key = u8;
+///     fn key(&self, s: &u8) -> u8 {
+///         *s
+///     }
+/// }
+///
+/// let r = count_reachable(&Dial, &0, &Budget::unlimited());
+/// assert_eq!((r.states, r.goals, r.exhausted), (10, 1, true));
+/// assert_eq!(r.max_depth, 5); // 7 is the farthest: 0, 5, 8, 1, 4, 7
+/// ```
 pub fn count_reachable<P: Keyed>(problem: &P, start: &P::State, budget: &Budget) -> Reachable {
     let mut goals = 0u64;
     let walk = layered(problem, start, budget, |s, _| {
@@ -122,6 +163,7 @@ pub fn count_reachable<P: Keyed>(problem: &P, start: &P::State, budget: &Budget)
 }
 
 /// Depths of reachable states, as [`bfs_distances`] found them.
+#[cfg(test)]
 #[derive(Debug, Clone)]
 pub struct Distances<K> {
     /// Each key reached and its shortest distance from the start.
@@ -135,6 +177,7 @@ pub struct Distances<K> {
 /// The shortest distance from `start` to every reachable state, keyed by
 /// [`Keyed::key`]. Same budget rules as [`count_reachable`]; when stopped,
 /// the map holds the states reached so far with their exact depths.
+#[cfg(test)]
 pub fn bfs_distances<P: Keyed>(
     problem: &P,
     start: &P::State,

@@ -194,34 +194,22 @@ impl<P: Keyed> Search<'_, P> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::solver::bfs::{bfs, bfs_distances};
-    use crate::solver::testing::{Eight, Graph, Rng};
+    use crate::solver::bfs::bfs;
+    use crate::solver::testing::{check_eight_puzzle, check_graphs, Eight, Rng};
 
     #[test]
     fn eight_puzzle_lengths_match_bfs() {
-        let md = Eight { manhattan: true };
-        let dist = bfs_distances(&md, &Eight::goal(), &Budget::unlimited());
-        let mut rng = Rng::new(31);
-        for i in 0..25 {
-            let s = Eight::scrambled(&mut rng, 60);
-            let o = dfbnb(&md, &s, &Budget::unlimited());
-            assert!(o.proven_optimal, "instance {i}");
-            assert_eq!(o.len(), Some(dist.depth[&s] as usize), "instance {i}");
-            assert!(wins(&md, &s, o.moves.as_ref().unwrap()));
-        }
+        check_eight_puzzle(31, 25, 60, |p, s| dfbnb(p, s, &Budget::unlimited()));
     }
 
     #[test]
     fn graph_verdicts_match_bfs() {
-        let mut rng = Rng::new(12);
-        for i in 0..500 {
-            let mut g = Graph::random(&mut rng, 40, 3, 15);
-            g.informed = i % 2 == 1;
-            let exact = bfs(&g, &0, &Budget::unlimited());
-            let o = dfbnb(&g, &0, &Budget::unlimited());
-            assert_eq!(o.proven_unsolvable, exact.proven_unsolvable, "instance {i}");
-            assert_eq!(o.len(), exact.len(), "instance {i}");
-        }
+        check_graphs(
+            12,
+            500,
+            |i| i % 2 == 1,
+            |g| dfbnb(g, &0, &Budget::unlimited()),
+        );
     }
 
     #[test]

@@ -1,8 +1,8 @@
 //! Fast, inexact searches and solution shorteners.
 //!
-//! - [`greedy`]: repeatedly plays the move whose depth-`d` lookahead
-//!   reaches the smallest `moves + score` (the score is the lower bound, or
-//!   [`Scored::score`] via [`greedy_scored`]); a goal scores 0 and a state
+//! - [`greedy_scored`]: repeatedly plays the move whose depth-`d`
+//!   lookahead reaches the smallest `moves + score` ([`Scored::score`]); a
+//!   goal scores 0 and a state
 //!   with a known [`Problem::exact_completion`] the completion's length,
 //!   and neither is looked past. Ties go to the smaller
 //!   [`Scored::tie_break`] of the move's child, then to the first move.
@@ -12,10 +12,13 @@
 //!   duplicates removed by exact key over all layers or, with
 //!   [`Duplicates::WithinLayer`], within each layer. A child that is a
 //!   goal or has an exact completion ends the search.
-//! - [`drop_moves`]: the leaf optimiser: removes each move of a solution
-//!   in turn while the rest still wins ([`wins`]), until no single removal
-//!   works. [`optimise`] also cuts the solution at each move and lets
-//!   [`greedy_scored`] finish from there, keeping what is shorter.
+//! - [`optimise`]: the leaf optimiser: removes each move of a solution in
+//!   turn while the rest still wins ([`wins`]), and otherwise cuts the
+//!   solution at that move and lets [`greedy_scored`] finish from there,
+//!   keeping what is shorter.
+//!
+//! Users: Flood (`greedy_scored`, `beam_scored`, `optimise`), Pegs
+//! (`beam_scored`), Fifteen (`beam`).
 //!
 //! Honesty: a solution is called optimal only when its length equals a
 //! proven lower bound: the start's lower bound, or for [`beam`] the depth
@@ -69,42 +72,6 @@ fn honest<M>(
     }
 }
 
-/// Greedy descent with a lookahead of `depth` (at least 1) scored by the
-/// lower bound.
-pub fn greedy<P: Keyed>(
-    problem: &P,
-    start: &P::State,
-    depth: u32,
-    budget: &Budget,
-) -> Outcome<P::Move> {
-    run_greedy(
-        problem,
-        start,
-        depth,
-        budget,
-        |s| problem.lower_bound(s) as i64,
-        |_| 0,
-    )
-}
-
-/// Greedy descent with a lookahead of `depth` scored by [`Scored::score`]
-/// and tie-broken by [`Scored::tie_break`].
-pub fn greedy_scored<P: Keyed + Scored>(
-    problem: &P,
-    start: &P::State,
-    depth: u32,
-    budget: &Budget,
-) -> Outcome<P::Move> {
-    run_greedy(
-        problem,
-        start,
-        depth,
-        budget,
-        |s| problem.score(s),
-        |s| problem.tie_break(s),
-    )
-}
-
 /// How a greedy choice ranks: lookahead value, then tie-break.
 type Rank = (i64, i64);
 
@@ -153,14 +120,16 @@ impl<P: Problem, F: Fn(&P::State) -> i64> Look<'_, P, F> {
     }
 }
 
-fn run_greedy<P: Keyed>(
+/// Greedy descent with a lookahead of `depth` scored by [`Scored::score`]
+/// and tie-broken by [`Scored::tie_break`].
+pub fn greedy_scored<P: Keyed + Scored>(
     problem: &P,
     start: &P::State,
     depth: u32,
     budget: &Budget,
-    score: impl Fn(&P::State) -> i64,
-    tie: impl Fn(&P::State) -> i64,
 ) -> Outcome<P::Move> {
+    let score = |s: &P::State| problem.score(s);
+    let tie = |s: &P::State| problem.tie_break(s);
     let t0 = Instant::now();
     let depth = depth.max(1);
     let h0 = problem.lower_bound(start);
@@ -359,33 +328,7 @@ fn run_beam<P: Keyed>(
     }
 }
 
-/// The leaf optimiser: drops moves from `moves` (a solution from `start`)
-/// one at a time while the rest still wins, until no single drop works.
-/// Returns `moves` unchanged when it does not win in the first place.
-pub fn drop_moves<P: Problem>(problem: &P, start: &P::State, moves: &[P::Move]) -> Vec<P::Move> {
-    let mut best = moves.to_vec();
-    if !wins(problem, start, &best) {
-        return best;
-    }
-    let mut improved = true;
-    while improved {
-        improved = false;
-        let mut i = 0;
-        while i < best.len() {
-            let mut shorter = best.clone();
-            shorter.remove(i);
-            if wins(problem, start, &shorter) {
-                best = shorter;
-                improved = true;
-            } else {
-                i += 1;
-            }
-        }
-    }
-    best
-}
-
-/// The leaf optimiser with re-completion: at each move `i` of a solution,
+/// The leaf optimiser: at each move `i` of a solution,
 /// drops it if the rest still wins, else lets [`greedy_scored`] (lookahead
 /// `depth`) finish from the position before move `i` and keeps that when
 /// shorter; repeats until a pass changes nothing or the budget's time is
@@ -436,7 +379,7 @@ pub fn optimise<P: Keyed + Scored>(
 mod tests {
     use super::*;
     use crate::solver::bfs::bfs;
-    use crate::solver::testing::{Eight, Graph, Rng, Slide};
+    use crate::solver::testing::{Eight, Graph, Rng};
 
     #[test]
     fn greedy_and_beam_find_valid_solutions_no_shorter_than_bfs() {
@@ -446,7 +389,7 @@ mod tests {
             let s = Eight::scrambled(&mut rng, 200);
             let exact = bfs(&md, &s, &Budget::unlimited()).len().unwrap();
             for o in [
-                greedy(&md, &s, 3, &Budget::unlimited()),
+                greedy_scored(&md, &s, 3, &Budget::unlimited()),
                 beam(&md, &s, 200, &Budget::unlimited()),
             ] {
                 if let Some(m) = &o.moves {
@@ -482,33 +425,11 @@ mod tests {
                     assert_eq!(Some(m.len()), exact.len());
                 }
             }
-            let o = greedy(&g, &0, 2, &Budget::unlimited());
+            let o = greedy_scored(&g, &0, 2, &Budget::unlimited());
             if let Some(m) = &o.moves {
                 assert!(wins(&g, &0, m) && m.len() >= exact.len().unwrap());
             }
             assert!(!o.proven_unsolvable);
         }
-    }
-
-    #[test]
-    fn drop_moves_removes_detours() {
-        let md = Eight { manhattan: true };
-        let s = Eight::goal();
-        // Up, Down is a detour; Left, Right too.
-        let long = [Slide::Up, Slide::Down, Slide::Left, Slide::Right];
-        assert!(wins(&md, &s, &long));
-        // Dropping one move at a time cannot remove an undo pair (the
-        // rest would not win), so this one stays.
-        assert_eq!(drop_moves(&md, &s, &long), long);
-        // On a graph, a self-loop edge is dropped.
-        let g = Graph {
-            edges: vec![vec![0, 1], vec![2], vec![]],
-            goal: vec![false, false, true],
-            dist: vec![2, 1, 0],
-            informed: false,
-        };
-        assert_eq!(drop_moves(&g, &0, &[0, 0, 1, 0]), vec![1, 0]);
-        // A losing sequence is returned unchanged.
-        assert_eq!(drop_moves(&g, &0, &[0]), vec![0]);
     }
 }

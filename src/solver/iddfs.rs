@@ -143,38 +143,22 @@ impl<P: Keyed> Search<'_, P> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::solver::bfs::{bfs, bfs_distances};
-    use crate::solver::problem::wins;
-    use crate::solver::testing::{Eight, Graph, Rng};
+    use crate::solver::bfs::bfs;
+    use crate::solver::testing::{check_eight_puzzle, check_graphs, Eight, Rng};
 
     #[test]
     fn eight_puzzle_lengths_match_bfs() {
-        let md = Eight { manhattan: true };
-        let dist = bfs_distances(&md, &Eight::goal(), &Budget::unlimited());
-        let mut rng = Rng::new(21);
-        for i in 0..40 {
-            let s = Eight::scrambled(&mut rng, 100);
-            let o = iddfs(&md, &s, &Budget::unlimited());
-            assert!(o.proven_optimal, "instance {i}");
-            assert_eq!(o.len(), Some(dist.depth[&s] as usize), "instance {i}");
-            assert!(wins(&md, &s, o.moves.as_ref().unwrap()));
-        }
+        check_eight_puzzle(21, 40, 100, |p, s| iddfs(p, s, &Budget::unlimited()));
     }
 
     #[test]
     fn graph_verdicts_match_bfs() {
-        let mut rng = Rng::new(8);
-        for i in 0..500 {
-            let mut g = Graph::random(&mut rng, 40, 3, 15);
-            g.informed = i % 3 == 0;
-            let exact = bfs(&g, &0, &Budget::unlimited());
-            let o = iddfs(&g, &0, &Budget::unlimited());
-            assert_eq!(o.proven_unsolvable, exact.proven_unsolvable, "instance {i}");
-            assert_eq!(o.len(), exact.len(), "instance {i}");
-            if let Some(m) = &o.moves {
-                assert!(o.proven_optimal && wins(&g, &0, m));
-            }
-        }
+        check_graphs(
+            8,
+            500,
+            |i| i % 3 == 0,
+            |g| iddfs(g, &0, &Budget::unlimited()),
+        );
     }
 
     #[test]

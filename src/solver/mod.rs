@@ -7,20 +7,45 @@
 //! [`Outcome`] saying what was found and what was proven. What each one
 //! guarantees (with an admissible [`Problem::lower_bound`]):
 //!
-//! | engine | finds | proves |
-//! |--------|-------|--------|
-//! | [`bfs::bfs`] | a shortest solution | optimality; unsolvable when every reachable state is expanded |
-//! | [`bfs::count_reachable`], [`bfs::bfs_distances`] | reachable-state count / depth map | exact when `exhausted` |
-//! | [`idastar::idastar`], [`idastar::idastar_tt`] | a shortest solution | optimality; a lower bound when stopped; unsolvable only on finite trees |
-//! | [`iddfs::iddfs`] | a shortest solution | optimality; unsolvable when an iteration never reaches its limit |
-//! | [`dfbnb::dfbnb`] | improving solutions (anytime) | optimality / unsolvable when the final full pass completes |
-//! | [`astar::astar`] | a shortest solution | optimality; unsolvable when the open list runs dry; a bound when stopped |
-//! | [`greedy::greedy`], [`greedy::beam`] | some solution, fast | optimal only if its length meets a proven bound (an uncut beam is a BFS) |
-//! | [`greedy::drop_moves`], [`greedy::optimise`] | a shorter solution | nothing (a local optimum) |
+//! | engine | finds | proves | used by |
+//! |--------|-------|--------|---------|
+//! | [`bfs::count_reachable`] | reachable-state count | exact when `exhausted` | Fling! `analyse` |
+//! | [`idastar::idastar`] | a shortest solution | optimality; a lower bound when stopped; unsolvable only on finite trees | Fifteen |
+//! | [`iddfs::iddfs`] | a shortest solution | optimality; unsolvable when an iteration never reaches its limit | Gemji |
+//! | [`dfbnb::dfbnb`] | improving solutions (anytime) | optimality / unsolvable when the final full pass completes | Flood (`bnb`) |
+//! | [`astar::astar`] | a shortest solution | optimality; unsolvable when the open list runs dry; a bound when stopped | Flood (`astar`, through [`AstarProblem`]) |
+//! | [`greedy::greedy_scored`], [`greedy::beam`], [`greedy::beam_scored`] | some solution, fast | optimal only if its length meets a proven bound (an uncut beam is a BFS) | Flood, Pegs, Fifteen |
+//! | [`greedy::optimise`] | a shorter solution | nothing (a local optimum) | Flood |
+//!
+//! The tests check every engine against a plain breadth-first search
+//! (`bfs::bfs`, built for tests only: no game solves with it), and pin
+//! each engine's node count on a small fixed problem, so a change that
+//! alters a search shows.
+//!
+//! Three games keep specialised loops instead of an engine, for measured
+//! reasons:
+//!
+//! - Rush Hour (`games/rush/exact.rs`, `search.rs`, `setbfs.rs`,
+//!   `densewalk.rs`): breadth-first search and A* over positions packed
+//!   into one integer. It minimises steps among the fewest moves, which
+//!   needs the arena index of a position already in the next layer (the
+//!   engines keep sets and minimise moves only), and keeps each
+//!   position's occupancy in its arena entry (docs/rush.md, "Solver").
+//! - Pegs (`games/pegs/solve.rs`, `fewest.rs`): depth-first proof searches
+//!   over `u128` bitboards that store failures only, key a position once
+//!   (a canonicalisation under the board's symmetries) and cut a child by
+//!   its pagoda value before keying it, none of which [`iddfs::iddfs`]
+//!   offers (docs/pegs.md); the lost positions go in a [`KeySet`], and
+//!   its beams run on [`greedy::beam_scored`].
+//! - Fling! (`games/fling/endgame.rs`, `analyse.rs`): retrograde endgame
+//!   tables filled a 64-placement word at a time over [`Combinations`]
+//!   ranks (a [`retrograde::PackedTable`] updates one entry at a time),
+//!   and a win oracle over those tables; its reachable counts use
+//!   [`bfs::count_reachable`].
 //!
 //! Building blocks: [`rank`] (perfect hashes of combinations and partial
-//! permutations), [`retrograde`] (bit/nibble/byte tables indexed by rank,
-//! saved with a checksum, filled by parallel backward BFS), [`zero_one`]
+//! permutations), [`retrograde`] (packed tables indexed by rank, saved with
+//! a checksum), [`zero_one`]
 //! (the same with sub-states joined by free moves, e.g. a puzzle's gap in
 //! a pattern database), [`bigmem`] (zeroed atomic words on huge pages),
 //! [`Bits`]
@@ -50,19 +75,17 @@ pub mod testing;
 pub mod zero_one;
 
 pub use astar::{astar, AstarProblem};
-pub use bfs::{bfs, bfs_distances, count_reachable, Reachable};
+pub use bfs::{count_reachable, Reachable};
 pub use bitset::Bits;
 pub use budget::{Budget, BudgetExceeded};
 pub use dfbnb::dfbnb;
-pub use greedy::{
-    beam, beam_scored, drop_moves, greedy, greedy_scored, optimise, Duplicates, Scored,
-};
-pub use idastar::{idastar, idastar_tt};
+pub use greedy::{beam, beam_scored, greedy_scored, optimise, Duplicates, Scored};
+pub use idastar::idastar;
 pub use iddfs::iddfs;
 pub use keyset::KeySet;
 pub use outcome::Outcome;
 pub use problem::{replay, wins, Keyed, Problem};
 pub use queue::BucketQueue;
 pub use rank::{Combinations, Permutations};
-pub use retrograde::{BitTable, ByteTable, NibbleTable, TableError};
+pub use retrograde::{NibbleTable, TableError};
 pub use table::{IndexTable, Probe};

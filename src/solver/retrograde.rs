@@ -1,22 +1,18 @@
-//! Compact tables indexed by rank (see [`crate::solver::rank`]) and a
-//! parallel backward breadth-first driver to fill them: pattern databases,
-//! endgame tables.
+//! Compact tables indexed by rank (see [`crate::solver::rank`]): pattern
+//! databases. Fifteen's pattern databases ([`NibbleTable`], filled by
+//! [`crate::solver::zero_one`]) are the user.
 //!
 //! - [`PackedTable<BITS>`]: `BITS` (1, 2, 4 or 8) bits per entry packed in
 //!   atomic 64-bit words, so rayon workers can fill one table together
-//!   ([`PackedTable::claim`] is a compare-and-swap). Aliases: [`BitTable`],
-//!   [`NibbleTable`] (e.g. distances with 15 = unknown), [`ByteTable`].
+//!   ([`PackedTable::claim`] is a compare-and-swap). [`NibbleTable`] holds
+//!   distances with 15 = unknown.
 //! - [`PackedTable::save`] / [`PackedTable::load`]: a 40-byte header
 //!   (magic, bits per entry, entry count, payload size, FNV-1a 64 checksum
 //!   of the payload) and the payload. `load` checks all of it and returns
 //!   a typed [`TableError`] on any damage, so callers rebuild instead of
 //!   trusting a bad file. `save` writes a temporary file and renames it.
-//! - [`fill_distances`]: distances to the goal ranks by backward BFS, one
-//!   layer at a time, each layer scanned in parallel; [`fill_reachable`]:
-//!   the set of ranks that can reach a goal, in a [`BitTable`].
 //!
-//! Ranks are `u64` in `0..len`; a predecessor function must only return
-//! ranks below the table's length (checked in debug builds).
+//! Ranks are `u64` in `0..len` (checked in debug builds).
 
 use rayon::prelude::*;
 use std::fs::File;
@@ -31,12 +27,8 @@ pub struct PackedTable<const BITS: u32> {
     words: Vec<AtomicU64>,
 }
 
-/// One bit per entry.
-pub type BitTable = PackedTable<1>;
 /// Four bits per entry (0..=15).
 pub type NibbleTable = PackedTable<4>;
-/// Eight bits per entry (0..=255).
-pub type ByteTable = PackedTable<8>;
 
 /// Why a table file could not be loaded or saved.
 #[derive(Debug, thiserror::Error)]
@@ -98,7 +90,7 @@ impl<const BITS: u32> PackedTable<BITS> {
     const PER_WORD: u64 = 64 / BITS as u64;
     const MASK: u64 = (1u64 << BITS) - 1;
     /// The largest value an entry holds, used as "unknown" by
-    /// [`fill_distances`].
+    /// [`PackedTable::new`].
     pub const MAX: u8 = ((1u16 << BITS) - 1) as u8;
 
     fn word_fill(value: u8) -> u64 {
@@ -299,160 +291,9 @@ impl<const BITS: u32> PackedTable<BITS> {
     }
 }
 
-/// One finished layer of a backward search.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Layer {
-    /// Distance of the layer's entries from the goals.
-    pub depth: u32,
-    /// Entries first reached in this layer.
-    pub new: u64,
-    /// Entries known after this layer (all layers so far).
-    pub known: u64,
-}
-
-/// Ranks handled by one parallel task.
-const CHUNK: u64 = 1 << 14;
-
-/// Fills `table` with distances to `goals` by backward breadth-first
-/// search: goals get 0; each later layer `d + 1` is every entry still
-/// unknown ([`PackedTable::MAX`]) with a successor at `d`, found by scanning
-/// the table for entries at `d` in parallel and calling
-/// `predecessors(rank, out)` (which appends the ranks that reach `rank` in
-/// one move). Entries that already hold a value other than `MAX` are left
-/// alone. Stops when a layer adds nothing, or before depth `MAX` (which
-/// cannot be stored): entries left at `MAX` are then unreachable or at
-/// least `MAX` away. `progress` sees each layer as it finishes. Returns
-/// every layer (depth 0 included).
-pub fn fill_distances<const BITS: u32, F>(
-    table: &PackedTable<BITS>,
-    goals: &[u64],
-    predecessors: F,
-    mut progress: impl FnMut(&Layer),
-) -> Vec<Layer>
-where
-    F: Fn(u64, &mut Vec<u64>) + Sync,
-{
-    let unknown = PackedTable::<BITS>::MAX;
-    assert!(BITS >= 2, "fill_distances needs at least 2 bits per entry");
-    let mut new = 0;
-    for &g in goals {
-        if table.claim(g, unknown, 0) {
-            new += 1;
-        }
-    }
-    let mut known = new;
-    let mut layers = vec![Layer {
-        depth: 0,
-        new,
-        known,
-    }];
-    progress(&layers[0]);
-    let chunks = table.len().div_ceil(CHUNK);
-    let mut depth = 0u8;
-    while new > 0 && depth + 1 < unknown {
-        new = (0..chunks)
-            .into_par_iter()
-            .map_init(Vec::new, |out, c| {
-                let mut added = 0u64;
-                for r in c * CHUNK..((c + 1) * CHUNK).min(table.len()) {
-                    if table.get(r) != depth {
-                        continue;
-                    }
-                    out.clear();
-                    predecessors(r, out);
-                    for &p in out.iter() {
-                        debug_assert!(p < table.len(), "predecessor rank {p} out of range");
-                        if table.claim(p, unknown, depth + 1) {
-                            added += 1;
-                        }
-                    }
-                }
-                added
-            })
-            .sum();
-        if new == 0 {
-            break;
-        }
-        depth += 1;
-        known += new;
-        let layer = Layer {
-            depth: depth as u32,
-            new,
-            known,
-        };
-        progress(&layer);
-        layers.push(layer);
-    }
-    layers
-}
-
-/// Marks in `table` every rank that can reach one of `goals` (the goals
-/// included), by backward breadth-first search over `predecessors` with
-/// each frontier expanded in parallel. Ranks already marked are treated as
-/// already reached. Returns the layers (depth = moves to the nearest goal).
-pub fn fill_reachable<F>(
-    table: &BitTable,
-    goals: &[u64],
-    predecessors: F,
-    mut progress: impl FnMut(&Layer),
-) -> Vec<Layer>
-where
-    F: Fn(u64, &mut Vec<u64>) + Sync,
-{
-    let mut frontier: Vec<u64> = goals
-        .iter()
-        .copied()
-        .filter(|&g| table.claim(g, 0, 1))
-        .collect();
-    let mut known = frontier.len() as u64;
-    let mut layers = vec![Layer {
-        depth: 0,
-        new: known,
-        known,
-    }];
-    progress(&layers[0]);
-    while !frontier.is_empty() {
-        frontier = frontier
-            .par_chunks(4096)
-            .map_init(Vec::new, |out, chunk| {
-                let mut next = Vec::new();
-                for &r in chunk {
-                    out.clear();
-                    predecessors(r, out);
-                    for &p in out.iter() {
-                        debug_assert!(p < table.len(), "predecessor rank {p} out of range");
-                        if table.claim(p, 0, 1) {
-                            next.push(p);
-                        }
-                    }
-                }
-                next
-            })
-            .flatten()
-            .collect();
-        if frontier.is_empty() {
-            break;
-        }
-        known += frontier.len() as u64;
-        let layer = Layer {
-            depth: layers.len() as u32,
-            new: frontier.len() as u64,
-            known,
-        };
-        progress(&layer);
-        layers.push(layer);
-    }
-    layers
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::solver::bfs::bfs_distances;
-    use crate::solver::problem::Problem;
-    use crate::solver::rank::Permutations;
-    use crate::solver::testing::{Eight, Graph, Rng};
-    use crate::solver::Budget;
 
     fn scratch(name: &str) -> PathBuf {
         let dir = std::env::temp_dir().join(format!("gridbot-retro-{}", std::process::id()));
@@ -471,11 +312,11 @@ mod tests {
         assert!(t.claim(7, 15, 2));
         assert_eq!(t.get(7), 2);
         assert_eq!(t.count(15), 34);
-        let mut b = BitTable::filled(130, 0);
+        let mut b = PackedTable::<1>::filled(130, 0);
         b.set(129, 1);
         assert!(b.claim(64, 0, 1) && !b.claim(64, 0, 1));
         assert_eq!(b.count(1), 2);
-        let mut y = ByteTable::new(9);
+        let mut y = PackedTable::<8>::new(9);
         y.set(8, 200);
         assert_eq!((y.get(8), y.get(7)), (200, 255));
     }
@@ -495,7 +336,7 @@ mod tests {
             Err(TableError::Size { .. })
         ));
         assert!(matches!(
-            BitTable::load(&path),
+            PackedTable::<1>::load(&path),
             Err(TableError::Kind {
                 expected: 1,
                 found: 4,
@@ -533,97 +374,5 @@ mod tests {
         let e = NibbleTable::load(&scratch("absent")).unwrap_err();
         assert!(matches!(e, TableError::Io { .. }));
         std::fs::remove_file(&path).unwrap();
-    }
-
-    /// Rank of an 8-puzzle state: where tiles 1..8 and the blank are.
-    fn rank8(p: &Permutations, s: u64) -> u64 {
-        let mut cells = [0u8; 9];
-        for cell in 0..9 {
-            let t = Eight::tile(s, cell) as usize;
-            cells[(t + 8) % 9] = cell as u8; // tiles 1..8 first, blank last
-        }
-        p.rank(&cells)
-    }
-
-    fn unrank8(p: &Permutations, r: u64) -> u64 {
-        let cells = p.unrank(r);
-        let mut s = 0u64;
-        for (item, &cell) in cells.iter().enumerate() {
-            let t = ((item + 1) % 9) as u64;
-            s |= t << (4 * cell);
-            if t == 0 {
-                s |= (cell as u64) << 36;
-            }
-        }
-        s
-    }
-
-    #[test]
-    fn eight_puzzle_distances_match_bfs() {
-        let p = Permutations::new(9, 9);
-        let e = Eight::default();
-        let table = ByteTable::new(p.count());
-        let mut seen = Vec::new();
-        let layers = fill_distances(
-            &table,
-            &[rank8(&p, Eight::goal())],
-            |r, out| {
-                let s = unrank8(&p, r);
-                let mut mv = Vec::new();
-                e.moves(&s, &mut mv);
-                out.extend(mv.iter().map(|&m| rank8(&p, e.apply(&s, m))));
-            },
-            |l| seen.push(*l),
-        );
-        assert_eq!(layers, seen);
-        assert_eq!(layers.last().unwrap().depth, 31);
-        assert_eq!(layers.last().unwrap().known, 181_440);
-        let d = bfs_distances(&e, &Eight::goal(), &Budget::unlimited());
-        for (&s, &depth) in d.depth.iter().step_by(97) {
-            assert_eq!(table.get(rank8(&p, s)) as u32, depth);
-        }
-        // A nibble table stops at 14 and leaves the rest unknown.
-        let nib = NibbleTable::new(p.count());
-        let layers = fill_distances(
-            &nib,
-            &[rank8(&p, Eight::goal())],
-            |r, out| {
-                let s = unrank8(&p, r);
-                let mut mv = Vec::new();
-                e.moves(&s, &mut mv);
-                out.extend(mv.iter().map(|&m| rank8(&p, e.apply(&s, m))));
-            },
-            |_| {},
-        );
-        assert_eq!(layers.last().unwrap().depth, 14);
-        let within = d.depth.values().filter(|&&x| x <= 14).count() as u64;
-        assert_eq!(nib.count(15), p.count() - within);
-    }
-
-    #[test]
-    fn reachable_matches_graph_distances() {
-        let mut rng = Rng::new(9);
-        for _ in 0..50 {
-            let g = Graph::random(&mut rng, 200, 2, 40);
-            let mut rev = vec![Vec::new(); 200];
-            for (u, es) in g.edges.iter().enumerate() {
-                for &v in es {
-                    rev[v as usize].push(u as u64);
-                }
-            }
-            let goals: Vec<u64> = (0..200).filter(|&v| g.goal[v as usize]).collect();
-            let bits = BitTable::filled(200, 0);
-            let layers =
-                fill_reachable(&bits, &goals, |r, out| out.extend(&rev[r as usize]), |_| {});
-            let dist = ByteTable::new(200);
-            fill_distances(&dist, &goals, |r, out| out.extend(&rev[r as usize]), |_| {});
-            for v in 0..200u64 {
-                let d = g.dist[v as usize];
-                assert_eq!(bits.get(v) == 1, d != u32::MAX);
-                assert_eq!(dist.get(v) as u32, d.min(255));
-            }
-            let deepest = g.dist.iter().filter(|&&d| d != u32::MAX).max();
-            assert_eq!(layers.last().unwrap().depth, deepest.copied().unwrap_or(0));
-        }
     }
 }

@@ -1,9 +1,61 @@
 //! Test support for the engines: small problems with known answers
 //! (the 8-puzzle, random directed graphs) and a deterministic random
 //! number generator, so every engine can be checked against exhaustive
-//! breadth-first search on many random instances.
+//! breadth-first search on many random instances ([`check_eight_puzzle`],
+//! [`check_graphs`]).
 
-use super::problem::{Keyed, Problem};
+use super::astar::AstarProblem;
+use super::bfs::{bfs, bfs_distances};
+use super::budget::Budget;
+use super::greedy::Scored;
+use super::outcome::Outcome;
+use super::problem::{wins, Keyed, Problem};
+
+/// Checks `solve` on `count` 8-puzzles (Manhattan bound), each `walk`
+/// random moves from the goal (seeded by `seed`), against breadth-first
+/// search: every answer proven optimal, as long as the BFS distance, and
+/// winning.
+pub fn check_eight_puzzle(
+    seed: u64,
+    count: usize,
+    walk: usize,
+    mut solve: impl FnMut(&Eight, &EightState) -> Outcome<Slide>,
+) {
+    let md = Eight { manhattan: true };
+    let dist = bfs_distances(&md, &Eight::goal(), &Budget::unlimited());
+    let mut rng = Rng::new(seed);
+    for i in 0..count {
+        let s = Eight::scrambled(&mut rng, walk);
+        let o = solve(&md, &s);
+        assert!(o.proven_optimal, "instance {i}");
+        assert_eq!(o.len(), Some(dist.depth[&s] as usize), "instance {i}");
+        assert!(wins(&md, &s, o.moves.as_ref().unwrap()), "instance {i}");
+    }
+}
+
+/// Checks `solve` on `count` random 40-node graphs (seeded by `seed`;
+/// instance `i` uses the informed bound when `informed(i)`), starting at
+/// node 0, against breadth-first search: the same verdict and length, and
+/// any solution proven optimal and winning.
+pub fn check_graphs(
+    seed: u64,
+    count: usize,
+    informed: impl Fn(usize) -> bool,
+    mut solve: impl FnMut(&Graph) -> Outcome<u8>,
+) {
+    let mut rng = Rng::new(seed);
+    for i in 0..count {
+        let mut g = Graph::random(&mut rng, 40, 3, 15);
+        g.informed = informed(i);
+        let exact = bfs(&g, &0, &Budget::unlimited());
+        let o = solve(&g);
+        assert_eq!(o.proven_unsolvable, exact.proven_unsolvable, "instance {i}");
+        assert_eq!(o.len(), exact.len(), "instance {i}");
+        if let Some(m) = &o.moves {
+            assert!(o.proven_optimal && wins(&g, &0, m), "instance {i}");
+        }
+    }
+}
 
 /// A tiny deterministic generator (xorshift64*), enough for test instances.
 #[derive(Debug, Clone)]
@@ -175,6 +227,12 @@ impl Problem for Eight {
     }
 }
 
+impl Scored for Eight {
+    fn score(&self, s: &EightState) -> i64 {
+        self.lower_bound(s) as i64
+    }
+}
+
 impl Keyed for Eight {
     type Key = u64;
     fn key(&self, s: &EightState) -> u64 {
@@ -274,9 +332,59 @@ impl Problem for Graph {
     }
 }
 
+impl AstarProblem for Eight {}
+
+impl AstarProblem for Graph {}
+
+impl Scored for Graph {
+    fn score(&self, s: &u32) -> i64 {
+        self.lower_bound(s) as i64
+    }
+}
+
 impl Keyed for Graph {
     type Key = u32;
     fn key(&self, s: &u32) -> u32 {
         *s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::solver::{
+        astar, beam, count_reachable, dfbnb, greedy_scored, idastar, iddfs, optimise,
+    };
+
+    /// Every engine's node count on one fixed 8-puzzle: a change that
+    /// alters a search (its order, pruning or counting) shows here.
+    #[test]
+    fn engines_pin_their_node_counts() {
+        let md = Eight { manhattan: true };
+        let s = Eight::scrambled(&mut Rng::new(3), 300);
+        let b = Budget::unlimited();
+        let exact = bfs(&md, &s, &b);
+        let narrow = beam(&md, &s, 50, &b);
+        let runs = [
+            ("bfs", exact.nodes, 26_989),
+            ("idastar", idastar(&md, &s, &b).nodes, 400),
+            ("iddfs", iddfs(&md, &s, &b).nodes, 714),
+            ("dfbnb", dfbnb(&md, &s, &b).nodes, 214_639),
+            ("astar", astar(&md, &s, &b).nodes, 528),
+            ("greedy_scored", greedy_scored(&md, &s, 3, &b).nodes, 414),
+            ("beam", narrow.nodes, 802),
+            (
+                "count_reachable",
+                count_reachable(&md, &s, &b).states,
+                181_440,
+            ),
+        ];
+        for (engine, nodes, pinned) in runs {
+            assert_eq!(nodes, pinned, "{engine}");
+        }
+        let long = narrow.moves.unwrap();
+        let short = optimise(&md, &s, long.clone(), 2, &b);
+        assert_eq!((exact.len(), long.len(), short.len()), (Some(20), 22, 22));
+        assert!(wins(&md, &s, &short));
     }
 }

@@ -65,7 +65,7 @@ fn next_combination(b: u64) -> u64 {
 
 /// One bit per placement of `k` balls, in words of 64 placements so that
 /// rayon workers fill whole words of their own (the core's
-/// `retrograde::BitTable` only offers per-entry atomic updates).
+/// `retrograde::PackedTable` only offers per-entry atomic updates).
 #[derive(Debug, Clone)]
 pub struct BitLevel {
     /// Balls per placement.

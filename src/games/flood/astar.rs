@@ -101,14 +101,6 @@ fn dominated_deeper<const N: usize>(
 }
 
 impl<const N: usize> AstarProblem for Flood<'_, N> {
-    fn hash64(&self, s: &State<N>) -> u64 {
-        s.f.hash64()
-    }
-
-    fn same(&self, a: &State<N>, b: &State<N>) -> bool {
-        a.f == b.f
-    }
-
     #[inline]
     fn successors(
         &self,

@@ -219,33 +219,7 @@ fn min_spacing(mut v: Vec<f64>, tol: f64) -> Option<f64> {
 
 /// Reads the Pegs board in `image`.
 pub fn read_board(image: &RgbaImage) -> Result<PegsReading, ReadError> {
-    // First the pegs alone (saturated discs), then the board's colour
-    // around them, then the holes: grey discs darker than the board.
-    let first = discs(image, 0);
-    let peg_size0 = median(first.iter().map(|d| d.size)).unwrap_or(0.0);
-    let typical: Vec<&Disc> = first
-        .iter()
-        .filter(|d| (d.size - peg_size0).abs() <= peg_size0 * 0.25 + 1.0)
-        .collect();
-    let bg_lum = if typical.is_empty() {
-        0
-    } else {
-        // The box around the pegs' centres, widened by a peg on each side
-        // so that the board's colour dominates it even when one peg is left.
-        let m = peg_size0;
-        let x0 = typical.iter().map(|d| d.x).fold(f64::INFINITY, f64::min) - m;
-        let x1 = typical.iter().map(|d| d.x).fold(0.0, f64::max) + m;
-        let y0 = typical.iter().map(|d| d.y).fold(f64::INFINITY, f64::min) - m;
-        let y1 = typical.iter().map(|d| d.y).fold(0.0, f64::max) + m;
-        background_lum(
-            image,
-            x0.max(0.0) as u32,
-            y0.max(0.0) as u32,
-            x1 as u32 + 1,
-            y1 as u32 + 1,
-        )
-    };
-    let all = discs(image, bg_lum);
+    let all = discs(image, board_lum(image));
     // Pegs are the saturated discs of the typical (median) size; holes
     // grey discs clearly smaller than a peg, of their own typical size.
     let peg_size = median(all.iter().filter(|d| d.kind == Kind::Peg).map(|d| d.size));
@@ -255,56 +229,20 @@ pub fn read_board(image: &RgbaImage) -> Result<PegsReading, ReadError> {
             height: image.height(),
         });
     };
-    let near = |size: f64, t: f64| (size - t).abs() <= t * 0.25 + 1.0;
-    let tol = 0.8 * peg_size;
-    let spacing = |ds: &[&Disc]| {
-        let px = min_spacing(ds.iter().map(|d| d.x).collect(), tol);
-        let py = min_spacing(ds.iter().map(|d| d.y).collect(), tol);
-        match (px, py) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
-        }
-    };
-    let pegs_only: Vec<&Disc> = all
-        .iter()
-        .filter(|d| d.kind == Kind::Peg && near(d.size, peg_size))
-        .collect();
-    // Holes are looked for only around the pegs (grey marks elsewhere on
-    // the screen, such as text, must not count), and are clearly smaller
-    // than a peg.
-    let peg_pitch = spacing(&pegs_only).unwrap_or(2.0 * peg_size);
-    let (x0, x1) = pegs_only
-        .iter()
-        .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), d| {
-            (a.min(d.x), b.max(d.x))
-        });
-    let (y0, y1) = pegs_only
-        .iter()
-        .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), d| {
-            (a.min(d.y), b.max(d.y))
-        });
-    let reach = 1.2 * peg_pitch;
-    let near_pegs =
-        |d: &Disc| d.x >= x0 - reach && d.x <= x1 + reach && d.y >= y0 - reach && d.y <= y1 + reach;
-    let hole_like = |d: &Disc| {
-        d.kind == Kind::Hole && near_pegs(d) && d.size >= 0.2 * peg_size && d.size <= 0.9 * peg_size
-    };
+    let near_pegs = NearPegs::around(&all, peg_size);
     let mut discs: Vec<Disc> = all
         .iter()
         .filter(|d| match d.kind {
-            Kind::Peg => near(d.size, peg_size) && near_pegs(d),
-            Kind::Hole => hole_like(d),
+            Kind::Peg => near(d.size, peg_size) && near_pegs.holds(d),
+            Kind::Hole => near_pegs.hole_like(d),
         })
         .copied()
         .collect();
-    let pitch = match spacing(&discs.iter().collect::<Vec<_>>()) {
-        Some(p) => p,
-        None => {
-            return Err(ReadError::NoPitch(format!(
-                "only {} disc(s), none beside another",
-                discs.len()
-            )))
-        }
+    let Some(pitch) = spacing(&discs.iter().collect::<Vec<_>>(), 0.8 * peg_size) else {
+        return Err(ReadError::NoPitch(format!(
+            "only {} disc(s), none beside another",
+            discs.len()
+        )));
     };
     // The lattice is anchored on the median peg; discs off it (stray
     // marks elsewhere on the screen) are dropped, but if many are, the
@@ -314,15 +252,168 @@ pub fn read_board(image: &RgbaImage) -> Result<PegsReading, ReadError> {
         .filter(|d| d.kind == Kind::Peg)
         .copied()
         .collect();
-    let anchor = pegs_only[pegs_only.len() / 2];
-    // Holes far from every peg (a board emptied but for a few pegs): grow
-    // the board from the discs found so far, one ring of lattice-placed
-    // holes at a time, each within two cells of a disc already taken.
-    let on_lattice_at = |d: &Disc| {
-        let cf = (d.x - anchor.x) / pitch;
-        let rf = (d.y - anchor.y) / pitch;
-        (cf - cf.round()).abs() <= 0.2 && (rf - rf.round()).abs() <= 0.2
+    let lattice = Lattice {
+        anchor: pegs_only[pegs_only.len() / 2],
+        pitch,
     };
+    grow_holes(&all, &mut discs, &near_pegs, &lattice);
+    let on_lattice = lattice.place(&discs, pegs_only.len())?;
+    to_reading(&on_lattice, pitch, peg_size)
+}
+
+/// The board's luminance: first the pegs alone (saturated discs), then
+/// the commonest colour in the box around those of the typical size
+/// (widened by a peg on each side so that the board's colour dominates it
+/// even when one peg is left); 0 when there are none.
+fn board_lum(image: &RgbaImage) -> i32 {
+    let first = discs(image, 0);
+    let peg_size0 = median(first.iter().map(|d| d.size)).unwrap_or(0.0);
+    let typical: Vec<&Disc> = first
+        .iter()
+        .filter(|d| (d.size - peg_size0).abs() <= peg_size0 * 0.25 + 1.0)
+        .collect();
+    if typical.is_empty() {
+        return 0;
+    }
+    let m = peg_size0;
+    let x0 = typical.iter().map(|d| d.x).fold(f64::INFINITY, f64::min) - m;
+    let x1 = typical.iter().map(|d| d.x).fold(0.0, f64::max) + m;
+    let y0 = typical.iter().map(|d| d.y).fold(f64::INFINITY, f64::min) - m;
+    let y1 = typical.iter().map(|d| d.y).fold(0.0, f64::max) + m;
+    background_lum(
+        image,
+        x0.max(0.0) as u32,
+        y0.max(0.0) as u32,
+        x1 as u32 + 1,
+        y1 as u32 + 1,
+    )
+}
+
+/// True when `size` is within a quarter (and a pixel) of the typical `t`.
+fn near(size: f64, t: f64) -> bool {
+    (size - t).abs() <= t * 0.25 + 1.0
+}
+
+/// The smallest spacing between the discs' distinct columns or rows
+/// (coordinates closer than `tol` are one).
+fn spacing(ds: &[&Disc], tol: f64) -> Option<f64> {
+    let px = min_spacing(ds.iter().map(|d| d.x).collect(), tol);
+    let py = min_spacing(ds.iter().map(|d| d.y).collect(), tol);
+    match (px, py) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    }
+}
+
+/// The box around the pegs of the typical size, widened by 1.2 peg
+/// pitches: holes are looked for only there (grey marks elsewhere on the
+/// screen, such as text, must not count).
+struct NearPegs {
+    x0: f64,
+    x1: f64,
+    y0: f64,
+    y1: f64,
+    reach: f64,
+    peg_size: f64,
+}
+
+impl NearPegs {
+    fn around(all: &[Disc], peg_size: f64) -> NearPegs {
+        let pegs_only: Vec<&Disc> = all
+            .iter()
+            .filter(|d| d.kind == Kind::Peg && near(d.size, peg_size))
+            .collect();
+        let peg_pitch = spacing(&pegs_only, 0.8 * peg_size).unwrap_or(2.0 * peg_size);
+        let (x0, x1) = pegs_only
+            .iter()
+            .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), d| {
+                (a.min(d.x), b.max(d.x))
+            });
+        let (y0, y1) = pegs_only
+            .iter()
+            .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), d| {
+                (a.min(d.y), b.max(d.y))
+            });
+        NearPegs {
+            x0,
+            x1,
+            y0,
+            y1,
+            reach: 1.2 * peg_pitch,
+            peg_size,
+        }
+    }
+
+    fn holds(&self, d: &Disc) -> bool {
+        let r = self.reach;
+        d.x >= self.x0 - r && d.x <= self.x1 + r && d.y >= self.y0 - r && d.y <= self.y1 + r
+    }
+
+    /// A grey disc near the pegs, clearly smaller than a peg.
+    fn hole_like(&self, d: &Disc) -> bool {
+        d.kind == Kind::Hole && self.holds(d) && self.hole_sized(d)
+    }
+
+    fn hole_sized(&self, d: &Disc) -> bool {
+        d.size >= 0.2 * self.peg_size && d.size <= 0.9 * self.peg_size
+    }
+}
+
+/// The cell lattice: anchored on a peg, `pitch` pixels a cell.
+struct Lattice {
+    anchor: Disc,
+    pitch: f64,
+}
+
+impl Lattice {
+    /// `d`'s (row, column) from the anchor, unrounded.
+    fn offset(&self, d: &Disc) -> (f64, f64) {
+        (
+            (d.y - self.anchor.y) / self.pitch,
+            (d.x - self.anchor.x) / self.pitch,
+        )
+    }
+
+    fn holds(&self, d: &Disc) -> bool {
+        let (rf, cf) = self.offset(d);
+        (cf - cf.round()).abs() <= 0.2 && (rf - rf.round()).abs() <= 0.2
+    }
+
+    /// The discs on the lattice with their (row, column) from the
+    /// anchor. Grey marks off the lattice are not holes; pegs off it are
+    /// counted against the reading, which fails when they are more than
+    /// a quarter of the `pegs` pegs.
+    fn place(&self, discs: &[Disc], pegs: usize) -> Result<Vec<(i64, i64, Disc)>, ReadError> {
+        let mut on_lattice = Vec::new();
+        let mut off: Option<Disc> = None;
+        let mut off_count = 0;
+        for d in discs {
+            if !self.holds(d) {
+                if d.kind == Kind::Peg {
+                    off_count += 1;
+                    off.get_or_insert(*d);
+                }
+                continue;
+            }
+            let (rf, cf) = self.offset(d);
+            on_lattice.push((rf.round() as i64, cf.round() as i64, *d));
+        }
+        if off_count * 4 > pegs {
+            let d = off.expect("counted");
+            return Err(ReadError::OffLattice {
+                x: d.x,
+                y: d.y,
+                pitch: self.pitch,
+            });
+        }
+        Ok(on_lattice)
+    }
+}
+
+/// Holes far from every peg (a board emptied but for a few pegs): grows
+/// `discs` from those found so far, one ring of lattice-placed holes at a
+/// time, each within two cells of a disc already taken.
+fn grow_holes(all: &[Disc], discs: &mut Vec<Disc>, near_pegs: &NearPegs, lattice: &Lattice) {
     let hole_size = median(
         discs
             .iter()
@@ -333,15 +424,14 @@ pub fn read_board(image: &RgbaImage) -> Result<PegsReading, ReadError> {
         .iter()
         .filter(|d| {
             d.kind == Kind::Hole
-                && !hole_like(d)
-                && d.size >= 0.2 * peg_size
-                && d.size <= 0.9 * peg_size
+                && !near_pegs.hole_like(d)
+                && near_pegs.hole_sized(d)
                 && hole_size.is_none_or(|s| near(d.size, s))
-                && on_lattice_at(d)
+                && lattice.holds(d)
         })
         .copied()
         .collect();
-    let reach2 = (2.2 * pitch).powi(2);
+    let reach2 = (2.2 * lattice.pitch).powi(2);
     loop {
         let before = rest.len();
         rest.retain(|h| {
@@ -357,31 +447,16 @@ pub fn read_board(image: &RgbaImage) -> Result<PegsReading, ReadError> {
             break;
         }
     }
-    let mut on_lattice: Vec<(i64, i64, Disc)> = Vec::new();
-    let mut off: Option<Disc> = None;
-    let mut off_count = 0;
-    for d in &discs {
-        let cf = (d.x - anchor.x) / pitch;
-        let rf = (d.y - anchor.y) / pitch;
-        if (cf - cf.round()).abs() > 0.2 || (rf - rf.round()).abs() > 0.2 {
-            // Grey marks off the lattice are not holes; pegs off it are
-            // counted against the reading.
-            if d.kind == Kind::Peg {
-                off_count += 1;
-                off.get_or_insert(*d);
-            }
-            continue;
-        }
-        on_lattice.push((rf.round() as i64, cf.round() as i64, *d));
-    }
-    if off_count * 4 > pegs_only.len() {
-        let d = off.expect("counted");
-        return Err(ReadError::OffLattice {
-            x: d.x,
-            y: d.y,
-            pitch,
-        });
-    }
+}
+
+/// The board, its pegs and its geometry from the discs placed on the
+/// lattice (pegs win a cell over grey marks in it).
+fn to_reading(
+    on_lattice: &[(i64, i64, Disc)],
+    pitch: f64,
+    peg_size: f64,
+) -> Result<PegsReading, ReadError> {
+    let mut on_lattice = on_lattice.to_vec();
     on_lattice.sort_by_key(|c| c.2.kind == Kind::Hole);
     let rmin = on_lattice.iter().map(|c| c.0).min().unwrap();
     let cmin = on_lattice.iter().map(|c| c.1).min().unwrap();

@@ -85,6 +85,16 @@ struct Style {
     noise: u32,
 }
 
+/// A [`Style`] from its four weights, in field order.
+const fn style(isolated: i32, inward: i32, mobility: i32, noise: i32) -> Style {
+    Style {
+        isolated,
+        inward,
+        mobility,
+        noise,
+    }
+}
+
 /// The portfolio of orderings tried in turn (each with the round's node
 /// cap). Searches on random boards have heavy-tailed costs: one ordering
 /// solves a board in a few thousand nodes where another needs millions,
@@ -99,69 +109,19 @@ struct Style {
 /// whole portfolio from 13,129 to 9,056 (octagons) and 15,043 to 6,237
 /// (9x9).
 const STYLES: [Style; 9] = [
-    Style {
-        isolated: 1024,
-        inward: 1,
-        mobility: 16,
-        noise: 32,
-    },
-    Style {
-        isolated: 64,
-        inward: 1,
-        mobility: 0,
-        noise: 32,
-    },
-    Style {
-        isolated: 16,
-        inward: 1,
-        mobility: 0,
-        noise: 0,
-    },
-    Style {
-        isolated: 1024,
-        inward: 1,
-        mobility: 16,
-        noise: 0,
-    },
-    Style {
-        isolated: 1024,
-        inward: 1,
-        mobility: 4,
-        noise: 0,
-    },
-    Style {
-        isolated: 1024,
-        inward: 1,
-        mobility: 0,
-        noise: 32,
-    },
-    Style {
-        isolated: 64,
-        inward: 1,
-        mobility: 0,
-        noise: 0,
-    },
-    Style {
-        isolated: 1024,
-        inward: 1,
-        mobility: 0,
-        noise: 0,
-    },
-    Style {
-        isolated: 1024,
-        inward: 0,
-        mobility: 1,
-        noise: 0,
-    },
+    style(1024, 1, 16, 32),
+    style(64, 1, 0, 32),
+    style(16, 1, 0, 0),
+    style(1024, 1, 16, 0),
+    style(1024, 1, 4, 0),
+    style(1024, 1, 0, 32),
+    style(64, 1, 0, 0),
+    style(1024, 1, 0, 0),
+    style(1024, 0, 1, 0),
 ];
 
 /// No ordering at all (tests switch ordering off).
-const PLAIN: Style = Style {
-    isolated: 0,
-    inward: 0,
-    mobility: 0,
-    noise: 0,
-};
+const PLAIN: Style = style(0, 0, 0, 0);
 
 /// Node cap of each (target, style) search in the quick round that comes
 /// before the broad ones. A winning search on a generated board often
@@ -212,6 +172,55 @@ const RESTART_STYLES: [Style; 6] = {
     let (a, b, c) = (noisier(STYLES[0]), noisier(STYLES[1]), noisier(STYLES[5]));
     [a, b, c, a, b, c]
 };
+
+/// One call of [`WinSolver::solve_to`]: the start, its final cells, the
+/// live targets, the beams so far and the jumps of the last search.
+struct Run {
+    pegs: Cells,
+    finals: Cells,
+    /// The solver's node count when the call began.
+    nodes0: u64,
+    live: Vec<(u8, Pagodas)>,
+    /// 1 when `live[0]` is the search for one peg on any final cell.
+    dual_at: usize,
+    beams: Beams,
+    path: Vec<Jump>,
+}
+
+/// Which search found a win: its jumps stand in a different order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Won {
+    /// A depth-first search (its jumps deepest first).
+    Search,
+    /// The dual search (its jumps, last first, are the win as they stand).
+    Dual,
+    /// A beam search (first jump first).
+    Beam,
+}
+
+/// What a target's searches with every style came to.
+enum Attempt {
+    /// A search won with this style.
+    Won(Style),
+    /// A search ended under its cap: the target is lost.
+    Lost,
+    /// Every style used up its share.
+    Capped,
+    /// A beam search between two styles won.
+    Beam,
+    /// A budget stopped the search.
+    Stopped(BudgetExceeded),
+}
+
+/// What a target's turn in a round leaves.
+enum Turn {
+    /// Go on with the next target.
+    Next,
+    /// The target is lost: drop it.
+    Lost,
+    /// The call's answer.
+    Done(Result<Option<Won>, BudgetExceeded>),
+}
 
 /// The beam searches of one call to [`WinSolver::solve_to`]: the width of
 /// the next one and the nodes (positions expanded) they used.
@@ -541,11 +550,59 @@ impl<'a> WinSolver<'a> {
     pub fn solve_to(&mut self, pegs: Cells, finish: Option<u8>, budget: &Budget) -> Outcome<Jump> {
         self.finish = finish;
         let nodes0 = self.nodes;
-        let mut path = Vec::new();
+        let finals = final_cells(self.board, pegs) & finish.map_or(!0, |f| 1u128 << f);
+        let (live, dual_at) = self.live_targets(pegs, finals, finish);
+        let mut run = Run {
+            pegs,
+            finals,
+            nodes0,
+            live,
+            dual_at,
+            beams: Beams {
+                width: BEAM_FIRST_WIDTH,
+                nodes: 0,
+            },
+            path: Vec::new(),
+        };
+        let res = self.rounds(&mut run, budget);
+        let nodes = self.nodes - nodes0;
+        let elapsed = budget.elapsed();
+        match res {
+            Ok(Some(won)) => {
+                // The search pushed its jumps deepest first. Each jump of
+                // the dual, played on the complements, is the same jump
+                // (pegs on from and over, a hole on to, the other way
+                // round), from the start towards one peg: the dual's
+                // jumps, last first, are the win as they stand.
+                // A beam's jumps come first jump first.
+                if won == Won::Search {
+                    run.path.reverse();
+                }
+                Outcome::optimal(run.path, nodes, elapsed)
+            }
+            Ok(None) => Outcome::unsolvable(nodes, elapsed),
+            Err(why) => {
+                let lb = pegs.count_ones().saturating_sub(1);
+                Outcome::stopped(None, lb, why, nodes, elapsed)
+            }
+        }
+    }
+
+    /// The targets worth searching from `pegs` (cells of `finals`, nearest
+    /// the middle first, one of each family a symmetry fixing the start
+    /// maps onto each other, those their pagoda functions do not already
+    /// refute) with their pagoda functions, and the index of the first
+    /// real target (1 when a search for one peg on any final cell goes
+    /// first).
+    fn live_targets(
+        &mut self,
+        pegs: Cells,
+        finals: Cells,
+        finish: Option<u8>,
+    ) -> (Vec<(u8, Pagodas)>, usize) {
         // One search per cell the last peg can stand on (position
         // classes), nearest the middle first, each pruned by pagoda
         // functions aimed at that cell.
-        let finals = final_cells(self.board, pegs) & finish.map_or(!0, |f| 1u128 << f);
         let mut targets: Vec<u8> = cells_of(finals).collect();
         targets.sort_by_key(|&t| self.outer[t as usize]);
         // A symmetry of the board that maps the start onto itself maps a
@@ -584,7 +641,6 @@ impl<'a> WinSolver<'a> {
         // is lost. With two targets or fewer it costs more than it saves
         // (the English board: 50,031 nodes with it, 23,118 without), so it
         // runs only with three or more.
-        let mut dual_at = 0;
         if finish.is_none() && live.len() > 2 {
             let pagodas = if self.opts.pagoda {
                 Pagodas::for_position(self.board, pegs)
@@ -592,48 +648,30 @@ impl<'a> WinSolver<'a> {
                 Pagodas::none()
             };
             live.insert(0, (ANY, pagodas));
-            dual_at = 1;
+            return (live, 1);
         }
-        // Rounds of iterative broadening: every live target is searched
-        // with every ordering style under a node cap (QUICK_CAP in a first
-        // quick round, then FIRST_CAP doubling each round), so neither a wrong first target nor an unlucky ordering
-        // can starve the others; after BROAD_ROUNDS of them, restarts:
-        // the noisy styles only, caps on the Luby sequence (see
-        // RESTART_STYLES). The lost table is shared by all of them
-        // (a lost (position, target) pair is a fact whatever the order),
-        // so a later search skips what an earlier one refuted. A search
-        // that ends under its cap proves its target lost.
-        let mut res: Result<bool, BudgetExceeded> = Ok(false);
-        let mut dual_won = false;
-        let mut quick = dual_at == 1;
+        (live, 0)
+    }
+
+    /// Rounds of iterative broadening: every live target is searched with
+    /// every ordering style under a node cap (QUICK_CAP in a first quick
+    /// round, then FIRST_CAP doubling each round), so neither a wrong
+    /// first target nor an unlucky ordering can starve the others; after
+    /// BROAD_ROUNDS of them, restarts: the noisy styles only, caps on the
+    /// Luby sequence (see RESTART_STYLES). The lost table is shared by all
+    /// of them (a lost (position, target) pair is a fact whatever the
+    /// order), so a later search skips what an earlier one refuted. A
+    /// search that ends under its cap proves its target lost. Beam
+    /// searches aimed at the first live target run between the
+    /// depth-first searches, each twice as wide as the one before,
+    /// whenever those have spent BEAM_NODE_COST times the beams' nodes.
+    /// `Ok(Some(_))` when won (the jumps in `run.path`), `Ok(None)` when
+    /// every target is lost.
+    fn rounds(&mut self, run: &mut Run, budget: &Budget) -> Result<Option<Won>, BudgetExceeded> {
+        let mut quick = run.dual_at == 1;
         let mut cap = if quick { QUICK_CAP } else { FIRST_CAP };
         let mut round = 0;
-        // Beam searches aimed at the first live target run between the
-        // depth-first searches, each twice as wide as the one before,
-        // whenever those have spent BEAM_NODE_COST times the beams' nodes.
-        let mut beams = Beams {
-            width: BEAM_FIRST_WIDTH,
-            nodes: 0,
-        };
-        let mut beam_won = false;
-        macro_rules! beam_if_due {
-            ($rounds:lifetime) => {
-                match self.beam_if_due(&mut beams, &live, pegs, budget, self.nodes - nodes0) {
-                    BeamStep::Idle => {}
-                    BeamStep::Won(win) => {
-                        path = win;
-                        beam_won = true;
-                        res = Ok(true);
-                        break $rounds;
-                    }
-                    BeamStep::Stopped(why) => {
-                        res = Err(why);
-                        break $rounds;
-                    }
-                }
-            };
-        }
-        'rounds: while !live.is_empty() {
+        while !run.live.is_empty() {
             let broad = quick || round < BROAD_ROUNDS;
             let styles: &[Style] = if !self.opts.ordering {
                 &[PLAIN]
@@ -650,115 +688,31 @@ impl<'a> WinSolver<'a> {
                 RESTART_UNIT
             };
             let mut k = 0;
-            'targets: while k < live.len() {
-                if dual_at == 1 && live.len() == 1 {
+            while k < run.live.len() {
+                if run.dual_at == 1 && run.live.len() == 1 {
                     // Every target proven lost: so is the position.
-                    live.clear();
-                    break 'rounds;
+                    return Ok(None);
                 }
-                let t = live[k].0;
-                let pagodas = live[k].1.clone();
-                if t == ANY {
-                    self.aim_any(finals, &pagodas);
-                } else {
-                    self.aim(t, &pagodas);
-                }
-                let values = self.values(pegs);
                 // Targets nearer the middle get more of each round (the
                 // k-th live one half the cap of the one before it, at
                 // least the first round's): sgt-pegs grows its random
                 // boards from the middle cell, and on 11 generated 9x9
                 // boards the portfolio left unsolved at 2 M nodes, this
                 // and the dead-peg test below solved 7 (3 without).
-                let rank = k.saturating_sub(dual_at);
+                let rank = k.saturating_sub(run.dual_at);
                 let share = (cap >> rank.min(63)).max(floor);
-                for &style in styles {
-                    beam_if_due!('rounds);
-                    self.style = style;
-                    self.cap = if live.len() == 1 && styles.len() == 1 {
-                        u64::MAX
-                    } else {
-                        self.nodes.saturating_add(share)
-                    };
-                    self.capped = false;
-                    path.clear();
-                    match self.search(pegs, &values, budget, &mut path) {
-                        Ok(true) => {
-                            log::debug!(
-                                "won by target {t} style {:?} cap {cap} share {share} after {} nodes",
-                                style,
-                                self.nodes - nodes0
-                            );
-                            res = Ok(true);
-                            break 'rounds;
-                        }
-                        Ok(false) if t == ANY => {
-                            // No peg can be the last one: every target
-                            // is lost.
-                            live.clear();
-                            break 'rounds;
-                        }
-                        Ok(false) => {
-                            live.remove(k);
-                            continue 'targets;
-                        }
-                        Err(_) if self.capped => {}
-                        Err(e) => {
-                            res = Err(e);
-                            break 'rounds;
-                        }
+                match self.target_turn(run, k, styles, cap, share, budget) {
+                    Turn::Next => k += 1,
+                    Turn::Lost => {
+                        run.live.remove(k);
                     }
+                    Turn::Done(res) => return res,
                 }
-                // The dual of the first target's search: from the board
-                // full but for the target, jump down to exactly the
-                // start's holes (a reverse jump on a position is a jump
-                // on its complement), reversed into a win when found.
-                // Skipped when it is the same search (the English board's
-                // central game is its own dual).
-                let dual_goal = self.board.cells() & !pegs;
-                let start = self.board.cells() & !bit(t);
-                if k == dual_at
-                    && t != ANY
-                    && dual_goal != 0
-                    && (start, dual_goal) != (pegs, bit(t))
-                {
-                    self.aim_dual(dual_goal);
-                    let values = self.values(start);
-                    for &style in styles {
-                        beam_if_due!('rounds);
-                        self.style = style;
-                        self.cap = self.nodes.saturating_add(share);
-                        self.capped = false;
-                        path.clear();
-                        match self.search(start, &values, budget, &mut path) {
-                            Ok(true) => {
-                                log::debug!(
-                                    "won by the dual of {t} style {:?} cap {cap} after {} nodes",
-                                    style,
-                                    self.nodes - nodes0
-                                );
-                                dual_won = true;
-                                res = Ok(true);
-                                break 'rounds;
-                            }
-                            Ok(false) => {
-                                live.remove(k);
-                                continue 'targets;
-                            }
-                            Err(_) if self.capped => {}
-                            Err(e) => {
-                                res = Err(e);
-                                break 'rounds;
-                            }
-                        }
-                    }
-                }
-                k += 1;
             }
             if quick {
                 quick = false;
                 cap = FIRST_CAP;
-                continue 'rounds;
+                continue;
             }
             round += 1;
             cap = if round < BROAD_ROUNDS {
@@ -767,27 +721,114 @@ impl<'a> WinSolver<'a> {
                 RESTART_UNIT.saturating_mul(luby(round + 1 - BROAD_ROUNDS))
             };
         }
-        let nodes = self.nodes - nodes0;
-        let elapsed = budget.elapsed();
-        match res {
-            Ok(true) => {
-                // The search pushed its jumps deepest first. Each jump of
-                // the dual, played on the complements, is the same jump
-                // (pegs on from and over, a hole on to, the other way
-                // round), from the start towards one peg: the dual's
-                // jumps, last first, are the win as they stand.
-                // A beam's jumps come first jump first.
-                if !dual_won && !beam_won {
-                    path.reverse();
-                }
-                Outcome::optimal(path, nodes, elapsed)
+        Ok(None)
+    }
+
+    /// Live target `k`'s turn in a round: its search with each style in
+    /// `styles` under `share` nodes, then (for the first real target) the
+    /// dual search: from the board full but for the target, jump down to
+    /// exactly the start's holes (a reverse jump on a position is a jump
+    /// on its complement), reversed into a win when found. The dual is
+    /// skipped when it is the same search (the English board's central
+    /// game is its own dual).
+    fn target_turn(
+        &mut self,
+        run: &mut Run,
+        k: usize,
+        styles: &[Style],
+        cap: u64,
+        share: u64,
+        budget: &Budget,
+    ) -> Turn {
+        let pegs = run.pegs;
+        let t = run.live[k].0;
+        let pagodas = run.live[k].1.clone();
+        if t == ANY {
+            self.aim_any(run.finals, &pagodas);
+        } else {
+            self.aim(t, &pagodas);
+        }
+        let values = self.values(pegs);
+        let uncapped = run.live.len() == 1 && styles.len() == 1;
+        match self.try_styles(run, pegs, &values, styles, share, uncapped, budget) {
+            Attempt::Won(style) => {
+                log::debug!(
+                    "won by target {t} style {:?} cap {cap} share {share} after {} nodes",
+                    style,
+                    self.nodes - run.nodes0
+                );
+                return Turn::Done(Ok(Some(Won::Search)));
             }
-            Ok(false) => Outcome::unsolvable(nodes, elapsed),
-            Err(why) => {
-                let lb = pegs.count_ones().saturating_sub(1);
-                Outcome::stopped(None, lb, why, nodes, elapsed)
+            // No peg can be the last one: every target is lost.
+            Attempt::Lost if t == ANY => return Turn::Done(Ok(None)),
+            Attempt::Lost => return Turn::Lost,
+            Attempt::Capped => {}
+            Attempt::Beam => return Turn::Done(Ok(Some(Won::Beam))),
+            Attempt::Stopped(why) => return Turn::Done(Err(why)),
+        }
+        let dual_goal = self.board.cells() & !pegs;
+        let start = self.board.cells() & !bit(t);
+        if k != run.dual_at || t == ANY || dual_goal == 0 || (start, dual_goal) == (pegs, bit(t)) {
+            return Turn::Next;
+        }
+        self.aim_dual(dual_goal);
+        let values = self.values(start);
+        match self.try_styles(run, start, &values, styles, share, false, budget) {
+            Attempt::Won(style) => {
+                log::debug!(
+                    "won by the dual of {t} style {:?} cap {cap} after {} nodes",
+                    style,
+                    self.nodes - run.nodes0
+                );
+                Turn::Done(Ok(Some(Won::Dual)))
+            }
+            Attempt::Lost => Turn::Lost,
+            Attempt::Capped => Turn::Next,
+            Attempt::Beam => Turn::Done(Ok(Some(Won::Beam))),
+            Attempt::Stopped(why) => Turn::Done(Err(why)),
+        }
+    }
+
+    /// Searches from `from` (pagoda totals `values`, the current aim) with
+    /// each of `styles` in turn under `share` nodes (no cap when
+    /// `uncapped`), running a beam search first whenever one is due.
+    #[allow(clippy::too_many_arguments)]
+    fn try_styles(
+        &mut self,
+        run: &mut Run,
+        from: Cells,
+        values: &[f64; MAXP],
+        styles: &[Style],
+        share: u64,
+        uncapped: bool,
+        budget: &Budget,
+    ) -> Attempt {
+        for &style in styles {
+            let spent = self.nodes - run.nodes0;
+            match self.beam_if_due(&mut run.beams, &run.live, run.pegs, budget, spent) {
+                BeamStep::Idle => {}
+                BeamStep::Won(win) => {
+                    run.path = win;
+                    return Attempt::Beam;
+                }
+                BeamStep::Stopped(why) => return Attempt::Stopped(why),
+            }
+            self.style = style;
+            self.cap = if uncapped {
+                u64::MAX
+            } else {
+                self.nodes.saturating_add(share)
+            };
+            self.capped = false;
+            run.path.clear();
+            match self.search(from, values, budget, &mut run.path) {
+                Ok(true) => return Attempt::Won(style),
+                Ok(false) => return Attempt::Lost,
+                Err(_) if self.capped => {}
+                Err(e) => return Attempt::Stopped(e),
             }
         }
+        Attempt::Capped
     }
 
     /// Runs the next beam search ([`super::beam`]) when it is due: the

@@ -240,58 +240,18 @@ fn path(entries: &[Entry], mut i: u32) -> Vec<Move> {
 ///   `(y', a)` with as few steps and a higher piece (and `shallow` never
 ///   skips a generator of a position of depth `d + 2`).
 fn bfs_in(k: &Kernel, start: u64, budget: &Budget, a: &mut Arena, t0: Instant) -> Outcome<Move> {
+    a.start_at(k, start);
     let Arena {
         entries: e,
         table,
         clear,
     } = a;
-    e.clear();
-    table.clear();
-    clear.clear();
-    let (occ0, tocc0) = k.occupancy(start);
-    e.push(Entry {
-        key: start,
-        occ: occ0,
-        tocc: tocc0,
-        parent: u32::MAX,
-        steps: 0,
-        piece: NO_PIECE,
-        delta: 0,
-        shallow: 0,
-        later: 0,
-    });
-    let _ = table.get_or_insert(start, 0);
-    if occ0 & k.exit[(start & 7) as usize] == 0 {
-        clear.push(0);
-    }
-    let goal = k.goal;
-    let n = k.n;
-    let line = (1u32 << n) - 1;
-    // A set bit just past the edge ends every free run there.
-    let sentinel = 1u32 << n;
     let (mut layer_start, mut layer_end) = (0usize, 1usize);
     let mut depth = 0u32;
     let mut nodes = 0u64;
     let node_limit = budget.node_limit();
     loop {
-        // The best clear position: fewest moves, then steps, then index.
-        if let Some((_, _, best)) = clear
-            .iter()
-            .map(|&g| {
-                let x = e[g as usize];
-                let a = (x.key & 7) as u8;
-                ((a != goal) as u32, x.steps as u32 + (goal - a) as u32, g)
-            })
-            .min()
-        {
-            let mut moves = path(e, best);
-            let a = (e[best as usize].key & 7) as u8;
-            if a != goal {
-                moves.push(Move {
-                    piece: 0,
-                    delta: (goal - a) as i8,
-                });
-            }
+        if let Some(moves) = best_clear(e, clear, k.goal) {
             return Outcome::optimal(moves, nodes, t0.elapsed());
         }
         if layer_start == layer_end {
@@ -308,115 +268,24 @@ fn bfs_in(k: &Kernel, start: u64, budget: &Budget, a: &mut Arena, t0: Instant) -
             // Room for every child: the inserts below do not check.
             table.reserve(MAX_CHILDREN);
             e.reserve(MAX_CHILDREN);
-            let x = e[i];
-            let pos = x.key;
-            let (occ, tocc) = (x.occ, x.tocc);
-            let occs = [occ, tocc];
-            let exit_now = k.exit[(pos & 7) as usize];
-            let mut shallow_x = x.shallow;
-            let mut skip = x.shallow | x.later;
-            if k.prune && x.piece != NO_PIECE {
-                // The pieces crossing the cells of the recorded move whose
-                // runs here miss the cells it freed also commute with it.
-                let a = x.piece as usize;
-                let to = ((pos >> (3 * a)) & 7) as usize;
-                let from = (to as i32 - x.delta as i32) as usize;
-                let parent = e[x.parent as usize].shallow;
-                let mut crossing =
-                    (parent | ((1 << a) - 1)) & !k.indep[a][from][to] & !skip & !(1 << a) & k.all;
-                let freed = &k.vacated[a][from][to];
-                while crossing != 0 {
-                    let p = crossing.trailing_zeros() as usize;
-                    crossing &= crossing - 1;
-                    let cur = ((pos >> (3 * p)) & 7) as u32;
-                    let (shift, len, vertical) = k.lanes[p];
-                    let bits = ((occs[vertical as usize] >> shift) as u32 & line) | sentinel;
-                    // The cells of the run: the piece and the free ones on
-                    // each side.
-                    let lo = 32 - (bits & ((1 << cur) - 1)).leading_zeros();
-                    let hi = cur + len as u32 + (bits >> (cur + len as u32)).trailing_zeros();
-                    let run = (1u32 << hi) - (1u32 << lo);
-                    if run & (freed[vertical as usize] >> shift) as u32 == 0 {
-                        skip |= 1 << p;
-                        shallow_x |= parent & 1 << p;
-                    }
-                }
+            let mut x = Expansion {
+                k,
+                i,
+                x: e[i],
+                layer_end,
+                shallow: e[i].shallow,
+            };
+            let mut skip = x.x.shallow | x.x.later;
+            if k.prune && x.x.piece != NO_PIECE {
+                skip |= x.commuting_crossers(e, skip);
                 // Read by the children when they are expanded.
-                e[i].shallow = shallow_x;
+                e[i].shallow = x.shallow;
             }
             let mut todo = k.all & !skip;
             while todo != 0 {
                 let p = todo.trailing_zeros() as usize;
                 todo &= todo - 1;
-                let cur = ((pos >> (3 * p)) & 7) as u32;
-                let (shift, len, vertical) = k.lanes[p];
-                let bits = ((occs[vertical as usize] >> shift) as u32 & line) | sentinel;
-                // Free cells before the piece: up to the nearest occupied one.
-                let below = bits & ((1 << cur) - 1);
-                let back = cur - (32 - below.leading_zeros());
-                // Free cells after it: up to the nearest occupied one or the edge.
-                let fwd = (bits >> (cur + len as u32)).trailing_zeros();
-                if back + fwd == 0 {
-                    continue;
-                }
-                let unit = 1i64 << (3 * p);
-                let base = occ ^ k.masks[p][cur as usize];
-                let tbase = tocc ^ k.tmasks[p][cur as usize];
-                let indep = &k.indep[p][cur as usize];
-                let lower = (1u32 << p) - 1;
-                // A plain counter: an inclusive range costs a check more
-                // per step.
-                let (mut d, end) = (-(back as i32) - 1, fwd as i32);
-                while d < end {
-                    d += 1;
-                    if d == 0 {
-                        continue;
-                    }
-                    let off = (cur as i32 + d) as usize;
-                    let child = (pos as i64 + d as i64 * unit) as u64;
-                    let ns = x.steps + d.unsigned_abs() as u16;
-                    let idx = e.len() as u32;
-                    let shallow = (shallow_x & indep[off]) | 1 << p;
-                    let later = indep[off] & lower;
-                    match table.get_or_insert_reserved(child, idx) {
-                        Err(_) => {
-                            let cells = base | k.masks[p][off];
-                            let exit = if p == 0 { k.exit[off] } else { exit_now };
-                            if cells & exit == 0 {
-                                clear.push(idx);
-                            }
-                            e.push(Entry {
-                                key: child,
-                                occ: cells,
-                                tocc: tbase | k.tmasks[p][off],
-                                parent: i as u32,
-                                steps: ns,
-                                piece: p as u8,
-                                delta: d as i8,
-                                shallow,
-                                later,
-                            });
-                        }
-                        Ok(j) if j as usize >= layer_end => {
-                            // Found again in the layer being generated:
-                            // every parent adds to `shallow`; keep the
-                            // parent with the fewest steps, and the `later`
-                            // of every parent with that many.
-                            let y = &mut e[j as usize];
-                            y.shallow |= shallow;
-                            if y.steps == ns {
-                                y.later |= later;
-                            } else if y.steps > ns {
-                                y.steps = ns;
-                                y.parent = i as u32;
-                                y.piece = p as u8;
-                                y.delta = d as i8;
-                                y.later = later;
-                            }
-                        }
-                        Ok(_) => {}
-                    }
-                }
+                x.slide(p, e, table, clear);
             }
         }
         depth += 1;
@@ -424,6 +293,199 @@ fn bfs_in(k: &Kernel, start: u64, budget: &Budget, a: &mut Arena, t0: Instant) -
         layer_end = e.len();
     }
     Outcome::unsolvable(nodes, t0.elapsed())
+}
+
+impl Arena {
+    /// Empties the arena and enters `start` (clear when its primary piece
+    /// sees the exit).
+    fn start_at(&mut self, k: &Kernel, start: u64) {
+        self.entries.clear();
+        self.table.clear();
+        self.clear.clear();
+        let (occ0, tocc0) = k.occupancy(start);
+        self.entries.push(Entry {
+            key: start,
+            occ: occ0,
+            tocc: tocc0,
+            parent: u32::MAX,
+            steps: 0,
+            piece: NO_PIECE,
+            delta: 0,
+            shallow: 0,
+            later: 0,
+        });
+        let _ = self.table.get_or_insert(start, 0);
+        if occ0 & k.exit[(start & 7) as usize] == 0 {
+            self.clear.push(0);
+        }
+    }
+}
+
+/// The solution through the best clear position of the layer just
+/// generated (fewest moves, then steps, then index), ending with the
+/// primary piece's slide to the exit; `None` when none is clear.
+#[inline]
+fn best_clear(e: &[Entry], clear: &[u32], goal: u8) -> Option<Vec<Move>> {
+    let (_, _, best) = clear
+        .iter()
+        .map(|&g| {
+            let x = e[g as usize];
+            let a = (x.key & 7) as u8;
+            ((a != goal) as u32, x.steps as u32 + (goal - a) as u32, g)
+        })
+        .min()?;
+    let mut moves = path(e, best);
+    let a = (e[best as usize].key & 7) as u8;
+    if a != goal {
+        moves.push(Move {
+            piece: 0,
+            delta: (goal - a) as i8,
+        });
+    }
+    Some(moves)
+}
+
+/// The expansion of entry `i` (a copy of it in `x`): the kernel, the end
+/// of the layer being expanded, and the `shallow` set its children build
+/// on.
+struct Expansion<'a> {
+    k: &'a Kernel,
+    i: usize,
+    x: Entry,
+    layer_end: usize,
+    shallow: u32,
+}
+
+impl Expansion<'_> {
+    /// The occupied cells, on the board and transposed.
+    #[inline(always)]
+    fn occs(&self) -> [u64; 2] {
+        [self.x.occ, self.x.tocc]
+    }
+
+    /// The free-run bits of piece `p`'s line: a set bit for every
+    /// occupied cell and one just past the edge, which ends every free run
+    /// there.
+    #[inline(always)]
+    fn line_bits(&self, p: usize) -> u32 {
+        let (shift, _, vertical) = self.k.lanes[p];
+        let line = (1u32 << self.k.n) - 1;
+        ((self.occs()[vertical as usize] >> shift) as u32 & line) | 1u32 << self.k.n
+    }
+
+    /// The pieces crossing the cells of the recorded move whose runs here
+    /// miss the cells it freed also commute with it: returned to be
+    /// skipped, and those the parent had in `shallow` added to
+    /// `self.shallow`.
+    #[inline(always)]
+    fn commuting_crossers(&mut self, e: &[Entry], skip: u32) -> u32 {
+        let (k, x) = (self.k, self.x);
+        let pos = x.key;
+        let a = x.piece as usize;
+        let to = ((pos >> (3 * a)) & 7) as usize;
+        let from = (to as i32 - x.delta as i32) as usize;
+        let parent = e[x.parent as usize].shallow;
+        let mut crossing =
+            (parent | ((1 << a) - 1)) & !k.indep[a][from][to] & !skip & !(1 << a) & k.all;
+        let freed = &k.vacated[a][from][to];
+        let mut more = 0;
+        while crossing != 0 {
+            let p = crossing.trailing_zeros() as usize;
+            crossing &= crossing - 1;
+            let cur = ((pos >> (3 * p)) & 7) as u32;
+            let (shift, len, vertical) = k.lanes[p];
+            let bits = self.line_bits(p);
+            // The cells of the run: the piece and the free ones on each
+            // side.
+            let lo = 32 - (bits & ((1 << cur) - 1)).leading_zeros();
+            let hi = cur + len as u32 + (bits >> (cur + len as u32)).trailing_zeros();
+            let run = (1u32 << hi) - (1u32 << lo);
+            if run & (freed[vertical as usize] >> shift) as u32 == 0 {
+                more |= 1 << p;
+                self.shallow |= parent & 1 << p;
+            }
+        }
+        more
+    }
+
+    /// Every slide of piece `p`: new children enter the arena (and
+    /// `clear` when their primary piece sees the exit); a child found
+    /// again in the layer being generated gains this parent's `shallow`
+    /// and, with fewer or as many steps, its `later`.
+    #[inline(always)]
+    fn slide(&self, p: usize, e: &mut Vec<Entry>, table: &mut PosTable, clear: &mut Vec<u32>) {
+        let (k, x) = (self.k, self.x);
+        let pos = x.key;
+        let cur = ((pos >> (3 * p)) & 7) as u32;
+        let (_, len, _) = k.lanes[p];
+        let bits = self.line_bits(p);
+        // Free cells before the piece: up to the nearest occupied one.
+        let below = bits & ((1 << cur) - 1);
+        let back = cur - (32 - below.leading_zeros());
+        // Free cells after it: up to the nearest occupied one or the edge.
+        let fwd = (bits >> (cur + len as u32)).trailing_zeros();
+        if back + fwd == 0 {
+            return;
+        }
+        let exit_now = k.exit[(pos & 7) as usize];
+        let unit = 1i64 << (3 * p);
+        let base = x.occ ^ k.masks[p][cur as usize];
+        let tbase = x.tocc ^ k.tmasks[p][cur as usize];
+        let indep = &k.indep[p][cur as usize];
+        let lower = (1u32 << p) - 1;
+        // A plain counter: an inclusive range costs a check more per step.
+        let (mut d, end) = (-(back as i32) - 1, fwd as i32);
+        while d < end {
+            d += 1;
+            if d == 0 {
+                continue;
+            }
+            let off = (cur as i32 + d) as usize;
+            let child = (pos as i64 + d as i64 * unit) as u64;
+            let ns = x.steps + d.unsigned_abs() as u16;
+            let idx = e.len() as u32;
+            let shallow = (self.shallow & indep[off]) | 1 << p;
+            let later = indep[off] & lower;
+            match table.get_or_insert_reserved(child, idx) {
+                Err(_) => {
+                    let cells = base | k.masks[p][off];
+                    let exit = if p == 0 { k.exit[off] } else { exit_now };
+                    if cells & exit == 0 {
+                        clear.push(idx);
+                    }
+                    e.push(Entry {
+                        key: child,
+                        occ: cells,
+                        tocc: tbase | k.tmasks[p][off],
+                        parent: self.i as u32,
+                        steps: ns,
+                        piece: p as u8,
+                        delta: d as i8,
+                        shallow,
+                        later,
+                    });
+                }
+                Ok(j) if j as usize >= self.layer_end => {
+                    // Found again in the layer being generated: every
+                    // parent adds to `shallow`; keep the parent with the
+                    // fewest steps, and the `later` of every parent with
+                    // that many.
+                    let y = &mut e[j as usize];
+                    y.shallow |= shallow;
+                    if y.steps == ns {
+                        y.later |= later;
+                    } else if y.steps > ns {
+                        y.steps = ns;
+                        y.parent = self.i as u32;
+                        y.piece = p as u8;
+                        y.delta = d as i8;
+                        y.later = later;
+                    }
+                }
+                Ok(_) => {}
+            }
+        }
+    }
 }
 
 #[cfg(test)]
