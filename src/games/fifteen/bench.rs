@@ -10,6 +10,7 @@ use rayon::prelude::*;
 use super::pdb::PatternDb;
 use super::rules::Board;
 use super::solve::{solve, SolveOptions};
+use crate::measure::{median, timed};
 
 /// One board's result.
 #[derive(Debug, Clone, serde::Serialize)]
@@ -79,17 +80,6 @@ pub struct BenchReport {
     pub results: Vec<BoardResult>,
 }
 
-/// CPU time used by the calling thread.
-pub fn thread_cpu() -> Duration {
-    let mut ts = libc::timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
-    // SAFETY: clock_gettime writes into the timespec we own.
-    unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
-    Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32)
-}
-
 /// Solves `boards` (with their 1-based lines) on rayon's current pool,
 /// calling `progress(done)` after each.
 pub fn run(
@@ -110,9 +100,8 @@ pub fn run(
         .par_iter()
         .enumerate()
         .map(|(i, (line, board))| {
-            let t0 = thread_cpu();
-            let r = solve(board, &opts);
-            let cpu = thread_cpu().saturating_sub(t0);
+            let (r, t) = timed(|| solve(board, &opts));
+            let cpu = t.cpu;
             let expected = expected.and_then(|e| e.get(i).copied());
             let res = match r {
                 Ok(s) => {
@@ -163,7 +152,7 @@ pub fn run(
     BenchReport {
         total_lower_bound: results.iter().map(|r| r.lower_bound as u64).sum(),
         first_solutions: firsts.len(),
-        median_first: firsts.get(firsts.len() / 2).copied(),
+        median_first: median(&firsts),
         max_first: firsts.last().copied(),
         total_first_moves: results.iter().filter_map(|r| r.first_length).sum(),
         boards: results.len(),
@@ -180,7 +169,7 @@ pub fn run(
             .collect(),
         search_cpu: cpus.iter().sum(),
         wall,
-        median_cpu: cpus.get(cpus.len() / 2).copied().unwrap_or_default(),
+        median_cpu: median(&cpus).unwrap_or_default(),
         max_cpu: cpus.last().copied().unwrap_or_default(),
         nodes: results.iter().map(|r| r.nodes).sum(),
         results,

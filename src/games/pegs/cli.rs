@@ -21,9 +21,13 @@ use super::hosted::SgtPegs;
 use super::parse::parse_game;
 use super::rules::{Game, Jump};
 use super::solve::{SolveOptions, WinSolver};
-use crate::cli::args::{parse_bytes, parse_duration, read_input, source_name};
+use crate::cli::args::{
+    parse_board_count, parse_bytes, parse_duration, parse_node_limit, read_input, source_name,
+};
+use crate::cli::bench::BenchOptions;
 use crate::cli::sgt_game::{run_demo, run_play, run_validate, DemoArgs, PlayArgs, ValidateArgs};
 use crate::games::registry::{command_for, parse, GameCli, Verb};
+use crate::measure::peak_rss_bytes;
 use crate::solver::{Budget, Outcome};
 
 /// Pegs in the registry.
@@ -393,21 +397,18 @@ pub struct BenchArgs {
     pub memory_limit: usize,
     /// Node limit per board (positions expanded): a limit that the
     /// machine's load does not move, for comparing solvers.
-    #[arg(long)]
+    #[arg(long, value_parser = parse_node_limit)]
     pub node_limit: Option<u64>,
-    /// Print JSON instead of text.
-    #[arg(long)]
-    pub json: bool,
+    /// The options every bench takes (`--threads`: default one, as each
+    /// board's wall time is reported).
+    #[command(flatten)]
+    pub bench: BenchOptions,
 }
 
 /// Runs `gridbot bench pegs`.
 pub fn run_bench(args: BenchArgs) -> anyhow::Result<ExitCode> {
     let games = if let Some(g) = &args.generate {
-        let n: usize = g[0]
-            .parse()
-            .ok()
-            .filter(|&n| n > 0 && n <= 100_000)
-            .with_context(|| format!("--generate: bad count {:?} (1..=100000)", g[0]))?;
+        let n = parse_board_count(&g[0]).context("--generate")?;
         bench::generate(n, &g[1])?
     } else {
         let f = args.file.as_deref().expect("clap requires one");
@@ -420,24 +421,25 @@ pub fn run_bench(args: BenchArgs) -> anyhow::Result<ExitCode> {
             bail!("{f}: no such file (and not a game ID)");
         }
     };
-    let bar = indicatif::ProgressBar::new(games.len() as u64);
-    if args.json {
-        bar.set_draw_target(indicatif::ProgressDrawTarget::hidden());
-    }
-    let report = bench::run(
-        &games,
-        || {
-            let b = Budget::new(Some(args.time_limit), args.memory_limit);
-            match args.node_limit {
-                Some(n) => b.with_node_limit(n),
-                None => b,
-            }
-        },
-        |k| bar.set_position(k as u64),
-    );
+    let games = args.bench.first(games);
+    let bar = args.bench.progress(games.len(), "{wide_bar} {pos}/{len}");
+    let pool = BenchOptions::pool(args.bench.threads.unwrap_or(1))?;
+    let report = pool.install(|| {
+        bench::run(
+            &games,
+            || {
+                let b = Budget::new(Some(args.time_limit), args.memory_limit);
+                match args.node_limit {
+                    Some(n) => b.with_node_limit(n),
+                    None => b,
+                }
+            },
+            &|k| bar.set_position(k as u64),
+        )
+    });
     bar.finish_and_clear();
     let rss = peak_rss_bytes();
-    if args.json {
+    if args.bench.json {
         let mut v = serde_json::to_value(&report)?;
         v["peak_rss_bytes"] = serde_json::json!(rss);
         println!("{}", serde_json::to_string_pretty(&v)?);
@@ -470,14 +472,6 @@ pub fn run_bench(args: BenchArgs) -> anyhow::Result<ExitCode> {
     } else {
         ExitCode::from(2)
     })
-}
-
-/// Peak resident set size in bytes (VmHWM), when /proc is available.
-fn peak_rss_bytes() -> Option<u64> {
-    let s = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = s.lines().find(|l| l.starts_with("VmHWM:"))?;
-    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kb * 1024)
 }
 
 #[cfg(test)]
