@@ -63,9 +63,10 @@ impl GameCli for Fifteen {
                 name,
                 "Read every sgt-fifteen screenshot of a folder and report time per image",
             ),
-            Verb::Fixtures => {
-                command_for::<fixtures::Args>(name, "Check the sgt-fifteen screenshot fixtures")
-            }
+            Verb::Fixtures => command_for::<fixtures::Args>(
+                name,
+                "Check or record the sgt-fifteen screenshot fixtures",
+            ),
             Verb::Play => {
                 command_for::<hosted::PlayCmd>(name, "Play sgt-fifteen on the current display")
             }

@@ -15,6 +15,8 @@ use std::time::Duration;
 use anyhow::{bail, Context};
 
 use super::analyse::analyse;
+pub mod fixtures;
+
 use super::bench;
 use super::fewest::fewest_moves_to;
 use super::hosted::SgtPegs;
@@ -71,6 +73,10 @@ impl GameCli for Pegs {
                 name,
                 "Play games sgt-pegs generates, each checked against its game ID",
             ),
+            Verb::Fixtures => command_for::<fixtures::Args>(
+                name,
+                "Check or record the sgt-pegs screenshot fixtures",
+            ),
             _ => return None,
         })
     }
@@ -83,6 +89,7 @@ impl GameCli for Pegs {
             Verb::Play => run_play(&SgtPegs, parse(m)?),
             Verb::Demo => run_demo(&SgtPegs, parse(m)?),
             Verb::Validate => run_validate(&SgtPegs, parse(m)?),
+            Verb::Fixtures => fixtures::run(parse(m)?),
             v => anyhow::bail!("pegs does not support `{}`", v.label()),
         }
     }

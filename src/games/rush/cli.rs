@@ -85,7 +85,7 @@ impl GameCli for Rush {
             ),
             Verb::Fixtures => command_for::<fixtures::Args>(
                 name,
-                "Check the Rush Hour player's screenshot fixtures",
+                "Check or record the Rush Hour player's screenshot fixtures",
             ),
             _ => return None,
         })
