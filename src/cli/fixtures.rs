@@ -183,6 +183,21 @@ fn read_with(
     Ok((r, t.elapsed().as_secs_f64() * 1000.0))
 }
 
+/// An error fixture's outcome: `result` must be an error holding `want`.
+fn refused(result: &Result<Reading, String>, want: &str, millis: f64) -> Checked {
+    let (ok, seen) = match result {
+        Err(e) => (e.contains(want), format!("error: {e}")),
+        Ok(r) => (false, format!("read {} but expected an error", r.board)),
+    };
+    Checked {
+        ok,
+        right: usize::from(ok),
+        total: 1,
+        millis,
+        seen,
+    }
+}
+
 /// Checks one fixture: every reader of `game` against the truth file.
 pub fn check_one(game: &dyn FixtureGame, png: &Path) -> anyhow::Result<Checked> {
     let truth = truth_of(png)?;
@@ -190,18 +205,7 @@ pub fn check_one(game: &dyn FixtureGame, png: &Path) -> anyhow::Result<Checked> 
     let mut first = readers.remove(0).1;
     let (result, millis) = read_with(&mut first, png, &truth)?;
     if let Some(want) = &truth.error {
-        let (ok, seen) = match &result {
-            Err(e) => (e.contains(want.as_str()), format!("error: {e}")),
-            Ok(r) => (false, format!("read {} but expected an error", r.board)),
-        };
-        let right = usize::from(ok);
-        return Ok(Checked {
-            ok,
-            right,
-            total: 1,
-            millis,
-            seen,
-        });
+        return Ok(refused(&result, want, millis));
     }
     let expected = truth.expected.as_deref().unwrap_or_default();
     let want = game

@@ -80,70 +80,55 @@ pub struct BenchReport {
     pub results: Vec<BoardResult>,
 }
 
-/// Solves `boards` (with their 1-based lines) on rayon's current pool,
-/// calling `progress(done)` after each.
-pub fn run(
-    boards: &[(usize, Board)],
-    expected: Option<&[u32]>,
-    pdb: Option<&PatternDb>,
-    time_limit: Option<Duration>,
-    progress: &(dyn Fn(usize) + Sync),
-) -> BenchReport {
-    let done = AtomicUsize::new(0);
-    let wall0 = Instant::now();
-    let opts = SolveOptions {
-        pdb,
-        time_limit,
-        node_limit: None,
-    };
-    let results: Vec<BoardResult> = boards
-        .par_iter()
-        .enumerate()
-        .map(|(i, (line, board))| {
-            let (r, t) = timed(|| solve(board, &opts));
-            let cpu = t.cpu;
-            let expected = expected.and_then(|e| e.get(i).copied());
-            let res = match r {
-                Ok(s) => {
-                    let o = s.outcome;
-                    let clicks = o
-                        .moves
-                        .as_ref()
-                        .and_then(|m| super::rules::clicks(board, m).ok())
-                        .map(|c| c.len());
-                    BoardResult {
-                        line: *line,
-                        length: o.len(),
-                        clicks,
-                        lower_bound: o.lower_bound,
-                        proven: o.proven_optimal,
-                        nodes: o.nodes,
-                        cpu,
-                        expected,
-                        error: None,
-                        first_length: s.first.map(|f| f.length),
-                        first_time: s.first.map(|f| f.time),
-                    }
-                }
-                Err(e) => BoardResult {
-                    line: *line,
-                    length: None,
-                    clicks: None,
-                    lower_bound: 0,
-                    proven: false,
-                    nodes: 0,
-                    cpu,
-                    expected,
-                    error: Some(e.to_string()),
-                    first_length: None,
-                    first_time: None,
-                },
-            };
-            progress(done.fetch_add(1, Ordering::Relaxed) + 1);
-            res
-        })
-        .collect();
-    let wall = wall0.elapsed();
+/// Solves one board (on line `line`) and times it on this thread.
+fn solve_one(
+    line: usize,
+    board: &Board,
+    expected: Option<u32>,
+    opts: &SolveOptions,
+) -> BoardResult {
+    let (r, t) = timed(|| solve(board, opts));
+    let cpu = t.cpu;
+    match r {
+        Ok(s) => {
+            let o = s.outcome;
+            let clicks = o
+                .moves
+                .as_ref()
+                .and_then(|m| super::rules::clicks(board, m).ok())
+                .map(|c| c.len());
+            BoardResult {
+                line,
+                length: o.len(),
+                clicks,
+                lower_bound: o.lower_bound,
+                proven: o.proven_optimal,
+                nodes: o.nodes,
+                cpu,
+                expected,
+                error: None,
+                first_length: s.first.map(|f| f.length),
+                first_time: s.first.map(|f| f.time),
+            }
+        }
+        Err(e) => BoardResult {
+            line,
+            length: None,
+            clicks: None,
+            lower_bound: 0,
+            proven: false,
+            nodes: 0,
+            cpu,
+            expected,
+            error: Some(e.to_string()),
+            first_length: None,
+            first_time: None,
+        },
+    }
+}
+
+/// The summary of `results`, solved in `wall`.
+fn summarise(results: Vec<BoardResult>, wall: Duration) -> BenchReport {
     let mut cpus: Vec<Duration> = results.iter().map(|r| r.cpu).collect();
     cpus.sort();
     let solved: Vec<&BoardResult> = results.iter().filter(|r| r.length.is_some()).collect();
@@ -174,6 +159,35 @@ pub fn run(
         nodes: results.iter().map(|r| r.nodes).sum(),
         results,
     }
+}
+
+/// Solves `boards` (with their 1-based lines) on rayon's current pool,
+/// calling `progress(done)` after each.
+pub fn run(
+    boards: &[(usize, Board)],
+    expected: Option<&[u32]>,
+    pdb: Option<&PatternDb>,
+    time_limit: Option<Duration>,
+    progress: &(dyn Fn(usize) + Sync),
+) -> BenchReport {
+    let done = AtomicUsize::new(0);
+    let wall0 = Instant::now();
+    let opts = SolveOptions {
+        pdb,
+        time_limit,
+        node_limit: None,
+    };
+    let results: Vec<BoardResult> = boards
+        .par_iter()
+        .enumerate()
+        .map(|(i, (line, board))| {
+            let expected = expected.and_then(|e| e.get(i).copied());
+            let res = solve_one(*line, board, expected, &opts);
+            progress(done.fetch_add(1, Ordering::Relaxed) + 1);
+            res
+        })
+        .collect();
+    summarise(results, wall0.elapsed())
 }
 
 #[cfg(test)]

@@ -14,7 +14,9 @@ use clap::{ArgMatches, Args, Command};
 use serde_json::json;
 
 use super::analyse::{analyse, Analysis, WinOracle};
-use super::bench::{bench_levels, load_levels, random_boards, time_changes};
+use super::bench::{
+    bench_levels, load_levels, random_boards, time_changes, ChangesTiming, LevelBench,
+};
 use super::draw::draw;
 use super::endgame::{placements, Endgame, LevelStats, MAX_TABLE_BALLS};
 use super::parse::parse_boards;
@@ -363,6 +365,15 @@ pub fn run_bench(args: &BenchArgs) -> Result<ExitCode> {
         println!("{}", serde_json::to_string_pretty(&v)?);
         return Ok(ExitCode::SUCCESS);
     }
+    print_levels(&r);
+    if let Some((without, with)) = random {
+        print_random(args, &without, with.as_ref())?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The text report of the levels' analysis.
+fn print_levels(r: &LevelBench) {
     println!("level boards balls  mean_reachable  min_reachable  max_reachable");
     for l in &r.levels {
         println!(
@@ -395,33 +406,40 @@ pub fn run_bench(args: &BenchArgs) -> Result<ExitCode> {
             );
         }
     }
-    if let Some((without, with)) = random {
+}
+
+/// The text report of the add/remove timing, without and with the
+/// tables; an error when the two disagree.
+fn print_random(
+    args: &BenchArgs,
+    without: &ChangesTiming,
+    with: Option<&ChangesTiming>,
+) -> Result<()> {
+    println!(
+        "add/remove analysis of {} random {}-ball boards (seed {}), one thread:",
+        without.boards, args.balls, args.seed
+    );
+    println!(
+        "  without tables: {:.3} s wall, {:.3} s CPU, {} nodes, {} solvable, {} changing cells",
+        without.seconds, without.cpu_seconds, without.nodes, without.solvable, without.changes
+    );
+    if let Some(w) = with {
         println!(
-            "add/remove analysis of {} random {}-ball boards (seed {}), one thread:",
-            without.boards, args.balls, args.seed
+            "  with tables up to {} balls: {:.3} s wall, {:.3} s CPU, {} nodes, {} solvable, {} changing cells; speed-up {:.2}x CPU, {:.2}x wall",
+            args.table_balls,
+            w.seconds,
+            w.cpu_seconds,
+            w.nodes,
+            w.solvable,
+            w.changes,
+            without.cpu_seconds / w.cpu_seconds.max(1e-9),
+            without.seconds / w.seconds.max(1e-9)
         );
-        println!(
-            "  without tables: {:.3} s wall, {:.3} s CPU, {} nodes, {} solvable, {} changing cells",
-            without.seconds, without.cpu_seconds, without.nodes, without.solvable, without.changes
-        );
-        if let Some(w) = with {
-            println!(
-                "  with tables up to {} balls: {:.3} s wall, {:.3} s CPU, {} nodes, {} solvable, {} changing cells; speed-up {:.2}x CPU, {:.2}x wall",
-                args.table_balls,
-                w.seconds,
-                w.cpu_seconds,
-                w.nodes,
-                w.solvable,
-                w.changes,
-                without.cpu_seconds / w.cpu_seconds.max(1e-9),
-                without.seconds / w.seconds.max(1e-9)
-            );
-            if (w.solvable, w.changes) != (without.solvable, without.changes) {
-                bail!("the tables disagree with the search: they are wrong or damaged");
-            }
+        if (w.solvable, w.changes) != (without.solvable, without.changes) {
+            bail!("the tables disagree with the search: they are wrong or damaged");
         }
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(())
 }
 
 /// Runs `endgame fling`.
