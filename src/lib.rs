@@ -11,7 +11,8 @@
 //! [`games`] holds one folder per game (rules, solvers, how it is read off
 //! the screen, how a move becomes a gesture, its commands); [`play`] is the
 //! game-independent loop that ties the stages together; [`display`] runs
-//! virtual X displays for tests and the demo; [`calibration`] loads the
+//! virtual X displays for tests and the demo; [`measure`] holds the
+//! benchmarks' clocks and percentiles; [`calibration`] loads the
 //! per-game TOML files in `calibration/`; [`hosts`] are where games run
 //! (an sgt-puzzles program, a page in Chromium); [`cli`] is the command
 //! line, and [`cli::args`] checks values typed by a user (durations,
@@ -26,6 +27,7 @@ pub mod cli;
 pub mod display;
 pub mod games;
 pub mod hosts;
+pub mod measure;
 pub mod play;
 pub mod solver;
 

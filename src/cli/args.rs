@@ -185,6 +185,61 @@ pub fn parse_threads(text: &str) -> Result<usize, ArgError> {
     Ok(n as usize)
 }
 
+/// A whole number from `min` to `max`, or an error naming `what` and
+/// `range`.
+fn parse_whole(
+    text: &str,
+    what: &'static str,
+    (min, max): (u64, u64),
+    range: &'static str,
+) -> Result<u64, ArgError> {
+    let t = text.trim();
+    if t.is_empty() || !t.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(ArgError::Malformed {
+            what,
+            text: text.into(),
+            hint: "a whole number such as 10",
+        });
+    }
+    match t.parse::<u64>() {
+        Ok(n) if (min..=max).contains(&n) => Ok(n),
+        _ => Err(ArgError::OutOfRange {
+            what,
+            text: text.into(),
+            range,
+        }),
+    }
+}
+
+/// Most boards a bench takes from its file or generates.
+pub const MAX_BOARDS: u64 = 1_000_000;
+
+/// Parses a number of boards (`--boards N`: only the first N), 1 to
+/// [`MAX_BOARDS`].
+pub fn parse_board_count(text: &str) -> Result<usize, ArgError> {
+    parse_whole(text, "board count", (1, MAX_BOARDS), "1 to 1000000").map(|n| n as usize)
+}
+
+/// Parses a node limit (positions a search may expand), 1 to 10^15.
+pub fn parse_node_limit(text: &str) -> Result<u64, ArgError> {
+    parse_whole(text, "node limit", (1, 1_000_000_000_000_000), "1 to 10^15")
+}
+
+/// Parses a count of timed repetitions (`--runs`), 1 to 10000.
+pub fn parse_runs(text: &str) -> Result<u32, ArgError> {
+    parse_whole(text, "run count", (1, 10_000), "1 to 10000").map(|n| n as u32)
+}
+
+/// Parses a random seed: any whole number that fits in 64 bits.
+pub fn parse_seed(text: &str) -> Result<u64, ArgError> {
+    parse_whole(text, "seed", (0, u64::MAX), "0 to 2^64-1")
+}
+
+/// Parses a number of random boards (0: none), 0 to [`MAX_BOARDS`].
+pub fn parse_random_boards(text: &str) -> Result<usize, ArgError> {
+    parse_whole(text, "board count", (0, MAX_BOARDS), "0 to 1000000").map(|n| n as usize)
+}
+
 /// Parses a screen size `WxH`, each side 1 to [`MAX_SCREEN_SIDE`] pixels.
 pub fn parse_screen_size(text: &str) -> Result<(u32, u32), ArgError> {
     let malformed = || ArgError::Malformed {
@@ -481,6 +536,21 @@ mod tests {
 
     #[test]
     fn thread_counts() {
+        assert_eq!(parse_board_count("5"), Ok(5));
+        assert!(parse_board_count("0").is_err());
+        assert!(parse_board_count("-3").is_err());
+        assert!(parse_board_count("1000001")
+            .unwrap_err()
+            .to_string()
+            .contains("1 to 1000000"));
+        assert_eq!(parse_node_limit("1000"), Ok(1000));
+        assert!(parse_node_limit("0").is_err());
+        assert!(parse_node_limit("99999999999999999999999").is_err());
+        assert_eq!(parse_runs("30"), Ok(30));
+        assert!(parse_runs("10001").is_err());
+        assert_eq!(parse_seed("0"), Ok(0));
+        assert!(parse_seed("x").is_err());
+        assert_eq!(parse_random_boards("0"), Ok(0));
         assert_eq!(parse_threads("2"), Ok(2));
         assert_eq!(parse_threads("256"), Ok(256));
         assert_eq!(

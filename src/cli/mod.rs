@@ -9,6 +9,7 @@
 //! `play`, `demo` and `validate` of a game an sgt-puzzles program hosts.
 
 pub mod args;
+pub mod bench;
 pub mod click;
 pub mod fixtures;
 pub mod games;

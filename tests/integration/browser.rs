@@ -14,7 +14,7 @@
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use crate::util::{parse_flood_id, TempDir, FLOOD_ID};
+use crate::util::{parse_flood_id, shared_games, TempDir, FLOOD_ID};
 use gridbot::calibration::Calibration;
 use gridbot::display::VirtualDisplay;
 use gridbot::games::flood::screen::{read_board, to_sgt};
@@ -26,24 +26,6 @@ use gridbot::play::StatusResult;
 
 /// A second game from `sgt-flood --generate 1 12x12c6m5`, 25 moves allowed.
 const FLOOD_ID_2: &str = "12x12:130524345515334222344201243352341114502303052350010034312505042320230310230033443435052502543115012242515051140531445231042522443335434553434224,25";
-
-/// The folder with sgt-web's pages, or `None` (after saying why) when the
-/// shared games are not there.
-fn sgt_web() -> Option<PathBuf> {
-    let root = std::env::var_os("GRIDBOT_GAMES")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/games"));
-    let dir = root.join("sgt-web");
-    if dir.join("flood.html").is_file() {
-        Some(dir)
-    } else {
-        println!(
-            "skipped: {} not found (set GRIDBOT_GAMES to the shared games folder)",
-            dir.join("flood.html").display()
-        );
-        None
-    }
-}
 
 /// Whether Chromium is installed; says "skipped" when it is not.
 fn have_chromium() -> bool {
@@ -99,9 +81,16 @@ fn chromium_processes(pid: u32, display: &str) -> Vec<u32> {
         .collect()
 }
 
+/// The folder with sgt-web's pages when Chromium is installed too, or
+/// `None` (after saying why).
+fn sgt_web_with_chromium() -> Option<PathBuf> {
+    let games = shared_games("sgt-web/flood.html")?;
+    have_chromium().then(|| games.join("sgt-web"))
+}
+
 #[test]
 fn flood_page_is_read_like_the_desktop_game_and_leaves_nothing_behind() {
-    let (Some(folder), true) = (sgt_web(), have_chromium()) else {
+    let Some(folder) = sgt_web_with_chromium() else {
         return;
     };
     let display = VirtualDisplay::start_with_window_manager(1024, 900).expect("start Xvfb");
@@ -178,7 +167,7 @@ fn flood_page_is_read_like_the_desktop_game_and_leaves_nothing_behind() {
 
 #[test]
 fn a_page_that_panics_the_test_still_leaves_nothing_behind() {
-    let (Some(folder), true) = (sgt_web(), have_chromium()) else {
+    let Some(folder) = sgt_web_with_chromium() else {
         return;
     };
     let display = VirtualDisplay::start_with_window_manager(1024, 900).expect("start Xvfb");

@@ -93,15 +93,15 @@ fn auto_read_numbers_colours_by_first_appearance() {
 #[test]
 fn bad_inputs_are_clear_errors() {
     let cases = [
-        ("fixtures/bad/not-an-image.png", "cannot decode image"),
-        ("fixtures/bad/truncated.png", "cannot decode image"),
-        ("fixtures/bad/one-colour.png", "one colour"),
-        ("fixtures/bad/no-board.png", "no board found"),
+        ("fixtures/flood/bad/not-an-image.png", "cannot decode image"),
+        ("fixtures/flood/bad/truncated.png", "cannot decode image"),
+        ("fixtures/flood/bad/one-colour.png", "one colour"),
+        ("fixtures/flood/bad/no-board.png", "no board found"),
         (
-            "fixtures/bad/cut-off-right.png",
+            "fixtures/flood/bad/cut-off-right.png",
             "cut off at the right edge",
         ),
-        ("fixtures/bad/covered.png", "covered"),
+        ("fixtures/flood/bad/covered.png", "covered"),
         ("fixtures/does-not-exist.png", "cannot open image"),
     ];
     for (file, want) in cases {
@@ -214,7 +214,7 @@ fn calibrate_writes_a_file_that_reads_back() {
 
 #[test]
 fn won_board_needs_and_takes_geometry_hints() {
-    let out = gridbot(&["read", "flood", "fixtures/bad/won-5x5c3.png"]);
+    let out = gridbot(&["read", "flood", "fixtures/flood/bad/won-5x5c3.png"]);
     assert!(String::from_utf8_lossy(&out.stderr).contains("all one colour (#ffff00)"));
     let path = std::env::temp_dir().join(format!("gridbot-won-{}.toml", std::process::id()));
     let base = std::fs::read_to_string(format!("{}/calibration/sgt-flood.toml", root())).unwrap();
@@ -227,7 +227,7 @@ fn won_board_needs_and_takes_geometry_hints() {
     let out = gridbot(&[
         "read",
         "flood",
-        "fixtures/bad/won-5x5c3.png",
+        "fixtures/flood/bad/won-5x5c3.png",
         "-c",
         path.to_str().unwrap(),
         "-f",
@@ -271,7 +271,7 @@ fn dump_stages_writes_one_image_per_stage() {
     let out = gridbot(&[
         "read",
         "flood",
-        "fixtures/bad/no-board.png",
+        "fixtures/flood/bad/no-board.png",
         "--dump-stages",
         dir.to_str().unwrap(),
     ]);

@@ -260,18 +260,10 @@ fn fixtures_record_stores_what_check_accepts() {
     let deadline = Instant::now() + Duration::from_secs(10);
     loop {
         let out = Command::new(env!("CARGO_BIN_EXE_gridbot"))
-            .args([
-                "fixtures",
-                "flood",
-                "record",
-                "live",
-                "--id",
-                id,
-                "--calibration",
-            ])
-            .arg(format!("{root}/calibration/sgt-flood.toml"))
-            .arg("--dir")
+            .args(["fixtures", "flood", "record"])
             .arg(&dir)
+            .args(["--capture", "live", "--id", id, "--calibration"])
+            .arg(format!("{root}/calibration/sgt-flood.toml"))
             .env("DISPLAY", display.name())
             .output()
             .unwrap();

@@ -6,12 +6,11 @@
 //! missing), and recovery from a jump the "user" plays with the keyboard
 //! between the bot's moves.
 
-use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
-use crate::play_util::{report, xdotool, Bot};
-use crate::util::{assert_success, gridbot, run, stdout, TempDir, TIMEOUT};
+use crate::play_util::{report, xdotool, Interference};
+use crate::util::{assert_success, gridbot, run, shared_games, stdout, TempDir, TIMEOUT};
 use gridbot::display::{DisplayChild, VirtualDisplay, WindowInfo};
 use gridbot::hosts::browser::find_chromium;
 
@@ -118,26 +117,11 @@ fn an_octagon_is_won_with_play_pegs() {
     assert_eq!(g["mismatches"], 0, "{g}");
 }
 
-/// The folder with sgt-web's pages, or `None` (after saying why).
-fn sgt_web() -> Option<PathBuf> {
-    let root = std::env::var_os("GRIDBOT_GAMES")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/games"));
-    let page = root.join("sgt-web/pegs.html");
-    if page.is_file() {
-        Some(root)
-    } else {
-        println!(
-            "skipped: {} not found (set GRIDBOT_GAMES to the shared games folder)",
-            page.display()
-        );
-        None
-    }
-}
-
 #[test]
 fn a_game_is_won_in_the_browser() {
-    let Some(games) = sgt_web() else { return };
+    let Some(games) = shared_games("sgt-web/pegs.html") else {
+        return;
+    };
     if let Err(e) = find_chromium() {
         println!("skipped: {e}");
         return;
@@ -166,58 +150,38 @@ fn a_game_is_won_in_the_browser() {
 #[test]
 fn a_jump_played_behind_the_bots_back_is_absorbed() {
     let game = PegsOnDisplay::start(ENGLISH);
-    let dir = TempDir::new("pegs-recover");
-    let path = dir.join("report.json");
-    let mut bot = Bot::spawn(
-        game.name(),
-        &[
-            "-v",
-            "play",
-            "pegs",
-            "--pause-between-moves",
-            "800",
-            "--report",
-            path.to_str().unwrap(),
-        ],
-    );
     // The bot has read and solved the board and now waits before its first
     // drag: jump (3,1) over (3,2) into the centre with the keyboard (the
     // first arrow shows the cursor at (2,1), Down takes it to (3,1),
     // Return picks the peg up, Right jumps), which leaves the pointer alone.
-    bot.wait_for("plan:", 1, GAME_TIMEOUT);
-    xdotool(
-        game.name(),
-        &[
-            "windowfocus",
-            "--sync",
-            &game.window.id.to_string(),
-            "key",
-            "--delay",
-            "30",
-            "Right",
-            "Down",
-            "Return",
-            "Right",
-        ],
-    );
-    let end = bot.finish(GAME_TIMEOUT);
-    assert!(
-        end.status.success(),
-        "bot failed:\n{}\n{}",
-        end.stdout,
-        end.stderr
-    );
-    assert!(
-        end.stderr
-            .contains("the board changed while the bot waited")
-            || end.stderr.contains("differs from the prediction"),
-        "{}",
-        end.stderr
-    );
-    let g = &report(&path)["games"][0];
-    assert_eq!(g["result"], "won", "{g}");
-    assert!(g["mismatches"].as_u64().unwrap() >= 1, "{g}");
-    assert!(g["solves"].as_u64().unwrap() >= 2, "{g}");
+    let g = Interference {
+        display: game.name(),
+        verbosity: "-v",
+        game: "pegs",
+        extra: &[],
+        pause_ms: "800",
+        tag: "pegs-recover",
+        wait_for: ("plan:", 1),
+        timeout: GAME_TIMEOUT,
+        also_noticed: &[],
+    }
+    .play(|| {
+        xdotool(
+            game.name(),
+            &[
+                "windowfocus",
+                "--sync",
+                &game.window.id.to_string(),
+                "key",
+                "--delay",
+                "30",
+                "Right",
+                "Down",
+                "Return",
+                "Right",
+            ],
+        );
+    });
     // The user's jump was one of the 31: the bot played the other 30.
     assert_eq!(g["bot_moves"], 30, "{g}");
 }

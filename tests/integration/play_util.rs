@@ -162,3 +162,77 @@ pub fn report(path: &Path) -> serde_json::Value {
     serde_json::from_str(&std::fs::read_to_string(path).expect("report written"))
         .expect("report is JSON")
 }
+
+/// A game played while the "user" interferes behind the bot's back (a key
+/// pressed during the bot's pause between moves): what every such test
+/// starts, and what it checks.
+pub struct Interference<'a> {
+    /// The display the game is on.
+    pub display: &'a str,
+    /// `-v` or `-vv`.
+    pub verbosity: &'a str,
+    /// The game: `gridbot play GAME`.
+    pub game: &'a str,
+    /// More options for `play` (e.g. `--pdb none`).
+    pub extra: &'a [&'a str],
+    /// `--pause-between-moves`, ms.
+    pub pause_ms: &'a str,
+    /// Names the temporary folder.
+    pub tag: &'a str,
+    /// The log line to wait for before interfering, and how many times.
+    pub wait_for: (&'a str, usize),
+    /// How long the game may take.
+    pub timeout: Duration,
+    /// Log lines that also show the bot noticed, besides a change while it
+    /// waited and a board that differs from the prediction.
+    pub also_noticed: &'a [&'a str],
+}
+
+impl Interference<'_> {
+    /// Plays, runs `interfere` once the bot logged `wait_for`, and checks
+    /// that the bot exited successfully, noticed, and won with at least
+    /// one mismatch and at least two solves. Returns the report's game
+    /// record for the test's own checks.
+    pub fn play(&self, interfere: impl FnOnce()) -> serde_json::Value {
+        let dir = crate::util::TempDir::new(self.tag);
+        let path = dir.join("report.json");
+        let mut args = vec![self.verbosity, "play", self.game];
+        args.extend_from_slice(self.extra);
+        args.extend_from_slice(&[
+            "--pause-between-moves",
+            self.pause_ms,
+            "--report",
+            path.to_str().unwrap(),
+        ]);
+        let mut bot = Bot::spawn(self.display, &args);
+        bot.wait_for(self.wait_for.0, self.wait_for.1, self.timeout);
+        interfere();
+        let end = bot.finish(self.timeout);
+        assert!(
+            end.status.success(),
+            "bot failed:\n{}\n{}",
+            end.stdout,
+            end.stderr
+        );
+        // Normally seen during the pause before the next move; on a slow
+        // machine the keys may land after it, and the check after the move
+        // catches it instead.
+        let noticed = [
+            "the board changed while the bot waited",
+            "differs from the prediction",
+        ];
+        assert!(
+            noticed
+                .iter()
+                .chain(self.also_noticed)
+                .any(|n| end.stderr.contains(n)),
+            "{}",
+            end.stderr
+        );
+        let g = report(&path)["games"][0].clone();
+        assert_eq!(g["result"], "won", "{g}");
+        assert!(g["mismatches"].as_u64().unwrap() >= 1, "{g}");
+        assert!(g["solves"].as_u64().unwrap() >= 2, "{g}");
+        g
+    }
+}

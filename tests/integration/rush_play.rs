@@ -2,18 +2,18 @@
 //! 20-move puzzle won by `demo rush` (each move one drag, verified by
 //! reading the board again; the page's own counter read off the screen
 //! must say 20 / 20), a recovery from a move the "user" takes back with
-//! the page's Undo key between two of the bot's drags, and the recorded
-//! screenshot fixtures (`gridbot fixtures rush check`).
+//! the page's Undo key between two of the bot's drags. (The recorded
+//! screenshot fixtures are checked in `fixtures_check`.)
 //!
 //! The player is shared material (`$GRIDBOT_GAMES` or `../shared/games/`);
 //! the browser tests print "skipped: ..." and pass when it or Chromium is
 //! missing.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::Duration;
 
-use crate::play_util::{report, xdotool, Bot};
-use crate::util::{assert_success, gridbot, run, stdout, TempDir};
+use crate::play_util::{report, xdotool, Interference};
+use crate::util::{assert_success, gridbot, run, shared_games, stdout, TempDir};
 use gridbot::display::VirtualDisplay;
 use gridbot::hosts::browser::{find_chromium, Browser, BrowserOptions};
 
@@ -26,17 +26,7 @@ const GAME_TIMEOUT: Duration = Duration::from_secs(120);
 
 /// The shared games folder holding rush-web/, or `None` (after saying why).
 fn rush_web() -> Option<PathBuf> {
-    let root = std::env::var_os("GRIDBOT_GAMES")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/games"));
-    let page = root.join("rush-web/index.html");
-    if !page.is_file() {
-        println!(
-            "skipped: {} not found (set GRIDBOT_GAMES to the shared games folder)",
-            page.display()
-        );
-        return None;
-    }
+    let root = shared_games("rush-web/index.html")?;
     if let Err(e) = find_chromium() {
         println!("skipped: {e}");
         return None;
@@ -97,47 +87,26 @@ fn a_move_taken_back_behind_the_bots_back_is_replayed() {
         .last()
         .expect("the player's window")
         .to_string();
-    let dir = TempDir::new("rush-recover");
-    let path = dir.join("report.json");
-    let mut bot = Bot::spawn(
-        display.name(),
-        &[
-            "-vv",
-            "play",
-            "rush",
-            "--pause-between-moves",
-            "700",
-            "--report",
-            path.to_str().unwrap(),
-        ],
-    );
     // Two drags done and verified; during the pause before the third, the
     // page's Undo key (`u`) takes the second back, which leaves the
     // pointer alone.
-    bot.wait_for("engine] settled after", 2, GAME_TIMEOUT);
-    xdotool(
-        display.name(),
-        &["windowfocus", "--sync", &window, "key", "u"],
-    );
-    let end = bot.finish(GAME_TIMEOUT);
-    assert!(
-        end.status.success(),
-        "bot failed:\n{}\n{}",
-        end.stdout,
-        end.stderr
-    );
-    assert!(
-        end.stderr
-            .contains("the board changed while the bot waited")
-            || end.stderr.contains("differs from the prediction")
-            || end.stderr.contains("the board did not change"),
-        "{}",
-        end.stderr
-    );
-    let g = &report(&path)["games"][0];
-    assert_eq!(g["result"], "won", "{g}");
-    assert!(g["mismatches"].as_u64().unwrap() >= 1, "{g}");
-    assert!(g["solves"].as_u64().unwrap() >= 2, "{g}");
+    let g = Interference {
+        display: display.name(),
+        verbosity: "-vv",
+        game: "rush",
+        extra: &[],
+        pause_ms: "700",
+        tag: "rush-recover",
+        wait_for: ("engine] settled after", 2),
+        timeout: GAME_TIMEOUT,
+        also_noticed: &["the board did not change"],
+    }
+    .play(|| {
+        xdotool(
+            display.name(),
+            &["windowfocus", "--sync", &window, "key", "u"],
+        );
+    });
     // The move taken back was played again: 21 drags (20 counted when the
     // Undo landed before the second drag was verified: the bot saw no
     // change and played it again), and the page, whose Undo took one off
@@ -150,17 +119,4 @@ fn a_move_taken_back_behind_the_bots_back_is_replayed() {
         assert_eq!(c.moves, 20, "{status}");
     }
     drop(browser);
-}
-
-#[test]
-fn every_fixture_reads_right() {
-    let root = env!("CARGO_MANIFEST_DIR");
-    let out = run(gridbot(None)
-        .args(["fixtures", "rush", "check"])
-        .arg(format!("{root}/fixtures/rush")));
-    assert_success(&out);
-    let text = stdout(&out);
-    assert!(text.contains(" 0 failed"), "{text}");
-    let ok = text.lines().filter(|l| l.contains("  ok  ")).count();
-    assert!(ok >= 8, "expected at least 8 fixtures:\n{text}");
 }

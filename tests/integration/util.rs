@@ -213,3 +213,22 @@ pub fn poll<T>(timeout: Duration, mut check: impl FnMut() -> Option<T>) -> Optio
         std::thread::sleep(Duration::from_millis(50));
     }
 }
+
+/// The shared games folder (`$GRIDBOT_GAMES`, else `../shared/games`) when
+/// it holds `page` (e.g. `sgt-web/flood.html`); else `None`, after saying
+/// why the test skips.
+pub fn shared_games(page: &str) -> Option<PathBuf> {
+    let root = std::env::var_os("GRIDBOT_GAMES")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/games"));
+    let path = root.join(page);
+    if path.is_file() {
+        Some(root)
+    } else {
+        println!(
+            "skipped: {} not found (set GRIDBOT_GAMES to the shared games folder)",
+            path.display()
+        );
+        None
+    }
+}

@@ -10,6 +10,7 @@ use rayon::prelude::*;
 use super::pdb::PatternDb;
 use super::rules::Board;
 use super::solve::{solve, SolveOptions};
+use crate::measure::{median, timed};
 
 /// One board's result.
 #[derive(Debug, Clone, serde::Serialize)]
@@ -79,15 +80,85 @@ pub struct BenchReport {
     pub results: Vec<BoardResult>,
 }
 
-/// CPU time used by the calling thread.
-pub fn thread_cpu() -> Duration {
-    let mut ts = libc::timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
-    // SAFETY: clock_gettime writes into the timespec we own.
-    unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
-    Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32)
+/// Solves one board (on line `line`) and times it on this thread.
+fn solve_one(
+    line: usize,
+    board: &Board,
+    expected: Option<u32>,
+    opts: &SolveOptions,
+) -> BoardResult {
+    let (r, t) = timed(|| solve(board, opts));
+    let cpu = t.cpu;
+    match r {
+        Ok(s) => {
+            let o = s.outcome;
+            let clicks = o
+                .moves
+                .as_ref()
+                .and_then(|m| super::rules::clicks(board, m).ok())
+                .map(|c| c.len());
+            BoardResult {
+                line,
+                length: o.len(),
+                clicks,
+                lower_bound: o.lower_bound,
+                proven: o.proven_optimal,
+                nodes: o.nodes,
+                cpu,
+                expected,
+                error: None,
+                first_length: s.first.map(|f| f.length),
+                first_time: s.first.map(|f| f.time),
+            }
+        }
+        Err(e) => BoardResult {
+            line,
+            length: None,
+            clicks: None,
+            lower_bound: 0,
+            proven: false,
+            nodes: 0,
+            cpu,
+            expected,
+            error: Some(e.to_string()),
+            first_length: None,
+            first_time: None,
+        },
+    }
+}
+
+/// The summary of `results`, solved in `wall`.
+fn summarise(results: Vec<BoardResult>, wall: Duration) -> BenchReport {
+    let mut cpus: Vec<Duration> = results.iter().map(|r| r.cpu).collect();
+    cpus.sort();
+    let solved: Vec<&BoardResult> = results.iter().filter(|r| r.length.is_some()).collect();
+    let mut firsts: Vec<Duration> = results.iter().filter_map(|r| r.first_time).collect();
+    firsts.sort();
+    BenchReport {
+        total_lower_bound: results.iter().map(|r| r.lower_bound as u64).sum(),
+        first_solutions: firsts.len(),
+        median_first: median(&firsts),
+        max_first: firsts.last().copied(),
+        total_first_moves: results.iter().filter_map(|r| r.first_length).sum(),
+        boards: results.len(),
+        solved: solved.len(),
+        total_moves: solved.iter().filter_map(|r| r.length).sum(),
+        total_clicks: solved.iter().filter_map(|r| r.clicks).sum(),
+        proven: results.iter().filter(|r| r.proven).count(),
+        mismatches: results
+            .iter()
+            .filter_map(|r| match r.expected {
+                Some(e) if r.length != Some(e as usize) => Some((r.line, r.length, e)),
+                _ => None,
+            })
+            .collect(),
+        search_cpu: cpus.iter().sum(),
+        wall,
+        median_cpu: median(&cpus).unwrap_or_default(),
+        max_cpu: cpus.last().copied().unwrap_or_default(),
+        nodes: results.iter().map(|r| r.nodes).sum(),
+        results,
+    }
 }
 
 /// Solves `boards` (with their 1-based lines) on rayon's current pool,
@@ -110,81 +181,13 @@ pub fn run(
         .par_iter()
         .enumerate()
         .map(|(i, (line, board))| {
-            let t0 = thread_cpu();
-            let r = solve(board, &opts);
-            let cpu = thread_cpu().saturating_sub(t0);
             let expected = expected.and_then(|e| e.get(i).copied());
-            let res = match r {
-                Ok(s) => {
-                    let o = s.outcome;
-                    let clicks = o
-                        .moves
-                        .as_ref()
-                        .and_then(|m| super::rules::clicks(board, m).ok())
-                        .map(|c| c.len());
-                    BoardResult {
-                        line: *line,
-                        length: o.len(),
-                        clicks,
-                        lower_bound: o.lower_bound,
-                        proven: o.proven_optimal,
-                        nodes: o.nodes,
-                        cpu,
-                        expected,
-                        error: None,
-                        first_length: s.first.map(|f| f.length),
-                        first_time: s.first.map(|f| f.time),
-                    }
-                }
-                Err(e) => BoardResult {
-                    line: *line,
-                    length: None,
-                    clicks: None,
-                    lower_bound: 0,
-                    proven: false,
-                    nodes: 0,
-                    cpu,
-                    expected,
-                    error: Some(e.to_string()),
-                    first_length: None,
-                    first_time: None,
-                },
-            };
+            let res = solve_one(*line, board, expected, &opts);
             progress(done.fetch_add(1, Ordering::Relaxed) + 1);
             res
         })
         .collect();
-    let wall = wall0.elapsed();
-    let mut cpus: Vec<Duration> = results.iter().map(|r| r.cpu).collect();
-    cpus.sort();
-    let solved: Vec<&BoardResult> = results.iter().filter(|r| r.length.is_some()).collect();
-    let mut firsts: Vec<Duration> = results.iter().filter_map(|r| r.first_time).collect();
-    firsts.sort();
-    BenchReport {
-        total_lower_bound: results.iter().map(|r| r.lower_bound as u64).sum(),
-        first_solutions: firsts.len(),
-        median_first: firsts.get(firsts.len() / 2).copied(),
-        max_first: firsts.last().copied(),
-        total_first_moves: results.iter().filter_map(|r| r.first_length).sum(),
-        boards: results.len(),
-        solved: solved.len(),
-        total_moves: solved.iter().filter_map(|r| r.length).sum(),
-        total_clicks: solved.iter().filter_map(|r| r.clicks).sum(),
-        proven: results.iter().filter(|r| r.proven).count(),
-        mismatches: results
-            .iter()
-            .filter_map(|r| match r.expected {
-                Some(e) if r.length != Some(e as usize) => Some((r.line, r.length, e)),
-                _ => None,
-            })
-            .collect(),
-        search_cpu: cpus.iter().sum(),
-        wall,
-        median_cpu: cpus.get(cpus.len() / 2).copied().unwrap_or_default(),
-        max_cpu: cpus.last().copied().unwrap_or_default(),
-        nodes: results.iter().map(|r| r.nodes).sum(),
-        results,
-    }
+    summarise(results, wall0.elapsed())
 }
 
 #[cfg(test)]

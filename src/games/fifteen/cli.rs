@@ -3,7 +3,6 @@
 //! reading the input, opening the pattern databases, printing the
 //! library's results.
 
-use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
@@ -11,18 +10,19 @@ use std::time::{Duration, Instant};
 use anyhow::{bail, Context};
 use clap::{ArgMatches, Command};
 
+pub mod bench;
 pub mod bench_read;
 pub mod fixtures;
 pub mod hosted;
 pub mod read;
 
-use super::bench;
 use super::parse::{parse_board, Convention};
 use super::pdb::{cache_dir, OpenReport, Partition, PatternDb};
 use super::rules::{clicks, Board};
 use super::solve::{solve, SolveOptions};
 use crate::cli::args::{parse_duration, read_input, source_name};
 use crate::games::registry::{command_for, parse, GameCli, Verb};
+pub use bench::{run_bench, BenchArgs};
 
 /// Fifteen in the registry.
 pub struct Fifteen;
@@ -63,9 +63,10 @@ impl GameCli for Fifteen {
                 name,
                 "Read every sgt-fifteen screenshot of a folder and report time per image",
             ),
-            Verb::Fixtures => {
-                command_for::<fixtures::Args>(name, "Check the sgt-fifteen screenshot fixtures")
-            }
+            Verb::Fixtures => command_for::<fixtures::Args>(
+                name,
+                "Check or record the sgt-fifteen screenshot fixtures",
+            ),
             Verb::Play => {
                 command_for::<hosted::PlayCmd>(name, "Play sgt-fifteen on the current display")
             }
@@ -276,217 +277,4 @@ fn tiles_moved(board: &Board, moves: &[super::Dir]) -> Vec<u8> {
             t
         })
         .collect()
-}
-
-/// `gridbot bench fifteen`.
-#[derive(Debug, clap::Args)]
-pub struct BenchArgs {
-    /// Boards, one a line (16 numbers, or an sgt-fifteen game ID).
-    pub file: PathBuf,
-    /// Known optimal lengths, one a line, line for line.
-    #[arg(long)]
-    pub optimal: Option<PathBuf>,
-    #[command(flatten)]
-    /// The search options.
-    pub search: SearchArgs,
-    /// Worker threads (default: all cores).
-    #[arg(long)]
-    pub threads: Option<usize>,
-    /// Print JSON instead of text.
-    #[arg(long)]
-    pub json: bool,
-}
-
-/// Runs `bench fifteen`.
-pub fn run_bench(args: BenchArgs) -> anyhow::Result<ExitCode> {
-    let text = std::fs::read_to_string(&args.file)
-        .with_context(|| format!("reading {}", args.file.display()))?;
-    let mut boards = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        if line.trim().is_empty() || line.trim_start().starts_with('#') {
-            continue;
-        }
-        let b = parse_board(line, args.search.goal)
-            .with_context(|| format!("{}: line {}", args.file.display(), i + 1))?;
-        boards.push((i + 1, b));
-    }
-    if boards.is_empty() {
-        bail!("{}: no boards", args.file.display());
-    }
-    let expected: Option<Vec<u32>> = match &args.optimal {
-        None => None,
-        Some(p) => {
-            let t =
-                std::fs::read_to_string(p).with_context(|| format!("reading {}", p.display()))?;
-            let v: Vec<u32> = t
-                .lines()
-                .enumerate()
-                .filter(|(_, l)| !l.trim().is_empty())
-                .map(|(i, l)| {
-                    l.trim().parse().with_context(|| {
-                        format!(
-                            "{}: line {}: {:?} is not a length",
-                            p.display(),
-                            i + 1,
-                            l.trim()
-                        )
-                    })
-                })
-                .collect::<anyhow::Result<_>>()?;
-            if v.len() != boards.len() {
-                bail!(
-                    "{}: {} lengths for {} boards",
-                    p.display(),
-                    v.len(),
-                    boards.len()
-                );
-            }
-            Some(v)
-        }
-    };
-    let threads = match args.threads {
-        Some(0) => bail!("--threads 0: need at least one thread"),
-        Some(n) => n,
-        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
-    };
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()?;
-    let any4 = boards
-        .iter()
-        .any(|(_, b)| b.width() == 4 && b.height() == 4);
-    let opened = pool.install(|| args.search.open(any4))?;
-    let bar = if std::io::stderr().is_terminal() && !args.json {
-        let b = indicatif::ProgressBar::new(boards.len() as u64);
-        b.set_style(
-            indicatif::ProgressStyle::with_template(
-                "{bar:40} {pos}/{len} boards, {elapsed} elapsed",
-            )
-            .expect("a valid template"),
-        );
-        b
-    } else {
-        indicatif::ProgressBar::hidden()
-    };
-    let cells = boards
-        .iter()
-        .map(|(_, b)| b.cells().len())
-        .max()
-        .unwrap_or(0);
-    let time_limit = args.search.time_limit(cells)?;
-    let report = pool.install(|| {
-        bench::run(
-            &boards,
-            expected.as_deref(),
-            opened.as_ref().map(|(db, _)| db),
-            time_limit,
-            &|n| bar.set_position(n as u64),
-        )
-    });
-    bar.finish_and_clear();
-    let rss = peak_rss_bytes();
-    let db = opened.as_ref().map(|(_, r)| r);
-    let n = report.boards.max(1) as f64;
-    if args.json {
-        let v = serde_json::json!({
-            "boards": report.boards,
-            "solved": report.solved,
-            "total_moves": report.total_moves,
-            "total_clicks": report.total_clicks,
-            "proven": report.proven,
-            "mismatches": report.mismatches,
-            "search_cpu_s": report.search_cpu.as_secs_f64(),
-            "wall_s": report.wall.as_secs_f64(),
-            "median_cpu_ms": report.median_cpu.as_secs_f64() * 1000.0,
-            "max_cpu_ms": report.max_cpu.as_secs_f64() * 1000.0,
-            "nodes": report.nodes,
-            "nodes_per_board": report.nodes as f64 / n,
-            "total_lower_bound": report.total_lower_bound,
-            "first_solutions": report.first_solutions,
-            "total_first_moves": report.total_first_moves,
-            "median_first_ms": report.median_first.map(|d| d.as_secs_f64() * 1000.0),
-            "max_first_ms": report.max_first.map(|d| d.as_secs_f64() * 1000.0),
-            "threads": threads,
-            "pdb": args.search.pdb.partition().map(|p| p.name()),
-            "pdb_built": db.map(|d| d.built),
-            "pdb_build_s": db.map(|d| d.build_time.as_secs_f64()),
-            "pdb_load_s": db.map(|d| d.load_time.as_secs_f64()),
-            "pdb_bytes": db.map(|d| d.bytes),
-            "peak_rss_bytes": rss,
-            "results": report.results,
-        });
-        println!("{v}");
-    } else {
-        println!(
-            "boards:          {} ({} solved)",
-            report.boards, report.solved
-        );
-        println!(
-            "total moves:     {} ({} clicks)",
-            report.total_moves, report.total_clicks
-        );
-        println!("proven optimal:  {}", report.proven);
-        if expected.is_some() {
-            println!("differ from --optimal: {}", report.mismatches.len());
-            for (line, got, want) in &report.mismatches {
-                println!(
-                    "  line {line}: found {} expected {want}",
-                    got.map_or("none".into(), |g| g.to_string())
-                );
-            }
-        }
-        println!(
-            "cpu time:        {:.3} s (searches, {threads} thread(s)), wall {:.3} s",
-            report.search_cpu.as_secs_f64(),
-            report.wall.as_secs_f64()
-        );
-        println!(
-            "per board:       median {:.2} ms, max {:.2} ms",
-            report.median_cpu.as_secs_f64() * 1000.0,
-            report.max_cpu.as_secs_f64() * 1000.0
-        );
-        println!(
-            "nodes:           {} total, {:.0} per board",
-            report.nodes,
-            report.nodes as f64 / n
-        );
-        println!("lower bounds:    {} in total", report.total_lower_bound);
-        if let (Some(med), Some(max)) = (report.median_first, report.max_first) {
-            println!(
-                "first solutions: {} boards, {} moves in total; median {:.2} ms, max {:.2} ms (wall)",
-                report.first_solutions,
-                report.total_first_moves,
-                med.as_secs_f64() * 1000.0,
-                max.as_secs_f64() * 1000.0
-            );
-        }
-        if let Some(d) = db {
-            println!(
-                "pattern db:      {} ({} bytes; built {} table(s) in {:.1} s, loaded in {:.2} s)",
-                args.search.pdb.partition().map_or("none", |p| p.name()),
-                d.bytes,
-                d.built,
-                d.build_time.as_secs_f64(),
-                d.load_time.as_secs_f64()
-            );
-        }
-        if let Some(r) = rss {
-            println!("peak memory:     {:.1} MiB", r as f64 / (1024.0 * 1024.0));
-        }
-    }
-    Ok(
-        if report.mismatches.is_empty() && report.solved == report.boards {
-            ExitCode::SUCCESS
-        } else {
-            ExitCode::FAILURE
-        },
-    )
-}
-
-/// Peak resident set size in bytes (VmHWM), when /proc is available.
-fn peak_rss_bytes() -> Option<u64> {
-    let s = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = s.lines().find(|l| l.starts_with("VmHWM:"))?;
-    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kb * 1024)
 }

@@ -12,6 +12,7 @@ use rayon::prelude::*;
 use super::analyse::{analyse, changes, WinOracle, WinSearch};
 use super::parse::{parse_boards, LevelBoard, ParseError};
 use super::rules::{Board, CELLS};
+use crate::measure::{process_cpu, thread_cpu};
 
 /// Why a benchmark directory could not be read.
 #[derive(Debug, thiserror::Error)]
@@ -134,7 +135,7 @@ pub fn bench_levels(
     oracle: Option<&dyn WinOracle>,
 ) -> LevelBench {
     let t0 = Instant::now();
-    let c0 = process_cpu_seconds();
+    let c0 = process_cpu();
     let jobs: Vec<(u32, usize, Board)> = levels
         .iter()
         .flat_map(|(n, bs)| bs.iter().enumerate().map(move |(i, b)| (*n, i, b.board)))
@@ -181,7 +182,7 @@ pub fn bench_levels(
         levels,
         not_unique,
         wall_seconds: t0.elapsed().as_secs_f64(),
-        cpu_seconds: process_cpu_seconds() - c0,
+        cpu_seconds: process_cpu().saturating_sub(c0).as_secs_f64(),
     }
 }
 
@@ -224,36 +225,12 @@ pub struct ChangesTiming {
     pub cpu_seconds: f64,
 }
 
-/// CPU time of the calling thread, in seconds.
-pub fn thread_cpu_seconds() -> f64 {
-    cpu_clock(libc::CLOCK_THREAD_CPUTIME_ID)
-}
-
-/// CPU time of the whole process (all threads), in seconds.
-pub fn process_cpu_seconds() -> f64 {
-    cpu_clock(libc::CLOCK_PROCESS_CPUTIME_ID)
-}
-
-fn cpu_clock(clock: libc::clockid_t) -> f64 {
-    let mut ts = libc::timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
-    // SAFETY: clock_gettime writes into the timespec we own.
-    let ok = unsafe { libc::clock_gettime(clock, &mut ts) } == 0;
-    if ok {
-        ts.tv_sec as f64 + ts.tv_nsec as f64 * 1e-9
-    } else {
-        0.0
-    }
-}
-
 /// Runs the add/remove analysis (solvability of the board and of its 56
 /// neighbours) on every board, one thread, each board with a fresh
 /// dead-position table; `oracle` stops the searches early.
 pub fn time_changes(boards: &[Board], oracle: Option<&dyn WinOracle>) -> ChangesTiming {
     let t0 = Instant::now();
-    let c0 = thread_cpu_seconds();
+    let c0 = thread_cpu();
     let mut nodes = 0;
     let mut solvable = 0;
     let mut n_changes = 0;
@@ -270,7 +247,7 @@ pub fn time_changes(boards: &[Board], oracle: Option<&dyn WinOracle>) -> Changes
         changes: n_changes,
         nodes,
         seconds: t0.elapsed().as_secs_f64(),
-        cpu_seconds: thread_cpu_seconds() - c0,
+        cpu_seconds: thread_cpu().saturating_sub(c0).as_secs_f64(),
     }
 }
 

@@ -14,11 +14,15 @@ use clap::{ArgMatches, Args, Command};
 use serde_json::json;
 
 use super::analyse::{analyse, Analysis, WinOracle};
-use super::bench::{bench_levels, load_levels, random_boards, time_changes};
+use super::bench::{
+    bench_levels, load_levels, random_boards, time_changes, ChangesTiming, LevelBench,
+};
 use super::draw::draw;
 use super::endgame::{placements, Endgame, LevelStats, MAX_TABLE_BALLS};
 use super::parse::parse_boards;
 use super::rules::{coords, Board};
+use crate::cli::args::{parse_random_boards, parse_seed};
+use crate::cli::bench::BenchOptions;
 use crate::games::registry::{command_for, parse, GameCli, Verb};
 
 /// Fling! in the registry.
@@ -102,9 +106,10 @@ pub struct BenchArgs {
     /// The directory of `levelN.txt` files (the shared benchmarks'
     /// `fling/`).
     pub dir: PathBuf,
-    /// Print JSON instead of text.
-    #[arg(long)]
-    pub json: bool,
+    /// The options every bench takes (`--boards N`: the first N boards in
+    /// level order).
+    #[command(flatten)]
+    pub bench: BenchOptions,
     /// Draw reachable states per level (log axis) into this PNG.
     #[arg(long, value_name = "FILE")]
     pub plot: Option<PathBuf>,
@@ -117,13 +122,13 @@ pub struct BenchArgs {
     pub table_balls: u32,
     /// Also time the add/remove analysis on this many random boards, with
     /// and without the tables.
-    #[arg(long, value_name = "N", default_value_t = 0)]
+    #[arg(long, value_name = "N", default_value_t = 0, value_parser = parse_random_boards)]
     pub random: usize,
     /// Balls on each random board.
     #[arg(long, value_name = "K", default_value_t = 14, value_parser = clap::value_parser!(u32).range(2..=40))]
     pub balls: u32,
     /// Seed of the random boards.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = parse_seed)]
     pub seed: u64,
 }
 
@@ -325,13 +330,22 @@ pub fn run_analyse(args: &AnalyseArgs) -> Result<ExitCode> {
 
 /// Runs `bench fling`.
 pub fn run_bench(args: &BenchArgs) -> Result<ExitCode> {
-    let levels = load_levels(&args.dir)?;
+    let mut levels = load_levels(&args.dir)?;
+    if let Some(n) = args.bench.boards {
+        let mut left = n;
+        for (_, boards) in &mut levels {
+            boards.truncate(left);
+            left -= boards.len();
+        }
+        levels.retain(|(_, boards)| !boards.is_empty());
+    }
     let tables = match &args.tables {
         Some(d) => Some(load_tables(d, args.table_balls)?),
         None => None,
     };
     let oracle = tables.as_ref().map(|t| t as &dyn WinOracle);
-    let r = bench_levels(&levels, oracle);
+    let pool = BenchOptions::pool(args.bench.threads_or_cores())?;
+    let r = pool.install(|| bench_levels(&levels, oracle));
     let random = if args.random > 0 {
         let boards = random_boards(args.random, args.balls, args.seed);
         let without = time_changes(&boards, None);
@@ -343,7 +357,7 @@ pub fn run_bench(args: &BenchArgs) -> Result<ExitCode> {
     if let Some(p) = &args.plot {
         super::plot::plot_levels(&r.levels, p)?;
     }
-    if args.json {
+    if args.bench.json {
         let mut v = serde_json::to_value(&r)?;
         if let Some((without, with)) = &random {
             v["random_changes"] = json!({"balls": args.balls, "seed": args.seed, "without_tables": without, "with_tables": with});
@@ -351,6 +365,15 @@ pub fn run_bench(args: &BenchArgs) -> Result<ExitCode> {
         println!("{}", serde_json::to_string_pretty(&v)?);
         return Ok(ExitCode::SUCCESS);
     }
+    print_levels(&r);
+    if let Some((without, with)) = random {
+        print_random(args, &without, with.as_ref())?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The text report of the levels' analysis.
+fn print_levels(r: &LevelBench) {
     println!("level boards balls  mean_reachable  min_reachable  max_reachable");
     for l in &r.levels {
         println!(
@@ -383,33 +406,40 @@ pub fn run_bench(args: &BenchArgs) -> Result<ExitCode> {
             );
         }
     }
-    if let Some((without, with)) = random {
+}
+
+/// The text report of the add/remove timing, without and with the
+/// tables; an error when the two disagree.
+fn print_random(
+    args: &BenchArgs,
+    without: &ChangesTiming,
+    with: Option<&ChangesTiming>,
+) -> Result<()> {
+    println!(
+        "add/remove analysis of {} random {}-ball boards (seed {}), one thread:",
+        without.boards, args.balls, args.seed
+    );
+    println!(
+        "  without tables: {:.3} s wall, {:.3} s CPU, {} nodes, {} solvable, {} changing cells",
+        without.seconds, without.cpu_seconds, without.nodes, without.solvable, without.changes
+    );
+    if let Some(w) = with {
         println!(
-            "add/remove analysis of {} random {}-ball boards (seed {}), one thread:",
-            without.boards, args.balls, args.seed
+            "  with tables up to {} balls: {:.3} s wall, {:.3} s CPU, {} nodes, {} solvable, {} changing cells; speed-up {:.2}x CPU, {:.2}x wall",
+            args.table_balls,
+            w.seconds,
+            w.cpu_seconds,
+            w.nodes,
+            w.solvable,
+            w.changes,
+            without.cpu_seconds / w.cpu_seconds.max(1e-9),
+            without.seconds / w.seconds.max(1e-9)
         );
-        println!(
-            "  without tables: {:.3} s wall, {:.3} s CPU, {} nodes, {} solvable, {} changing cells",
-            without.seconds, without.cpu_seconds, without.nodes, without.solvable, without.changes
-        );
-        if let Some(w) = with {
-            println!(
-                "  with tables up to {} balls: {:.3} s wall, {:.3} s CPU, {} nodes, {} solvable, {} changing cells; speed-up {:.2}x CPU, {:.2}x wall",
-                args.table_balls,
-                w.seconds,
-                w.cpu_seconds,
-                w.nodes,
-                w.solvable,
-                w.changes,
-                without.cpu_seconds / w.cpu_seconds.max(1e-9),
-                without.seconds / w.seconds.max(1e-9)
-            );
-            if (w.solvable, w.changes) != (without.solvable, without.changes) {
-                bail!("the tables disagree with the search: they are wrong or damaged");
-            }
+        if (w.solvable, w.changes) != (without.solvable, without.changes) {
+            bail!("the tables disagree with the search: they are wrong or damaged");
         }
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(())
 }
 
 /// Runs `endgame fling`.

@@ -4,13 +4,17 @@
 
 use std::path::Path;
 use std::process::Command;
-use std::time::{Duration, Instant};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Instant;
+
+use rayon::prelude::*;
 
 use serde::Serialize;
 
 use super::parse::parse_game;
 use super::rules::Game;
 use super::solve::{SolveOptions, WinSolver};
+use crate::measure::{median as median_of, timed};
 use crate::solver::Budget;
 
 /// Why boards for a benchmark could not be had.
@@ -147,61 +151,58 @@ pub struct BenchReport {
     pub per_board: Vec<BoardResult>,
 }
 
-/// CPU time used by the calling thread.
-fn thread_cpu() -> Duration {
-    let mut ts = libc::timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
+/// Decides one board within `budget`, timed on the calling thread.
+fn decide(g: &Game, budget: &Budget) -> BoardResult {
+    let (o, t) = timed(|| {
+        let mut solver = WinSolver::new(&g.board, SolveOptions::default());
+        solver.solve(g.pegs, budget)
+    });
+    let jump_problem = super::rules::JumpProblem { board: &g.board };
+    let result = if let Some(m) = &o.moves {
+        // Every win is replayed: a search bug shows as `invalid`.
+        if crate::solver::wins(&jump_problem, &g.pegs, m) {
+            "won"
+        } else {
+            "invalid"
+        }
+    } else if o.proven_unsolvable {
+        "lost"
+    } else {
+        "unproven"
     };
-    // SAFETY: clock_gettime writes into the timespec we own.
-    unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
-    Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32)
+    BoardResult {
+        id: g.id(),
+        result,
+        nodes: o.nodes,
+        cpu_us: t.cpu.as_micros() as u64,
+        wall_us: t.wall.as_micros() as u64,
+    }
 }
 
-/// Decides each of `games` on this thread with a fresh solver and
-/// `budget()` per board; `progress` is called after each board.
+/// Decides each of `games` with a fresh solver and `budget()` per board,
+/// in parallel on rayon's current pool (one thread: one board after
+/// another); `progress` is called with the count done after each board.
 pub fn run(
     games: &[Game],
-    budget: impl Fn() -> Budget,
-    mut progress: impl FnMut(usize),
+    budget: impl Fn() -> Budget + Sync,
+    progress: &(dyn Fn(usize) + Sync),
 ) -> BenchReport {
     let start = Instant::now();
-    let mut per_board = Vec::with_capacity(games.len());
-    for (k, g) in games.iter().enumerate() {
-        let c0 = thread_cpu();
-        let t0 = Instant::now();
-        let mut solver = WinSolver::new(&g.board, SolveOptions::default());
-        let o = solver.solve(g.pegs, &budget());
-        let wall = t0.elapsed();
-        let cpu = thread_cpu() - c0;
-        let jump_problem = super::rules::JumpProblem { board: &g.board };
-        let result = if let Some(m) = &o.moves {
-            // Every win is replayed: a search bug shows as `invalid`.
-            if crate::solver::wins(&jump_problem, &g.pegs, m) {
-                "won"
-            } else {
-                "invalid"
-            }
-        } else if o.proven_unsolvable {
-            "lost"
-        } else {
-            "unproven"
-        };
-        per_board.push(BoardResult {
-            id: g.id(),
-            result,
-            nodes: o.nodes,
-            cpu_us: cpu.as_micros() as u64,
-            wall_us: wall.as_micros() as u64,
-        });
-        progress(k + 1);
-    }
+    let done = AtomicUsize::new(0);
+    let per_board: Vec<BoardResult> = games
+        .par_iter()
+        .map(|g| {
+            let r = decide(g, &budget());
+            progress(done.fetch_add(1, Ordering::Relaxed) + 1);
+            r
+        })
+        .collect();
     let mut walls: Vec<u64> = per_board.iter().map(|b| b.wall_us).collect();
     walls.sort_unstable();
-    let median = walls.get(walls.len() / 2).copied().unwrap_or(0);
+    let median = median_of(&walls).unwrap_or(0);
     let mut cpus: Vec<u64> = per_board.iter().map(|b| b.cpu_us).collect();
     cpus.sort_unstable();
-    let median_cpu = cpus.get(cpus.len() / 2).copied().unwrap_or(0);
+    let median_cpu = median_of(&cpus).unwrap_or(0);
     let slowest = per_board
         .iter()
         .max_by_key(|b| b.wall_us)
@@ -238,7 +239,7 @@ mod tests {
             Err(BoardsError::Empty(_))
         ));
         let games = parse_lines("3x1:PPH\n5x1:PHHHP\n", "f").unwrap();
-        let r = run(&games, Budget::unlimited, |_| {});
+        let r = run(&games, Budget::unlimited, &|_| {});
         assert_eq!((r.solved, r.lost, r.unproven), (1, 1, 0));
     }
 }

@@ -620,49 +620,8 @@ mod tests {
         assert!(matches!(read_board(&img), Err(ReadError::NoBoard { .. })));
     }
 
-    fn fixture_dir() -> std::path::PathBuf {
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/pegs")
-    }
-
-    #[test]
-    fn every_fixture_reads_as_its_game() {
-        let mut n = 0;
-        for entry in std::fs::read_dir(fixture_dir()).unwrap() {
-            let path = entry.unwrap().path();
-            if path.extension().is_none_or(|e| e != "png") {
-                continue;
-            }
-            let want = std::fs::read_to_string(path.with_extension("txt")).unwrap();
-            let want = trimmed(&parse_game(want.trim()).unwrap());
-            let img = image::open(&path).unwrap().to_rgba8();
-            let got = read_board(&img).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-            assert_eq!(got.game.id(), want.id(), "{}", path.display());
-            n += 1;
-        }
-        assert!(n >= 5, "only {n} fixtures");
-    }
-
-    #[test]
-    fn bad_fixtures_fail_with_their_message() {
-        let dir = fixture_dir().join("bad");
-        let mut n = 0;
-        for entry in std::fs::read_dir(&dir).unwrap() {
-            let path = entry.unwrap().path();
-            if path.extension().is_none_or(|e| e != "png") {
-                continue;
-            }
-            let want = std::fs::read_to_string(path.with_extension("txt")).unwrap();
-            let img = image::open(&path).unwrap().to_rgba8();
-            let err = read_board(&img).expect_err(&path.display().to_string());
-            assert!(
-                err.to_string().contains(want.trim()),
-                "{}: {err}",
-                path.display()
-            );
-            n += 1;
-        }
-        assert!(n >= 2);
-    }
+    // Every fixture of `fixtures/pegs/` against its truth file:
+    // `super::super::cli::fixtures`.
 
     #[test]
     fn trimming_drops_empty_rows_and_columns() {

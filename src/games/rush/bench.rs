@@ -2,7 +2,10 @@
 //! a file on the calling thread and compares each length with the file's
 //! MOVES column.
 
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
+
+use rayon::prelude::*;
 
 use serde::Serialize;
 
@@ -10,6 +13,7 @@ use super::board::Move;
 use super::parse::Puzzle;
 use super::search::steps;
 use super::solve::{solve, Strategy};
+use crate::measure::{median, timed, Timing};
 use crate::solver::{Budget, Outcome};
 
 /// A puzzle whose solver length differs from its MOVES column, or that was
@@ -43,7 +47,7 @@ pub struct BenchReport {
     pub nodes: u64,
     /// Puzzles that differ from their MOVES column.
     pub mismatches: Vec<Mismatch>,
-    /// CPU time of this thread over all searches, ms.
+    /// CPU time of the searches (each on its thread), ms.
     pub cpu_ms: f64,
     /// Wall time, ms.
     pub wall_ms: f64,
@@ -55,28 +59,31 @@ pub struct BenchReport {
     pub max_line: usize,
 }
 
-/// CPU time of the calling thread.
-pub fn thread_cpu_time() -> Duration {
-    let mut ts = libc::timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
-    // SAFETY: clock_gettime fills the struct we own.
-    unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
-    Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32)
+/// One puzzle's search: its outcome and its time.
+struct Solved {
+    outcome: Outcome<Move>,
+    timing: Timing,
 }
 
 /// Solves every puzzle with `strategy`, each within a fresh copy of
-/// `budget` (made by `budget()`), calling `progress(done)` after each.
+/// `budget` (made by `budget()`), in parallel on rayon's current pool (one
+/// thread: one puzzle after another), calling `progress(done)` after each.
 pub fn bench(
     puzzles: &[Puzzle],
     strategy: Strategy,
-    budget: impl Fn() -> Budget,
-    mut progress: impl FnMut(usize, &Outcome<Move>),
+    budget: impl Fn() -> Budget + Sync,
+    progress: &(dyn Fn(usize) + Sync),
 ) -> BenchReport {
-    let cpu0 = thread_cpu_time();
     let wall0 = Instant::now();
-    let mut times = Vec::with_capacity(puzzles.len());
+    let done = AtomicUsize::new(0);
+    let solved: Vec<Solved> = puzzles
+        .par_iter()
+        .map(|p| {
+            let (outcome, timing) = timed(|| solve(&p.board, p.start, strategy, &budget()));
+            progress(done.fetch_add(1, Ordering::Relaxed) + 1);
+            Solved { outcome, timing }
+        })
+        .collect();
     let mut report = BenchReport {
         strategy,
         puzzles: puzzles.len(),
@@ -91,15 +98,17 @@ pub fn bench(
         max_ms: 0.0,
         max_line: 0,
     };
-    for (k, p) in puzzles.iter().enumerate() {
-        let t = Instant::now();
-        let o = solve(&p.board, p.start, strategy, &budget());
-        let ms = t.elapsed().as_secs_f64() * 1e3;
+    let mut times = Vec::with_capacity(puzzles.len());
+    let mut cpu = Duration::ZERO;
+    for (p, s) in puzzles.iter().zip(&solved) {
+        let o = &s.outcome;
+        let ms = s.timing.wall.as_secs_f64() * 1e3;
         if ms > report.max_ms {
             report.max_ms = ms;
             report.max_line = p.line;
         }
         times.push(ms);
+        cpu += s.timing.cpu;
         report.nodes += o.nodes;
         report.proven += o.proven_optimal as usize;
         let found = o.len().map(|l| l as u32);
@@ -115,12 +124,11 @@ pub fn bench(
                 optimal: o.optimality(),
             });
         }
-        progress(k + 1, &o);
     }
-    report.cpu_ms = (thread_cpu_time() - cpu0).as_secs_f64() * 1e3;
+    report.cpu_ms = cpu.as_secs_f64() * 1e3;
     report.wall_ms = wall0.elapsed().as_secs_f64() * 1e3;
     times.sort_by(f64::total_cmp);
-    report.median_ms = times.get(times.len() / 2).copied().unwrap_or(0.0);
+    report.median_ms = median(&times).unwrap_or(0.0);
     report
 }
 
@@ -135,7 +143,7 @@ mod tests {
             "51 BCDDEoBCFoEGBoFAAGHHHIoGooJIKKLLJMMo 4780\n50 BCDDEoBCFoEGBoFAAGHHHIoGooJIKKLLJMMo 4780\n",
         )
         .unwrap();
-        let r = bench(&ps, Strategy::Bfs, Budget::unlimited, |_, _| {});
+        let r = bench(&ps, Strategy::Bfs, Budget::unlimited, &|_| {});
         assert_eq!(r.puzzles, 2);
         assert_eq!(r.proven, 2);
         assert_eq!(r.total_moves, 102);

@@ -24,6 +24,7 @@ use super::parse::{parse_line, parse_puzzles, Puzzle};
 use super::search::steps;
 use super::solve::{solve, Strategy};
 use crate::cli::args::{parse_bytes, parse_duration, read_input, source_name};
+use crate::cli::bench::BenchOptions;
 use crate::games::registry::{command_for, parse, GameCli, Verb};
 use crate::solver::Budget;
 
@@ -84,7 +85,7 @@ impl GameCli for Rush {
             ),
             Verb::Fixtures => command_for::<fixtures::Args>(
                 name,
-                "Check the Rush Hour player's screenshot fixtures",
+                "Check or record the Rush Hour player's screenshot fixtures",
             ),
             _ => return None,
         })
@@ -232,31 +233,30 @@ pub struct BenchArgs {
     file: PathBuf,
     #[command(flatten)]
     search: SearchArgs,
-    /// Only the first N puzzles.
-    #[arg(long)]
-    limit: Option<usize>,
-    /// Print the summary as JSON.
-    #[arg(long)]
-    json: bool,
+    /// The options every bench takes (`--threads`: default one, as each
+    /// puzzle's wall time is reported).
+    #[command(flatten)]
+    bench: BenchOptions,
 }
 
 fn run_bench(args: BenchArgs) -> anyhow::Result<ExitCode> {
     let text = std::fs::read_to_string(&args.file)
         .with_context(|| format!("reading {}", args.file.display()))?;
-    let mut puzzles =
-        parse_puzzles(&text).with_context(|| format!("reading {}", args.file.display()))?;
-    if let Some(n) = args.limit {
-        puzzles.truncate(n);
-    }
-    let bar = progress_bar(puzzles.len() as u64);
-    let r = bench(
-        &puzzles,
-        args.search.strategy,
-        || args.search.budget(),
-        |done, _| bar.set_position(done as u64),
-    );
+    let puzzles = args
+        .bench
+        .first(parse_puzzles(&text).with_context(|| format!("reading {}", args.file.display()))?);
+    let bar = args.bench.progress(puzzles.len(), "{wide_bar} {pos}/{len}");
+    let pool = BenchOptions::pool(args.bench.threads.unwrap_or(1))?;
+    let r = pool.install(|| {
+        bench(
+            &puzzles,
+            args.search.strategy,
+            || args.search.budget(),
+            &|done| bar.set_position(done as u64),
+        )
+    });
     bar.finish_and_clear();
-    if args.json {
+    if args.bench.json {
         println!("{}", serde_json::to_string_pretty(&r)?);
     } else {
         println!(

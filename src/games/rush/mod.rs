@@ -28,7 +28,6 @@ pub mod dbmerge;
 pub mod densewalk;
 pub mod enumerate;
 pub mod exact;
-pub mod fixtures;
 pub mod generate;
 pub mod parse;
 pub mod pieceset;

@@ -10,12 +10,12 @@ use std::fs;
 use std::path::Path;
 use std::time::Duration;
 
-use super::bench::thread_cpu_time;
 use super::densewalk::DenseWalk;
 use super::enumerate::{owned_sets, unit_index, units, EnumerateError, Rules};
 use super::pieceset::{Layout, PieceSet, MAX_LINES};
 use super::setbfs::SetBfs;
 use super::setwalk::{SetResult, Walker};
+use crate::measure::thread_cpu;
 
 /// A sample of piece sets.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -40,7 +40,7 @@ pub fn sample_sets(
 ) -> Result<SetSample, EnumerateError> {
     let all = units(n, walls, rules)?;
     let index = unit_index(&all, n);
-    let t0 = thread_cpu_time();
+    let t0 = thread_cpu();
     let mut out = SetSample::default();
     for (k, u) in all
         .iter()
@@ -52,7 +52,7 @@ pub fn sample_sets(
         out.sets.extend(sets.into_iter().step_by(set_step.max(1)));
         out.units += 1;
     }
-    out.discovery = thread_cpu_time() - t0;
+    out.discovery = thread_cpu() - t0;
     Ok(out)
 }
 
@@ -148,12 +148,12 @@ fn timed_walk(
 ) -> Result<(SetResult, Duration), EnumerateError> {
     let mut out = SetResult::default();
     let mut layout = Layout::default();
-    let t0 = thread_cpu_time();
+    let t0 = thread_cpu();
     for set in sets {
         layout.rebuild(set)?;
         walk(&layout, &mut out);
     }
-    Ok((out, thread_cpu_time() - t0))
+    Ok((out, thread_cpu() - t0))
 }
 
 #[cfg(test)]

@@ -1,0 +1,217 @@
+//! `gridbot bench fifteen FILE`: solves every board of a file (e.g. Korf's
+//! 100) on a pool of worker threads and prints the library's summary
+//! ([`crate::games::fifteen::bench`]) as text or JSON.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use anyhow::{bail, Context};
+
+use super::SearchArgs;
+use crate::cli::bench::{exit_code, read_lengths, BenchOptions};
+use crate::games::fifteen::bench::{self, BenchReport};
+use crate::games::fifteen::parse::parse_board;
+use crate::games::fifteen::pdb::OpenReport;
+use crate::games::fifteen::rules::Board;
+use crate::measure::{mib, ms, peak_rss_bytes};
+
+/// `gridbot bench fifteen`.
+#[derive(Debug, clap::Args)]
+pub struct BenchArgs {
+    /// Boards, one a line (16 numbers, or an sgt-fifteen game ID).
+    pub file: PathBuf,
+    /// Known optimal lengths, one a line, line for line.
+    #[arg(long)]
+    pub optimal: Option<PathBuf>,
+    #[command(flatten)]
+    /// The search options.
+    pub search: SearchArgs,
+    /// The options every bench takes.
+    #[command(flatten)]
+    pub bench: BenchOptions,
+}
+
+/// The boards of `args.file` with their 1-based lines, cut to `--boards`.
+fn load_boards(args: &BenchArgs) -> anyhow::Result<Vec<(usize, Board)>> {
+    let text = std::fs::read_to_string(&args.file)
+        .with_context(|| format!("reading {}", args.file.display()))?;
+    let mut boards = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        if line.trim().is_empty() || line.trim_start().starts_with('#') {
+            continue;
+        }
+        let b = parse_board(line, args.search.goal)
+            .with_context(|| format!("{}: line {}", args.file.display(), i + 1))?;
+        boards.push((i + 1, b));
+        if args.bench.enough(boards.len()) {
+            break;
+        }
+    }
+    if boards.is_empty() {
+        bail!("{}: no boards", args.file.display());
+    }
+    Ok(boards)
+}
+
+/// The `--optimal` lengths, exactly one per board.
+fn load_optimal(path: &Path, boards: usize) -> anyhow::Result<Vec<u32>> {
+    let v: Vec<u32> = read_lengths(path, |p, line, text| {
+        format!("{}: line {line}: {text:?} is not a length", p.display())
+    })?;
+    if v.len() != boards {
+        bail!(
+            "{}: {} lengths for {} boards",
+            path.display(),
+            v.len(),
+            boards
+        );
+    }
+    Ok(v)
+}
+
+/// Runs `bench fifteen`.
+pub fn run_bench(args: BenchArgs) -> anyhow::Result<ExitCode> {
+    let boards = load_boards(&args)?;
+    let expected = match &args.optimal {
+        Some(p) => Some(load_optimal(p, boards.len())?),
+        None => None,
+    };
+    let threads = args.bench.threads_or_cores();
+    let pool = BenchOptions::pool(threads)?;
+    let any4 = boards
+        .iter()
+        .any(|(_, b)| b.width() == 4 && b.height() == 4);
+    let opened = pool.install(|| args.search.open(any4))?;
+    let bar = args.bench.progress(
+        boards.len(),
+        "{bar:40} {pos}/{len} boards, {elapsed} elapsed",
+    );
+    let cells = boards
+        .iter()
+        .map(|(_, b)| b.cells().len())
+        .max()
+        .unwrap_or(0);
+    let time_limit = args.search.time_limit(cells)?;
+    let report = pool.install(|| {
+        bench::run(
+            &boards,
+            expected.as_deref(),
+            opened.as_ref().map(|(db, _)| db),
+            time_limit,
+            &|n| bar.set_position(n as u64),
+        )
+    });
+    bar.finish_and_clear();
+    let db = opened.as_ref().map(|(_, r)| r);
+    if args.bench.json {
+        print_json(&args, &report, threads, db)?;
+    } else {
+        print_text(&args, &report, threads, db, expected.is_some());
+    }
+    Ok(exit_code(
+        report.mismatches.is_empty() && report.solved == report.boards,
+    ))
+}
+
+fn print_json(
+    args: &BenchArgs,
+    report: &BenchReport,
+    threads: usize,
+    db: Option<&OpenReport>,
+) -> anyhow::Result<()> {
+    let n = report.boards.max(1) as f64;
+    let v = serde_json::json!({
+        "boards": report.boards,
+        "solved": report.solved,
+        "total_moves": report.total_moves,
+        "total_clicks": report.total_clicks,
+        "proven": report.proven,
+        "mismatches": report.mismatches,
+        "search_cpu_s": report.search_cpu.as_secs_f64(),
+        "wall_s": report.wall.as_secs_f64(),
+        "median_cpu_ms": ms(report.median_cpu),
+        "max_cpu_ms": ms(report.max_cpu),
+        "nodes": report.nodes,
+        "nodes_per_board": report.nodes as f64 / n,
+        "total_lower_bound": report.total_lower_bound,
+        "first_solutions": report.first_solutions,
+        "total_first_moves": report.total_first_moves,
+        "median_first_ms": report.median_first.map(ms),
+        "max_first_ms": report.max_first.map(ms),
+        "threads": threads,
+        "pdb": args.search.pdb.partition().map(|p| p.name()),
+        "pdb_built": db.map(|d| d.built),
+        "pdb_build_s": db.map(|d| d.build_time.as_secs_f64()),
+        "pdb_load_s": db.map(|d| d.load_time.as_secs_f64()),
+        "pdb_bytes": db.map(|d| d.bytes),
+        "peak_rss_bytes": peak_rss_bytes(),
+        "results": report.results,
+    });
+    println!("{v}");
+    Ok(())
+}
+
+fn print_text(
+    args: &BenchArgs,
+    report: &BenchReport,
+    threads: usize,
+    db: Option<&OpenReport>,
+    optimal: bool,
+) {
+    println!(
+        "boards:          {} ({} solved)",
+        report.boards, report.solved
+    );
+    println!(
+        "total moves:     {} ({} clicks)",
+        report.total_moves, report.total_clicks
+    );
+    println!("proven optimal:  {}", report.proven);
+    if optimal {
+        println!("differ from --optimal: {}", report.mismatches.len());
+        for (line, got, want) in &report.mismatches {
+            println!(
+                "  line {line}: found {} expected {want}",
+                got.map_or("none".into(), |g| g.to_string())
+            );
+        }
+    }
+    println!(
+        "cpu time:        {:.3} s (searches, {threads} thread(s)), wall {:.3} s",
+        report.search_cpu.as_secs_f64(),
+        report.wall.as_secs_f64()
+    );
+    println!(
+        "per board:       median {:.2} ms, max {:.2} ms",
+        ms(report.median_cpu),
+        ms(report.max_cpu)
+    );
+    println!(
+        "nodes:           {} total, {:.0} per board",
+        report.nodes,
+        report.nodes as f64 / report.boards.max(1) as f64
+    );
+    println!("lower bounds:    {} in total", report.total_lower_bound);
+    if let (Some(med), Some(max)) = (report.median_first, report.max_first) {
+        println!(
+            "first solutions: {} boards, {} moves in total; median {:.2} ms, max {:.2} ms (wall)",
+            report.first_solutions,
+            report.total_first_moves,
+            ms(med),
+            ms(max)
+        );
+    }
+    if let Some(d) = db {
+        println!(
+            "pattern db:      {} ({} bytes; built {} table(s) in {:.1} s, loaded in {:.2} s)",
+            args.search.pdb.partition().map_or("none", |p| p.name()),
+            d.bytes,
+            d.built,
+            d.build_time.as_secs_f64(),
+            d.load_time.as_secs_f64()
+        );
+    }
+    if let Some(r) = peak_rss_bytes() {
+        println!("peak memory:     {:.1} MiB", mib(r));
+    }
+}
