@@ -37,8 +37,8 @@ pub struct LoopArgs {
     /// as unproven. 0 to 600000.
     #[arg(long, value_name = "MS", value_parser = crate::cli::args::parse_millis)]
     pub solve_budget_ms: Option<u64>,
-    /// Mismatches in a row tolerated before giving up.
-    #[arg(long, default_value_t = 3)]
+    /// Mismatches in a row tolerated before giving up (0 to 1000).
+    #[arg(long, default_value_t = 3, value_parser = crate::cli::args::parse_number::<usize, 0, 1000>)]
     pub max_retries: usize,
     /// Wait this long after each verified move (to watch, or to let a test
     /// interfere); the board is found and read again after the pause.

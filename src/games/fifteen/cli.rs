@@ -9,7 +9,6 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context};
-use clap::{ArgMatches, Command};
 
 pub mod bench_read;
 pub mod fixtures;
@@ -22,78 +21,66 @@ use super::pdb::{cache_dir, OpenReport, Partition, PatternDb};
 use super::rules::{clicks, Board};
 use super::solve::{solve, SolveOptions};
 use crate::cli::args::{parse_duration, read_input, source_name};
-use crate::games::registry::{command_for, parse, GameCli, Verb};
+use crate::games::registry::{verbs, Entry, GameCli};
 
 /// Fifteen in the registry.
-pub struct Fifteen;
-
-impl GameCli for Fifteen {
-    fn name(&self) -> &'static str {
-        "fifteen"
-    }
-
-    fn title(&self) -> &'static str {
-        "Fifteen"
-    }
-
-    fn about(&self) -> &'static str {
-        "The sliding-tile puzzle (sgt-fifteen): slide tiles into the gap until they are in \
+pub static GAME: GameCli = GameCli {
+    name: "fifteen",
+    title: "Fifteen",
+    about: "The sliding-tile puzzle (sgt-fifteen): slide tiles into the gap until they are in \
          row order with the gap at the bottom right; half of all positions are unsolvable \
          (parity) and are refused at once. Solver: IDA* with additive pattern databases \
          (7-8, 6-6-3 or 5-5-5 with the mirrored lookup) on 4x4, Manhattan distance plus \
          linear conflicts elsewhere: proven optimal up to 16 cells unless a budget ends it; \
          larger boards get a constructive first solution at once, improved within the \
-         budget, with a proven lower bound."
-    }
+         budget, with a proven lower bound.",
+    entries,
+};
 
-    fn command(&self, verb: Verb) -> Option<Command> {
-        let name = self.name();
-        Some(match verb {
-            Verb::Solve => {
-                command_for::<SolveArgs>(name, "Solve a Fifteen board or sgt-fifteen game ID")
-            }
-            Verb::Bench => command_for::<BenchArgs>(
-                name,
-                "Solve every board of a file (e.g. Korf's 100) and summarise",
-            ),
-            Verb::Read => {
-                command_for::<read::Args>(name, "Read an sgt-fifteen board off a screenshot")
-            }
-            Verb::BenchRead => command_for::<bench_read::Args>(
-                name,
-                "Read every sgt-fifteen screenshot of a folder and report time per image",
-            ),
-            Verb::Fixtures => {
-                command_for::<fixtures::Args>(name, "Check the sgt-fifteen screenshot fixtures")
-            }
-            Verb::Play => {
-                command_for::<hosted::PlayCmd>(name, "Play sgt-fifteen on the current display")
-            }
-            Verb::Demo => command_for::<hosted::DemoCmd>(
-                name,
-                "Play sgt-fifteen (or fifteen.html in Chromium) to a win on a virtual display",
-            ),
-            Verb::Validate => command_for::<hosted::ValidateCmd>(
-                name,
-                "Play games sgt-fifteen generates and compare with the game's own hints",
-            ),
-            _ => return None,
-        })
-    }
-
-    fn run(&self, verb: Verb, m: &ArgMatches) -> anyhow::Result<ExitCode> {
-        match verb {
-            Verb::Solve => run_solve(parse(m)?),
-            Verb::Bench => run_bench(parse(m)?),
-            Verb::Read => read::run(parse(m)?),
-            Verb::BenchRead => bench_read::run(parse(m)?),
-            Verb::Fixtures => fixtures::run(parse(m)?),
-            Verb::Play => hosted::run_play_cmd(parse(m)?),
-            Verb::Demo => hosted::run_demo_cmd(parse(m)?),
-            Verb::Validate => hosted::run_validate_cmd(parse(m)?),
-            v => bail!("fifteen does not support `{}`", v.label()),
-        }
-    }
+/// Fifteen's verbs, one line each.
+fn entries() -> Vec<Entry> {
+    vec![
+        Entry::new(
+            verbs::SOLVE,
+            "Solve a Fifteen board or sgt-fifteen game ID",
+            run_solve,
+        ),
+        Entry::new(
+            verbs::READ,
+            "Read an sgt-fifteen board off a screenshot",
+            read::run,
+        ),
+        Entry::new(
+            verbs::PLAY,
+            "Play sgt-fifteen on the current display",
+            hosted::run_play_cmd,
+        ),
+        Entry::new(
+            verbs::DEMO,
+            "Play sgt-fifteen (or fifteen.html in Chromium) to a win on a virtual display",
+            hosted::run_demo_cmd,
+        ),
+        Entry::new(
+            verbs::VALIDATE,
+            "Play games sgt-fifteen generates and compare with the game's own hints",
+            hosted::run_validate_cmd,
+        ),
+        Entry::new(
+            verbs::BENCH,
+            "Solve every board of a file (e.g. Korf's 100) and summarise",
+            run_bench,
+        ),
+        Entry::new(
+            verbs::BENCH_READ,
+            "Read every sgt-fifteen screenshot of a folder and report time per image",
+            bench_read::run,
+        ),
+        Entry::new(
+            verbs::FIXTURES,
+            "Check the sgt-fifteen screenshot fixtures",
+            fixtures::run,
+        ),
+    ]
 }
 
 /// Which pattern databases to use on 4x4 boards.

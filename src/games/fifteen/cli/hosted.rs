@@ -76,7 +76,7 @@ pub struct ValidateCmd {
     solver: SolverArgs,
     /// Most `h` presses (the game's own hint moves) per board before the
     /// game's solver is reported as not finishing; 0 skips the comparison.
-    #[arg(long, default_value_t = 3000, value_parser = clap::value_parser!(u32).range(0..=100000))]
+    #[arg(long, default_value_t = 3000, value_parser = crate::cli::args::parse_number::<u32, 0, 100_000>)]
     hint_cap: u32,
 }
 
