@@ -268,6 +268,18 @@ pub fn parse_span<const LO: u64, const HI: u64>(text: &str) -> Result<(u32, u32)
     Ok((a, b))
 }
 
+/// How `read GAME` prints the board it read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ReadFormat {
+    /// One line of cells per row, then where the board is and how sure
+    /// the reading is.
+    Rows,
+    /// The sgt game ID, `WxH:...` (the lattice report on stderr).
+    Sgt,
+    /// The board, its ID and where every cell is, as JSON.
+    Json,
+}
+
 /// The limits of one search, `--time-limit` and `--memory-limit`: one
 /// meaning for every game whose solver takes them.
 #[derive(Debug, Clone, clap::Args)]

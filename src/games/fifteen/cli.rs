@@ -83,31 +83,24 @@ fn entries() -> Vec<Entry> {
     ]
 }
 
-/// Which pattern databases to use on 4x4 boards.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum PdbChoice {
-    /// 7-8 (about 290 MB, built once in a few minutes).
-    #[value(name = "78")]
-    P78,
-    /// 6-6-3 (about 6 MB, built in seconds).
-    #[value(name = "663")]
-    P663,
-    /// 5-5-5 (about 0.8 MB).
-    #[value(name = "555")]
-    P555,
-    /// No database: Manhattan distance plus linear conflicts.
-    #[value(name = "none")]
-    None,
-}
+/// Which pattern databases to use on 4x4 boards: one of the
+/// [`Partition`]s, or none (Manhattan distance plus linear conflicts).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PdbChoice(Option<Partition>);
 
 impl PdbChoice {
+    /// No database.
+    pub const NONE: PdbChoice = PdbChoice(None);
+
+    /// The `--pdb` values: a partition's name (`78`, `663`, `555`) or `none`.
+    pub fn parser() -> impl clap::builder::TypedValueParser<Value = PdbChoice> {
+        use clap::builder::TypedValueParser;
+        clap::builder::PossibleValuesParser::new(["78", "663", "555", "none"])
+            .map(|name| PdbChoice(<Partition as clap::ValueEnum>::from_str(&name, false).ok()))
+    }
+
     fn partition(self) -> Option<Partition> {
-        match self {
-            PdbChoice::P78 => Some(Partition::P78),
-            PdbChoice::P663 => Some(Partition::P663),
-            PdbChoice::P555 => Some(Partition::P555),
-            PdbChoice::None => None,
-        }
+        self.0
     }
 }
 
@@ -115,8 +108,11 @@ impl PdbChoice {
 #[derive(Debug, Clone, clap::Args)]
 pub struct SearchArgs {
     /// Pattern databases for 4x4 boards, kept in $XDG_CACHE_HOME/gridbot
-    /// (or ~/.cache/gridbot) and built there on first use.
-    #[arg(long, value_enum, default_value = "78")]
+    /// (or ~/.cache/gridbot) and built there on first use: 7-8 (about
+    /// 290 MB, built once in a few minutes), 6-6-3 (about 6 MB, built in
+    /// seconds), 5-5-5 (about 0.8 MB) or none (Manhattan distance plus
+    /// linear conflicts).
+    #[arg(long, value_parser = PdbChoice::parser(), default_value = "78")]
     pub pdb: PdbChoice,
     /// Folder for the databases (default: the cache folder).
     #[arg(long)]
