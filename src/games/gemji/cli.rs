@@ -263,11 +263,17 @@ mod tests {
         args: GenerateArgs,
     }
 
+    /// The documented example with the options of `extra` in place of
+    /// its own.
     fn generate_args(extra: &[&str]) -> Result<GenerateArgs, clap::Error> {
-        let base = [
-            "generate", "--size", "6x6", "--gems", "6", "--moves", "4..8",
-        ];
-        let argv = base.iter().chain(extra);
+        let base = [("--size", "6x6"), ("--gems", "6"), ("--moves", "4..8")];
+        let mut argv = vec!["generate"];
+        for (name, value) in base {
+            if !extra.contains(&name) {
+                argv.extend([name, value]);
+            }
+        }
+        argv.extend(extra);
         let m = <Generate as clap::CommandFactory>::command().try_get_matches_from(argv)?;
         Ok(Generate::from_arg_matches(&m)?.args)
     }
