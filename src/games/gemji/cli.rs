@@ -90,9 +90,10 @@ pub struct GenerateArgs {
     /// Random seed.
     #[arg(long, default_value_t = 1, value_parser = parse_seed)]
     pub seed: u64,
-    /// Give up after this many candidate levels (1 to 10^12).
-    #[arg(long, value_name = "N", default_value_t = 1_000_000, value_parser = parse_number::<u64, 1, 1_000_000_000_000>)]
-    pub max_candidates: u64,
+    /// Random levels to try before giving up (1 to 10^12), as
+    /// `generate rush --attempts`.
+    #[arg(long, alias = "max-candidates", value_name = "N", default_value_t = 1_000_000, value_parser = parse_number::<u64, 1, 1_000_000_000_000>)]
+    pub attempts: u64,
     /// Print JSON instead of text.
     #[arg(long)]
     pub json: bool,
@@ -189,13 +190,9 @@ pub fn run_generate(args: &GenerateArgs) -> Result<ExitCode> {
         max_moves: args.moves.1,
     };
     let t0 = Instant::now();
-    let (levels, stats) = generate(
-        &spec,
-        args.count,
-        args.seed,
-        args.max_candidates,
-        |l, limit| solve_within(l, limit, &Budget::unlimited()),
-    )?;
+    let (levels, stats) = generate(&spec, args.count, args.seed, args.attempts, |l, limit| {
+        solve_within(l, limit, &Budget::unlimited())
+    })?;
     let secs = t0.elapsed().as_secs_f64();
     if args.json {
         let v: Vec<_> = levels
@@ -308,5 +305,14 @@ mod tests {
         let g = generate_args(&["--types", "R,Y,B"]).unwrap();
         assert_eq!(g.types, vec![Gem::Red, Gem::Yellow, Gem::Blue]);
         assert_eq!((g.gems, g.count, g.seed), (6, 1, 1));
+    }
+
+    #[test]
+    fn attempts_is_the_name_rush_uses_and_the_old_name_still_works() {
+        assert_eq!(generate_args(&[]).unwrap().attempts, 1_000_000);
+        assert_eq!(generate_args(&["--attempts", "5"]).unwrap().attempts, 5);
+        let old = generate_args(&["--max-candidates", "7"]).unwrap();
+        assert_eq!(old.attempts, 7);
+        assert!(generate_args(&["--attempts", "0"]).is_err());
     }
 }
