@@ -213,3 +213,52 @@ pub fn all_verbs() -> Vec<Verb> {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_verb_two_games_offer_is_a_shared_verb() {
+        for v in all_verbs() {
+            let offering: Vec<&str> = all()
+                .iter()
+                .filter(|g| g.entry(&v).is_some())
+                .map(|g| g.name)
+                .collect();
+            let shared = verbs::ORDER.iter().any(|s| s.same(&v));
+            assert!(
+                shared || offering.len() == 1,
+                "`{}` is offered by {offering:?}: make it a constant of registry::verbs",
+                v.label()
+            );
+        }
+    }
+
+    #[test]
+    fn names_are_unique_and_nested_verbs_have_their_parent() {
+        let games = all();
+        for (i, g) in games.iter().enumerate() {
+            assert!(games[..i].iter().all(|o| o.name != g.name), "{}", g.name);
+            let verbs = g.verbs();
+            for (j, v) in verbs.iter().enumerate() {
+                assert!(
+                    !verbs[..j].iter().any(|o| o.same(v)),
+                    "{} {}",
+                    g.name,
+                    v.label()
+                );
+            }
+        }
+        let all = all_verbs();
+        for v in &all {
+            if let Some(p) = v.parent {
+                assert!(
+                    all.iter().any(|o| o.parent.is_none() && o.name == p),
+                    "{}: no verb `{p}`",
+                    v.label()
+                );
+            }
+        }
+    }
+}
