@@ -44,7 +44,7 @@ pub enum ArgError {
         /// The text given.
         text: String,
         /// The documented range.
-        range: &'static str,
+        range: String,
     },
     /// A path exists but is not a regular file.
     #[error("{path}: {kind}, not a regular file")]
@@ -97,7 +97,7 @@ pub fn parse_duration(text: &str) -> Result<Duration, ArgError> {
         return Err(ArgError::OutOfRange {
             what: "duration",
             text: text.into(),
-            range: "0 to 30 days",
+            range: "0 to 30 days".into(),
         });
     }
     // In range, so this cannot panic.
@@ -124,7 +124,7 @@ pub fn parse_millis(text: &str) -> Result<u64, ArgError> {
         _ => Err(ArgError::OutOfRange {
             what: "millisecond count",
             text: text.into(),
-            range: "0 to 600000 ms, ten minutes",
+            range: "0 to 600000 ms, ten minutes".into(),
         }),
     }
 }
@@ -158,13 +158,13 @@ pub fn parse_bytes(text: &str) -> Result<usize, ArgError> {
         return Err(ArgError::OutOfRange {
             what: "size",
             text: text.into(),
-            range: "1 byte to 1T",
+            range: "1 byte to 1T".into(),
         });
     }
     usize::try_from(bytes as u64).map_err(|_| ArgError::OutOfRange {
         what: "size",
         text: text.into(),
-        range: "more than this machine can address",
+        range: "more than this machine can address".into(),
     })
 }
 
@@ -179,7 +179,7 @@ pub fn parse_threads(text: &str) -> Result<usize, ArgError> {
         return Err(ArgError::OutOfRange {
             what: "thread count",
             text: text.into(),
-            range: "1 to 256",
+            range: "1 to 256".into(),
         });
     }
     Ok(n as usize)
@@ -191,14 +191,14 @@ fn parse_whole(
     text: &str,
     what: &'static str,
     (min, max): (u64, u64),
-    range: &'static str,
+    range: impl Into<String>,
 ) -> Result<u64, ArgError> {
     let t = text.trim();
     if t.is_empty() || !t.bytes().all(|b| b.is_ascii_digit()) {
         return Err(ArgError::Malformed {
             what,
             text: text.into(),
-            hint: "a whole number such as 10",
+            hint: "a whole number such as 3",
         });
     }
     match t.parse::<u64>() {
@@ -206,7 +206,7 @@ fn parse_whole(
         _ => Err(ArgError::OutOfRange {
             what,
             text: text.into(),
-            range,
+            range: range.into(),
         }),
     }
 }
@@ -230,14 +230,114 @@ pub fn parse_runs(text: &str) -> Result<u32, ArgError> {
     parse_whole(text, "run count", (1, 10_000), "1 to 10000").map(|n| n as u32)
 }
 
-/// Parses a random seed: any whole number that fits in 64 bits.
-pub fn parse_seed(text: &str) -> Result<u64, ArgError> {
-    parse_whole(text, "seed", (0, u64::MAX), "0 to 2^64-1")
-}
-
 /// Parses a number of random boards (0: none), 0 to [`MAX_BOARDS`].
 pub fn parse_random_boards(text: &str) -> Result<usize, ArgError> {
     parse_whole(text, "board count", (0, MAX_BOARDS), "0 to 1000000").map(|n| n as usize)
+}
+
+/// Parses a whole number from `LO` to `HI` (inclusive) as a `T`: the
+/// counts, sizes and seeds of every verb, each with its documented range.
+pub fn parse_number<T, const LO: u64, const HI: u64>(text: &str) -> Result<T, ArgError>
+where
+    T: TryFrom<u64>,
+{
+    let range = || format!("{LO} to {HI}");
+    let v = parse_whole(text, "number", (LO, HI), range())?;
+    T::try_from(v).map_err(|_| ArgError::OutOfRange {
+        what: "number",
+        text: text.into(),
+        range: range(),
+    })
+}
+
+/// Parses a random seed: any whole number from 0 to 2^64 - 1.
+pub fn parse_seed(text: &str) -> Result<u64, ArgError> {
+    parse_number::<u64, 0, { u64::MAX }>(text)
+}
+
+/// Parses two whole numbers `AxB` (`x` or `X`), each from `LO` to `HI`:
+/// a board's width and height.
+pub fn parse_pair<const LO: u64, const HI: u64>(text: &str) -> Result<(usize, usize), ArgError> {
+    let malformed = || ArgError::Malformed {
+        what: "size",
+        text: text.into(),
+        hint: "WxH, e.g. 6x6",
+    };
+    let (a, b) = text.trim().split_once(['x', 'X']).ok_or_else(malformed)?;
+    let side = |s: &str| {
+        parse_number::<usize, LO, HI>(s).map_err(|e| match e {
+            ArgError::OutOfRange { .. } => ArgError::OutOfRange {
+                what: "size",
+                text: text.into(),
+                range: format!("each side {LO} to {HI}"),
+            },
+            _ => malformed(),
+        })
+    };
+    Ok((side(a)?, side(b)?))
+}
+
+/// Parses a range of whole numbers `A..B` (also `A..=B`) or one number
+/// `N` (the range `N..N`), with `LO <= A <= B <= HI`.
+pub fn parse_span<const LO: u64, const HI: u64>(text: &str) -> Result<(u32, u32), ArgError> {
+    let (a, b) = match text.split_once("..") {
+        Some((a, b)) => (a, b.trim_start_matches('=')),
+        None => (text, text),
+    };
+    let bad = |e: ArgError| match e {
+        ArgError::Malformed { .. } => ArgError::Malformed {
+            what: "range",
+            text: text.into(),
+            hint: "A..B or N, e.g. 4..8",
+        },
+        _ => ArgError::OutOfRange {
+            what: "range",
+            text: text.into(),
+            range: format!("A..B with {LO} <= A <= B <= {HI}"),
+        },
+    };
+    let a = parse_number::<u32, LO, HI>(a).map_err(bad)?;
+    let b = parse_number::<u32, LO, HI>(b).map_err(bad)?;
+    if a > b {
+        return Err(bad(ArgError::OutOfRange {
+            what: "range",
+            text: text.into(),
+            range: String::new(),
+        }));
+    }
+    Ok((a, b))
+}
+
+/// How `read GAME` prints the board it read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ReadFormat {
+    /// One line of cells per row, then where the board is and how sure
+    /// the reading is.
+    Rows,
+    /// The sgt game ID, `WxH:...` (the lattice report on stderr).
+    Sgt,
+    /// The board, its ID and where every cell is, as JSON.
+    Json,
+}
+
+/// The limits of one search, `--time-limit` and `--memory-limit`: one
+/// meaning for every game whose solver takes them.
+#[derive(Debug, Clone, clap::Args)]
+pub struct SearchLimits {
+    /// Stop a search after this long (e.g. `1.5`, `500ms`, `2s`, `1m`);
+    /// what it found by then is reported, unproven.
+    #[arg(long, value_parser = parse_duration)]
+    pub time_limit: Option<Duration>,
+    /// Stop a search when its tables hold this much memory (e.g. `512M`, `2G`).
+    #[arg(long, value_parser = parse_bytes, default_value = "2G")]
+    pub memory_limit: usize,
+}
+
+impl SearchLimits {
+    /// The limits as a solver budget.
+    pub fn budget(&self) -> crate::solver::Budget {
+        crate::solver::Budget::new(self.time_limit, self.memory_limit)
+    }
 }
 
 /// Parses a screen size `WxH`, each side 1 to [`MAX_SCREEN_SIDE`] pixels.
@@ -254,7 +354,7 @@ pub fn parse_screen_size(text: &str) -> Result<(u32, u32), ArgError> {
             return Err(ArgError::OutOfRange {
                 what: "screen size",
                 text: text.into(),
-                range: "each side 1 to 16384 pixels",
+                range: "each side 1 to 16384 pixels".into(),
             });
         }
         Ok(v as u32)
@@ -396,16 +496,6 @@ pub fn read_board_text(arg: &str) -> Result<String, ArgError> {
         }
         BoardInput::Literal(s) => Ok(s),
     }
-}
-
-/// Parses `ROW,COL`.
-pub fn parse_start(s: &str) -> Result<(usize, usize), String> {
-    let (r, c) = s
-        .split_once(',')
-        .ok_or_else(|| format!("expected ROW,COL, got {s:?}"))?;
-    let r = r.trim().parse().map_err(|_| format!("bad row {r:?}"))?;
-    let c = c.trim().parse().map_err(|_| format!("bad column {c:?}"))?;
-    Ok((r, c))
 }
 
 /// The text of a board argument, as [`read_board_text`] with an `anyhow`
@@ -560,6 +650,49 @@ mod tests {
         assert!(parse_threads("0").is_err());
         assert!(parse_threads("99999999999999999999999").is_err());
         assert!(parse_threads("-1").is_err());
+    }
+
+    #[test]
+    fn numbers_in_their_range() {
+        assert_eq!(parse_number::<usize, 1, 10>("3"), Ok(3));
+        assert_eq!(parse_number::<u8, 4, 8>("8"), Ok(8));
+        assert_eq!(
+            parse_number::<usize, 1, 10>("11").unwrap_err().to_string(),
+            "number \"11\" is out of range (1 to 10)"
+        );
+        assert!(matches!(
+            parse_number::<u32, 0, 5>("99999999999999999999999"),
+            Err(ArgError::OutOfRange { .. })
+        ));
+        for text in ["-1", "1.5", "", "x", "1e3"] {
+            assert!(
+                matches!(
+                    parse_number::<u64, 0, 5>(text),
+                    Err(ArgError::Malformed { .. })
+                ),
+                "{text}"
+            );
+        }
+        assert_eq!(parse_seed("18446744073709551615"), Ok(u64::MAX));
+        assert_eq!(parse_pair::<1, 10>("6x6"), Ok((6, 6)));
+        assert_eq!(parse_pair::<1, 10>("3X4"), Ok((3, 4)));
+        assert!(parse_pair::<1, 10>("6x11")
+            .unwrap_err()
+            .to_string()
+            .contains("\"6x11\""));
+        assert!(matches!(
+            parse_pair::<1, 10>("6"),
+            Err(ArgError::Malformed { .. })
+        ));
+        assert_eq!(parse_span::<1, 30>("4..8"), Ok((4, 8)));
+        assert_eq!(parse_span::<1, 30>("4..=8"), Ok((4, 8)));
+        assert_eq!(parse_span::<1, 30>("5"), Ok((5, 5)));
+        assert!(parse_span::<1, 30>("8..4").is_err());
+        assert!(parse_span::<1, 30>("0..4").is_err());
+        assert!(matches!(
+            parse_span::<1, 30>("x..3"),
+            Err(ArgError::Malformed { .. })
+        ));
     }
 
     #[test]

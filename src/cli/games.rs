@@ -20,10 +20,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             .iter()
             .map(|g| {
                 serde_json::json!({
-                    "name": g.name(),
-                    "title": g.title(),
+                    "name": g.name,
+                    "title": g.title,
                     "verbs": g.verbs().iter().map(|v| v.label()).collect::<Vec<_>>(),
-                    "about": g.about(),
+                    "about": g.about,
                 })
             })
             .collect();
@@ -31,10 +31,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     for g in games {
-        let verbs: Vec<&str> = g.verbs().iter().map(|v| v.label()).collect();
-        println!("{} ({})", g.name(), g.title());
+        let verbs: Vec<String> = g.verbs().iter().map(|v| v.label()).collect();
+        println!("{} ({})", g.name, g.title);
         println!("  commands: {}", verbs.join(", "));
-        for line in wrap(g.about(), 76) {
+        for line in wrap(g.about, 76) {
             println!("  {line}");
         }
         println!();

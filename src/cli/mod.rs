@@ -21,7 +21,7 @@ use std::process::ExitCode;
 
 use clap::{ArgMatches, Command, CommandFactory, FromArgMatches, Parser, Subcommand};
 
-use crate::games::registry::{self, Verb};
+use crate::games::registry::{self, verbs, Verb};
 
 /// Plays grid puzzle games by reading the screen: capture, solve, act.
 #[derive(Debug, Parser)]
@@ -51,67 +51,43 @@ enum Fixed {
 /// The game `gridbot demo` plays when no game is named.
 const DEFAULT_GAME: &str = "flood";
 
-/// The verbs that sit directly under `gridbot` (the `bench` verb holds
-/// `bench read` and `bench play` as well as the games).
-const TOP_VERBS: [Verb; 12] = [
-    Verb::Solve,
-    Verb::Read,
-    Verb::Calibrate,
-    Verb::Play,
-    Verb::Demo,
-    Verb::Validate,
-    Verb::Bench,
-    Verb::Fixtures,
-    Verb::Analyse,
-    Verb::Enumerate,
-    Verb::Generate,
-    Verb::Endgame,
-];
-
-/// The subcommand of `verb`: one sub-subcommand per game supporting it.
-fn verb_command(verb: Verb) -> Option<Command> {
+/// The subcommand of the top-level `verb`: one sub-subcommand per game
+/// offering it, and the verbs typed after it (`bench read`).
+fn verb_command(verb: Verb, all: &[Verb]) -> Command {
     let games: Vec<Command> = registry::all()
         .iter()
-        .filter_map(|g| g.command(verb))
+        .filter_map(|g| g.entry(&verb).map(|e| e.command(g.name)))
         .collect();
-    if games.is_empty() {
-        return None;
-    }
-    let mut cmd = Command::new(verb.name())
-        .about(verb.about())
+    let nested: Vec<Command> = all
+        .iter()
+        .filter(|v| v.parent == Some(verb.name))
+        .map(|&v| verb_command(v, all))
+        .collect();
+    let cmd = Command::new(verb.name)
+        .about(verb.about)
         .subcommands(games)
+        .subcommands(nested)
         .subcommand_value_name("GAME")
         .subcommand_help_heading("Games");
-    cmd = match verb {
+    if verb.same(&verbs::DEMO) {
         // `gridbot demo [OPTIONS]` alone plays Flood-It with its options.
-        Verb::Demo => {
-            let default = registry::find(DEFAULT_GAME)
-                .and_then(|g| g.command(Verb::Demo))
-                .expect("the default game has a demo");
-            cmd.args(default.get_arguments().cloned())
-                .args_conflicts_with_subcommands(true)
-                .subcommand_required(false)
-        }
-        Verb::Bench => {
-            for sub in [Verb::BenchRead, Verb::BenchPlay] {
-                if let Some(c) = verb_command(sub) {
-                    cmd = cmd.subcommand(c);
-                }
-            }
-            cmd.subcommand_required(true)
-        }
-        _ => cmd.subcommand_required(true),
-    };
-    Some(cmd.arg_required_else_help(verb != Verb::Demo))
+        let default = registry::find(DEFAULT_GAME)
+            .and_then(|g| g.entry(&verbs::DEMO).map(|e| e.command(g.name)))
+            .expect("the default game has a demo");
+        return cmd
+            .args(default.get_arguments().cloned())
+            .args_conflicts_with_subcommands(true)
+            .subcommand_required(false);
+    }
+    cmd.subcommand_required(true).arg_required_else_help(true)
 }
 
 /// The whole command line.
 pub fn command() -> Command {
+    let all = registry::all_verbs();
     let mut cmd = Cli::command();
-    for verb in TOP_VERBS {
-        if let Some(c) = verb_command(verb) {
-            cmd = cmd.subcommand(c);
-        }
+    for verb in all.iter().filter(|v| v.parent.is_none()) {
+        cmd = cmd.subcommand(verb_command(*verb, &all));
     }
     cmd
 }
@@ -136,29 +112,25 @@ fn init_logging(verbose: u8, quiet: bool) {
         .init();
 }
 
-/// Runs a game verb: `matches` are the verb's own.
-fn run_verb(verb: Verb, matches: &ArgMatches) -> anyhow::Result<ExitCode> {
-    match matches.subcommand() {
-        Some((name, sub)) => {
-            if verb == Verb::Bench {
-                for nested in [Verb::BenchRead, Verb::BenchPlay] {
-                    if name == nested.name() {
-                        return run_verb(nested, sub);
-                    }
-                }
-            }
-            let game = registry::find(name).ok_or_else(|| {
-                anyhow::anyhow!("unknown game {name:?}; `gridbot games` lists them")
-            })?;
-            game.run(verb, sub)
-        }
-        None => {
-            // Only `demo` may come without a game: it plays the default
-            // game, whose options it took.
-            let game = registry::find(DEFAULT_GAME).expect("the default game is registered");
-            game.run(verb, matches)
-        }
+/// Runs the top-level or nested `verb` of `all`: `matches` are the verb's
+/// own.
+fn run_verb(verb: Verb, all: &[Verb], matches: &ArgMatches) -> anyhow::Result<ExitCode> {
+    let (name, sub) = match matches.subcommand() {
+        Some((name, sub)) => (name, sub),
+        // Only `demo` may come without a game: it plays the default game,
+        // whose options it took.
+        None => (DEFAULT_GAME, matches),
+    };
+    if let Some(&nested) = all
+        .iter()
+        .find(|v| v.parent == Some(verb.name) && v.name == name)
+    {
+        return run_verb(nested, all, sub);
     }
+    let entry = registry::find(name)
+        .and_then(|g| g.entry(&verb))
+        .ok_or_else(|| anyhow::anyhow!("unknown game {name:?}; `gridbot games` lists them"))?;
+    entry.run(sub)
 }
 
 /// Parses the command line, runs the command and turns its error into a
@@ -167,19 +139,19 @@ pub fn main() -> ExitCode {
     let matches = command().get_matches();
     init_logging(matches.get_count("verbose"), matches.get_flag("quiet"));
     crate::capture::screen::use_x11_only();
-    let result = match matches.subcommand() {
-        Some((name, sub)) => match TOP_VERBS.iter().find(|v| v.name() == name) {
-            Some(&verb) => run_verb(verb, sub),
-            None => match Cli::from_arg_matches(&matches) {
-                Ok(cli) => match cli.command {
-                    Fixed::Screenshot(args) => screenshot::run(args),
-                    Fixed::Click(args) => click::run(args),
-                    Fixed::Games(args) => games::run(args),
-                },
-                Err(e) => e.exit(),
+    let all = registry::all_verbs();
+    let (name, sub) = matches.subcommand().expect("clap requires a subcommand");
+    let top = all.iter().find(|v| v.parent.is_none() && v.name == name);
+    let result = match top {
+        Some(&verb) => run_verb(verb, &all, sub),
+        None => match Cli::from_arg_matches(&matches) {
+            Ok(cli) => match cli.command {
+                Fixed::Screenshot(args) => screenshot::run(args),
+                Fixed::Click(args) => click::run(args),
+                Fixed::Games(args) => games::run(args),
             },
+            Err(e) => e.exit(),
         },
-        None => unreachable!("clap requires a subcommand"),
     };
     match result {
         Ok(code) => code,
@@ -201,10 +173,9 @@ mod tests {
 
     #[test]
     fn every_game_verb_parses_its_help() {
-        for verb in TOP_VERBS {
-            if let Some(mut c) = verb_command(verb) {
-                c.build();
-            }
+        let all = registry::all_verbs();
+        for verb in all.iter().filter(|v| v.parent.is_none()) {
+            verb_command(*verb, &all).build();
         }
         assert!(command()
             .try_get_matches_from(["gridbot", "solve", "nosuchgame", "x"])

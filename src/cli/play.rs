@@ -37,8 +37,8 @@ pub struct LoopArgs {
     /// as unproven. 0 to 600000.
     #[arg(long, value_name = "MS", value_parser = crate::cli::args::parse_millis)]
     pub solve_budget_ms: Option<u64>,
-    /// Mismatches in a row tolerated before giving up.
-    #[arg(long, default_value_t = 3)]
+    /// Mismatches in a row tolerated before giving up (0 to 1000).
+    #[arg(long, default_value_t = 3, value_parser = crate::cli::args::parse_number::<usize, 0, 1000>)]
     pub max_retries: usize,
     /// Wait this long after each verified move (to watch, or to let a test
     /// interfere); the board is found and read again after the pause.
@@ -230,16 +230,8 @@ pub fn play_series<G: PlayableGame>(
     if games == 0 {
         bail!("--games must be at least 1");
     }
-    let mut pointer = open_pointer()?;
-    let guard = AbortGuard::new(abort::interrupt_flag(), screen.screen_size());
-    let stacking = stacking_for(screen)?;
-    let mut player = Player::new(game, host, screen, &mut pointer, guard, config);
-    if let Some(check) = stacking {
-        player = player.with_occlusion(check);
-    }
-    player.note_pointer()?;
     let mut records = Vec::new();
-    let outcome = (|| -> anyhow::Result<()> {
+    let outcome = with_player(game, host, screen, config, |player| -> anyhow::Result<()> {
         for number in 1..=games {
             if number > 1 {
                 player.new_game()?;
@@ -257,7 +249,7 @@ pub fn play_series<G: PlayableGame>(
             }
         }
         Ok(())
-    })();
+    })?;
     finish_run(&records, report)?;
     outcome?;
     Ok(exit_code(&records, games))
@@ -278,6 +270,20 @@ pub fn play_one<G: PlayableGame>(
     number: usize,
     context: &GameContext,
 ) -> anyhow::Result<Result<Finished<G::State>, crate::play::PlayError>> {
+    with_player(game, host, screen, config, |player| {
+        player.play_game(number, context)
+    })
+}
+
+/// Runs `body` with a player on `screen` set up as every play command
+/// does: a fresh pointer, the abort guard and the occlusion check.
+fn with_player<G: PlayableGame, T>(
+    game: &G,
+    host: &dyn Host,
+    screen: &mut WindowGrabber,
+    config: PlayConfig,
+    body: impl FnOnce(&mut Player<'_, G>) -> T,
+) -> anyhow::Result<T> {
     let mut pointer = open_pointer()?;
     let guard = AbortGuard::new(abort::interrupt_flag(), screen.screen_size());
     let stacking = stacking_for(screen)?;
@@ -286,7 +292,7 @@ pub fn play_one<G: PlayableGame>(
         player = player.with_occlusion(check);
     }
     player.note_pointer()?;
-    Ok(player.play_game(number, context))
+    Ok(body(&mut player))
 }
 
 /// Success when `games` games were played and all won.

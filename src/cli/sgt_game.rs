@@ -14,6 +14,7 @@
 //! ([`open_page`], [`play_generated`], [`Target`]) are public for games
 //! whose `validate` does more.
 
+use crate::cli::args::parse_number;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
@@ -126,7 +127,7 @@ pub struct PlayArgs {
     #[arg(long)]
     pub full_screen: bool,
     /// Games to play; after each win the new-game key starts the next.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = parse_number::<usize, 1, 100_000>)]
     pub games: usize,
     /// Read, solve and print the gestures it would make, without moving the mouse.
     #[arg(long)]
@@ -140,13 +141,13 @@ pub struct PlayArgs {
 #[derive(Debug, Clone, clap::Args)]
 pub struct DemoArgs {
     /// Games to play.
-    #[arg(long, default_value_t = 3)]
+    #[arg(long, default_value_t = 3, value_parser = parse_number::<usize, 1, 100_000>)]
     pub games: usize,
     /// The program's parameters (default: the game's usual preset).
     #[arg(long)]
     pub params: Option<String>,
     /// Tile size in pixels (the program's NAME_TILESIZE; desktop only).
-    #[arg(long, value_name = "PX", value_parser = clap::value_parser!(u32).range(8..=200))]
+    #[arg(long, value_name = "PX", value_parser = parse_number::<u32, 8, 200>)]
     pub tile_size: Option<u32>,
     /// Save the board before and after each game into this folder.
     #[arg(long, value_name = "DIR")]
@@ -168,7 +169,7 @@ pub struct DemoArgs {
 #[derive(Debug, Clone, clap::Args)]
 pub struct ValidateArgs {
     /// Games to generate and play.
-    #[arg(long, default_value_t = 10)]
+    #[arg(long, default_value_t = 10, value_parser = parse_number::<usize, 1, 100_000>)]
     pub games: usize,
     /// The program's parameters (default: the game's usual preset).
     #[arg(long)]
@@ -177,7 +178,7 @@ pub struct ValidateArgs {
     #[arg(long)]
     pub seed: Option<String>,
     /// Tile size in pixels (the program's NAME_TILESIZE; desktop only).
-    #[arg(long, value_name = "PX", value_parser = clap::value_parser!(u32).range(8..=200))]
+    #[arg(long, value_name = "PX", value_parser = parse_number::<u32, 8, 200>)]
     pub tile_size: Option<u32>,
     /// Save the board before and after each game into this folder.
     #[arg(long, value_name = "DIR")]

@@ -1,172 +1,264 @@
 //! The one place that maps game names to game modules, and the contract a
 //! game's command line fulfils.
 //!
-//! `gridbot VERB GAME ...`: for each [`Verb`], the command line offers a
-//! subcommand per game whose [`GameCli::command`] returns one. A game lists
-//! itself by one line in [`all`]; everything else about it lives in its own
-//! folder under `src/games/`.
+//! `gridbot VERB GAME ...`: a game lists its verbs as [`Entry`] values, one
+//! line each, and the command line offers `gridbot VERB GAME` for every
+//! entry. An entry is built from one clap derive `Args` type and the
+//! function that runs it, so the command clap builds and the struct the
+//! function reads come from the same definition and cannot drift apart.
+//!
+//! The verbs several games share are the constants of [`verbs`]; a verb
+//! only one game has is a constant in that game's `cli` module (Flood-It's
+//! `calibrate`, Rush Hour's `enumerate`, ...). A game lists itself by one
+//! line in [`all`]; everything else about it lives in its own folder under
+//! `src/games/`.
 
 use std::process::ExitCode;
 
-use clap::{ArgMatches, Args, Command, FromArgMatches};
+use clap::{ArgMatches, Args, Command};
 
-/// What a user can ask of a game on the command line.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Verb {
-    /// Solve a position given as text, a file or standard input.
-    Solve,
-    /// Read a position off a screenshot.
-    Read,
-    /// Write a calibration file from a screenshot.
-    Calibrate,
-    /// Play on the current display.
-    Play,
-    /// Start a virtual display with the game and play it to a win.
-    Demo,
-    /// Play generated games and compare with the game's own answers.
-    Validate,
-    /// Benchmark the solver on a file of positions.
-    Bench,
-    /// Benchmark the reader on screenshots.
-    BenchRead,
-    /// Benchmark the play loop.
-    BenchPlay,
-    /// Check or record screenshot fixtures.
-    Fixtures,
-    /// Analyse a position (reachable states, winning moves, ...).
-    Analyse,
-    /// Enumerate every position of the game.
-    Enumerate,
-    /// Generate puzzles.
-    Generate,
-    /// Build endgame tables.
-    Endgame,
+/// A verb of the command line: the words typed before the game's name.
+#[derive(Debug, Clone, Copy)]
+pub struct Verb {
+    /// The verb this one is typed after (`bench` for `bench read`), if any.
+    pub parent: Option<&'static str>,
+    /// The word typed.
+    pub name: &'static str,
+    /// One line of help.
+    pub about: &'static str,
 }
 
 impl Verb {
-    /// Every verb, in the order `gridbot --help` lists them.
-    pub const ALL: [Verb; 14] = [
-        Verb::Solve,
-        Verb::Read,
-        Verb::Calibrate,
-        Verb::Play,
-        Verb::Demo,
-        Verb::Validate,
-        Verb::Bench,
-        Verb::BenchRead,
-        Verb::BenchPlay,
-        Verb::Fixtures,
-        Verb::Analyse,
-        Verb::Enumerate,
-        Verb::Generate,
-        Verb::Endgame,
-    ];
-
-    /// The verb as typed (`bench-read` is typed `bench read`).
-    pub fn name(self) -> &'static str {
-        match self {
-            Verb::Solve => "solve",
-            Verb::Read => "read",
-            Verb::Calibrate => "calibrate",
-            Verb::Play => "play",
-            Verb::Demo => "demo",
-            Verb::Validate => "validate",
-            Verb::Bench => "bench",
-            Verb::BenchRead => "read",
-            Verb::BenchPlay => "play",
-            Verb::Fixtures => "fixtures",
-            Verb::Analyse => "analyse",
-            Verb::Enumerate => "enumerate",
-            Verb::Generate => "generate",
-            Verb::Endgame => "endgame",
+    /// A verb typed directly after `gridbot`.
+    pub const fn new(name: &'static str, about: &'static str) -> Verb {
+        Verb {
+            parent: None,
+            name,
+            about,
         }
     }
 
-    /// How `gridbot games` and `--help` name the verb.
-    pub fn label(self) -> &'static str {
-        match self {
-            Verb::BenchRead => "bench read",
-            Verb::BenchPlay => "bench play",
-            v => v.name(),
+    /// A verb typed after another one (`bench read`).
+    pub const fn nested(parent: &'static str, name: &'static str, about: &'static str) -> Verb {
+        Verb {
+            parent: Some(parent),
+            name,
+            about,
         }
     }
 
-    /// One line of help.
-    pub fn about(self) -> &'static str {
-        match self {
-            Verb::Solve => "Solve a position given as text, a file or standard input",
-            Verb::Read => "Read a position off a screenshot",
-            Verb::Calibrate => "Write a calibration file from a screenshot by auto-detection",
-            Verb::Play => "Play a game on the current display",
-            Verb::Demo => "Start a virtual display with a real game and play it to a win",
-            Verb::Validate => "Play generated games and compare with the game's own answers",
-            Verb::Bench => {
-                "Measure speed and memory of a game's solver (or: bench read, bench play)"
-            }
-            Verb::BenchRead => "Read every screenshot of a folder and report time per image",
-            Verb::BenchPlay => {
-                "Play games on a virtual display and report the bot's own time per move"
-            }
-            Verb::Fixtures => "Check or record screenshot fixtures",
-            Verb::Analyse => "Analyse a position: reachable states, winning moves, critical cells",
-            Verb::Enumerate => "Enumerate every position of a game",
-            Verb::Generate => "Generate puzzles of a chosen difficulty",
-            Verb::Endgame => "Build endgame tables by retrograde analysis",
+    /// How `gridbot games` and `--help` name the verb: `solve`, `bench read`.
+    pub fn label(&self) -> String {
+        match self.parent {
+            Some(p) => format!("{p} {}", self.name),
+            None => self.name.to_string(),
         }
+    }
+
+    /// True if both are typed the same way.
+    pub fn same(&self, other: &Verb) -> bool {
+        self.parent == other.parent && self.name == other.name
     }
 }
 
-/// A game's command line: which verbs it supports, their arguments, and
-/// how each runs. The arguments are clap derive structs turned into
-/// commands with [`command_for`] and back with [`parse`].
-pub trait GameCli: Sync {
+/// The verbs that more than one game offers.
+pub mod verbs {
+    use super::Verb;
+
+    /// Solve a position.
+    pub const SOLVE: Verb = Verb::new(
+        "solve",
+        "Solve a position given as text, a file or standard input",
+    );
+    /// Read a position off a screenshot.
+    pub const READ: Verb = Verb::new("read", "Read a position off a screenshot");
+    /// Play on the current display.
+    pub const PLAY: Verb = Verb::new("play", "Play a game on the current display");
+    /// Start a virtual display with the game and play it to a win.
+    pub const DEMO: Verb = Verb::new(
+        "demo",
+        "Start a virtual display with a real game and play it to a win",
+    );
+    /// Play generated games and compare with the game's own answers.
+    pub const VALIDATE: Verb = Verb::new(
+        "validate",
+        "Play generated games and compare with the game's own answers",
+    );
+    /// Benchmark the solver on a file of positions.
+    pub const BENCH: Verb = Verb::new(
+        "bench",
+        "Measure speed and memory of a game's solver (or: bench read, bench play)",
+    );
+    /// Benchmark the reader on screenshots.
+    pub const BENCH_READ: Verb = Verb::nested(
+        "bench",
+        "read",
+        "Read every screenshot of a folder and report time per image",
+    );
+    /// Check or record screenshot fixtures.
+    pub const FIXTURES: Verb = Verb::new("fixtures", "Check or record screenshot fixtures");
+    /// Analyse a position.
+    pub const ANALYSE: Verb = Verb::new(
+        "analyse",
+        "Analyse a position: reachable states, winning moves, critical cells",
+    );
+    /// Generate puzzles.
+    pub const GENERATE: Verb = Verb::new("generate", "Generate puzzles of a chosen difficulty");
+
+    /// The shared verbs in the order `gridbot --help` lists them; a game's
+    /// own verbs follow.
+    pub const ORDER: [Verb; 10] = [
+        SOLVE, READ, PLAY, DEMO, VALIDATE, BENCH, BENCH_READ, FIXTURES, ANALYSE, GENERATE,
+    ];
+}
+
+/// Runs a verb's parsed arguments.
+type Runner = Box<dyn Fn(&ArgMatches) -> anyhow::Result<ExitCode>>;
+
+/// One verb of one game: `gridbot VERB GAME ARGS...`.
+pub struct Entry {
+    verb: Verb,
+    about: &'static str,
+    augment: fn(Command) -> Command,
+    run: Runner,
+}
+
+impl Entry {
+    /// The verb `verb` with the arguments of the clap derive struct `A`,
+    /// run by `run`. `about` is the one line of `gridbot VERB --help` for
+    /// this game.
+    pub fn new<A, F>(verb: Verb, about: &'static str, run: F) -> Entry
+    where
+        A: Args + 'static,
+        F: Fn(A) -> anyhow::Result<ExitCode> + 'static,
+    {
+        Entry {
+            verb,
+            about,
+            augment: A::augment_args,
+            run: Box::new(move |m| run(A::from_arg_matches(m)?)),
+        }
+    }
+
+    /// The entry's verb.
+    pub fn verb(&self) -> Verb {
+        self.verb
+    }
+
+    /// The command `gridbot VERB GAME` for the game called `game`.
+    pub fn command(&self, game: &'static str) -> Command {
+        (self.augment)(Command::new(game))
+            .about(self.about)
+            .long_about(None)
+    }
+
+    /// Runs the entry with the arguments clap matched against
+    /// [`Entry::command`].
+    pub fn run(&self, matches: &ArgMatches) -> anyhow::Result<ExitCode> {
+        (self.run)(matches)
+    }
+}
+
+/// A game as the command line knows it.
+pub struct GameCli {
     /// The name typed on the command line, e.g. `flood`.
-    fn name(&self) -> &'static str;
+    pub name: &'static str,
     /// The game's title, e.g. `Flood-It`.
-    fn title(&self) -> &'static str;
+    pub title: &'static str,
     /// One paragraph for `gridbot games`: the rules in brief, what the
     /// solvers guarantee, where the game runs.
-    fn about(&self) -> &'static str;
-    /// The arguments of `gridbot VERB NAME`, or `None` when the game does
-    /// not support the verb.
-    fn command(&self, verb: Verb) -> Option<Command>;
-    /// Runs `gridbot VERB NAME` with the parsed arguments.
-    fn run(&self, verb: Verb, matches: &ArgMatches) -> anyhow::Result<ExitCode>;
+    pub about: &'static str,
+    /// The game's verbs, in the order `gridbot games` lists them.
+    pub entries: fn() -> Vec<Entry>,
+}
 
-    /// The verbs the game supports.
-    fn verbs(&self) -> Vec<Verb> {
-        Verb::ALL
-            .into_iter()
-            .filter(|&v| self.command(v).is_some())
-            .collect()
+impl GameCli {
+    /// The game's entry for `verb`, if it has one.
+    pub fn entry(&self, verb: &Verb) -> Option<Entry> {
+        (self.entries)().into_iter().find(|e| e.verb.same(verb))
     }
-}
 
-/// The command `name` with the arguments of the derive struct `A`.
-pub fn command_for<A: Args>(name: &'static str, about: &'static str) -> Command {
-    A::augment_args(Command::new(name))
-        .about(about)
-        .long_about(None)
-}
-
-/// The derive struct `A` from parsed arguments.
-pub fn parse<A: FromArgMatches>(matches: &ArgMatches) -> anyhow::Result<A> {
-    Ok(A::from_arg_matches(matches)?)
+    /// The verbs the game supports, in its own order.
+    pub fn verbs(&self) -> Vec<Verb> {
+        (self.entries)().iter().map(Entry::verb).collect()
+    }
 }
 
 /// Every game gridbot knows, one line each.
-pub fn all() -> &'static [&'static dyn GameCli] {
-    &[
-        &super::flood::cli::Flood,
-        &super::fifteen::cli::Fifteen,
-        &super::fling::cli::FlingCli,
-        &super::gemji::cli::GemjiCli,
-        &super::pegs::cli::Pegs,
-        &super::rush::cli::Rush,
+pub fn all() -> [&'static GameCli; 6] {
+    [
+        &super::flood::cli::GAME,
+        &super::fifteen::cli::GAME,
+        &super::fling::cli::GAME,
+        &super::gemji::cli::GAME,
+        &super::pegs::cli::GAME,
+        &super::rush::cli::GAME,
     ]
 }
 
 /// The game called `name`.
-pub fn find(name: &str) -> Option<&'static dyn GameCli> {
-    all().iter().copied().find(|g| g.name() == name)
+pub fn find(name: &str) -> Option<&'static GameCli> {
+    all().into_iter().find(|g| g.name == name)
+}
+
+/// Every verb some game offers, each once: the shared verbs in
+/// [`verbs::ORDER`], then the games' own in the order the games list them.
+pub fn all_verbs() -> Vec<Verb> {
+    let mut out: Vec<Verb> = Vec::new();
+    let offered: Vec<Verb> = all().iter().flat_map(|g| g.verbs()).collect();
+    for v in verbs::ORDER.iter().chain(&offered) {
+        if offered.iter().any(|o| o.same(v)) && !out.iter().any(|o| o.same(v)) {
+            out.push(*v);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_verb_two_games_offer_is_a_shared_verb() {
+        for v in all_verbs() {
+            let offering: Vec<&str> = all()
+                .iter()
+                .filter(|g| g.entry(&v).is_some())
+                .map(|g| g.name)
+                .collect();
+            let shared = verbs::ORDER.iter().any(|s| s.same(&v));
+            assert!(
+                shared || offering.len() == 1,
+                "`{}` is offered by {offering:?}: make it a constant of registry::verbs",
+                v.label()
+            );
+        }
+    }
+
+    #[test]
+    fn names_are_unique_and_nested_verbs_have_their_parent() {
+        let games = all();
+        for (i, g) in games.iter().enumerate() {
+            assert!(games[..i].iter().all(|o| o.name != g.name), "{}", g.name);
+            let verbs = g.verbs();
+            for (j, v) in verbs.iter().enumerate() {
+                assert!(
+                    !verbs[..j].iter().any(|o| o.same(v)),
+                    "{} {}",
+                    g.name,
+                    v.label()
+                );
+            }
+        }
+        let all = all_verbs();
+        for v in &all {
+            if let Some(p) = v.parent {
+                assert!(
+                    all.iter().any(|o| o.parent.is_none() && o.name == p),
+                    "{}: no verb `{p}`",
+                    v.label()
+                );
+            }
+        }
+    }
 }

@@ -14,6 +14,7 @@ mod browser;
 mod capture_cli;
 mod capture_fresh;
 mod display;
+mod every_verb;
 mod fifteen_play;
 mod fixtures_check;
 mod pegs_play;

@@ -8,7 +8,6 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context};
-use clap::{ArgMatches, Command};
 
 pub mod bench;
 pub mod bench_read;
@@ -21,107 +20,87 @@ use super::pdb::{cache_dir, OpenReport, Partition, PatternDb};
 use super::rules::{clicks, Board};
 use super::solve::{solve, SolveOptions};
 use crate::cli::args::{parse_duration, read_input, source_name};
-use crate::games::registry::{command_for, parse, GameCli, Verb};
 pub use bench::{run_bench, BenchArgs};
+use crate::games::registry::{verbs, Entry, GameCli};
 
 /// Fifteen in the registry.
-pub struct Fifteen;
-
-impl GameCli for Fifteen {
-    fn name(&self) -> &'static str {
-        "fifteen"
-    }
-
-    fn title(&self) -> &'static str {
-        "Fifteen"
-    }
-
-    fn about(&self) -> &'static str {
-        "The sliding-tile puzzle (sgt-fifteen): slide tiles into the gap until they are in \
+pub static GAME: GameCli = GameCli {
+    name: "fifteen",
+    title: "Fifteen",
+    about: "The sliding-tile puzzle (sgt-fifteen): slide tiles into the gap until they are in \
          row order with the gap at the bottom right; half of all positions are unsolvable \
          (parity) and are refused at once. Solver: IDA* with additive pattern databases \
          (7-8, 6-6-3 or 5-5-5 with the mirrored lookup) on 4x4, Manhattan distance plus \
          linear conflicts elsewhere: proven optimal up to 16 cells unless a budget ends it; \
          larger boards get a constructive first solution at once, improved within the \
-         budget, with a proven lower bound."
-    }
+         budget, with a proven lower bound.",
+    entries,
+};
 
-    fn command(&self, verb: Verb) -> Option<Command> {
-        let name = self.name();
-        Some(match verb {
-            Verb::Solve => {
-                command_for::<SolveArgs>(name, "Solve a Fifteen board or sgt-fifteen game ID")
-            }
-            Verb::Bench => command_for::<BenchArgs>(
-                name,
-                "Solve every board of a file (e.g. Korf's 100) and summarise",
-            ),
-            Verb::Read => {
-                command_for::<read::Args>(name, "Read an sgt-fifteen board off a screenshot")
-            }
-            Verb::BenchRead => command_for::<bench_read::Args>(
-                name,
-                "Read every sgt-fifteen screenshot of a folder and report time per image",
-            ),
-            Verb::Fixtures => command_for::<fixtures::Args>(
-                name,
-                "Check or record the sgt-fifteen screenshot fixtures",
-            ),
-            Verb::Play => {
-                command_for::<hosted::PlayCmd>(name, "Play sgt-fifteen on the current display")
-            }
-            Verb::Demo => command_for::<hosted::DemoCmd>(
-                name,
-                "Play sgt-fifteen (or fifteen.html in Chromium) to a win on a virtual display",
-            ),
-            Verb::Validate => command_for::<hosted::ValidateCmd>(
-                name,
-                "Play games sgt-fifteen generates and compare with the game's own hints",
-            ),
-            _ => return None,
-        })
-    }
-
-    fn run(&self, verb: Verb, m: &ArgMatches) -> anyhow::Result<ExitCode> {
-        match verb {
-            Verb::Solve => run_solve(parse(m)?),
-            Verb::Bench => run_bench(parse(m)?),
-            Verb::Read => read::run(parse(m)?),
-            Verb::BenchRead => bench_read::run(parse(m)?),
-            Verb::Fixtures => fixtures::run(parse(m)?),
-            Verb::Play => hosted::run_play_cmd(parse(m)?),
-            Verb::Demo => hosted::run_demo_cmd(parse(m)?),
-            Verb::Validate => hosted::run_validate_cmd(parse(m)?),
-            v => bail!("fifteen does not support `{}`", v.label()),
-        }
-    }
+/// Fifteen's verbs, one line each.
+fn entries() -> Vec<Entry> {
+    vec![
+        Entry::new(
+            verbs::SOLVE,
+            "Solve a Fifteen board or sgt-fifteen game ID",
+            run_solve,
+        ),
+        Entry::new(
+            verbs::READ,
+            "Read an sgt-fifteen board off a screenshot",
+            read::run,
+        ),
+        Entry::new(
+            verbs::PLAY,
+            "Play sgt-fifteen on the current display",
+            hosted::run_play_cmd,
+        ),
+        Entry::new(
+            verbs::DEMO,
+            "Play sgt-fifteen (or fifteen.html in Chromium) to a win on a virtual display",
+            hosted::run_demo_cmd,
+        ),
+        Entry::new(
+            verbs::VALIDATE,
+            "Play games sgt-fifteen generates and compare with the game's own hints",
+            hosted::run_validate_cmd,
+        ),
+        Entry::new(
+            verbs::BENCH,
+            "Solve every board of a file (e.g. Korf's 100) and summarise",
+            run_bench,
+        ),
+        Entry::new(
+            verbs::BENCH_READ,
+            "Read every sgt-fifteen screenshot of a folder and report time per image",
+            bench_read::run,
+        ),
+        Entry::new(
+            verbs::FIXTURES,
+            "Check or record the sgt-fifteen screenshot fixtures",
+            fixtures::run,
+        ),
+    ]
 }
 
-/// Which pattern databases to use on 4x4 boards.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum PdbChoice {
-    /// 7-8 (about 290 MB, built once in a few minutes).
-    #[value(name = "78")]
-    P78,
-    /// 6-6-3 (about 6 MB, built in seconds).
-    #[value(name = "663")]
-    P663,
-    /// 5-5-5 (about 0.8 MB).
-    #[value(name = "555")]
-    P555,
-    /// No database: Manhattan distance plus linear conflicts.
-    #[value(name = "none")]
-    None,
-}
+/// Which pattern databases to use on 4x4 boards: one of the
+/// [`Partition`]s, or none (Manhattan distance plus linear conflicts).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PdbChoice(Option<Partition>);
 
 impl PdbChoice {
+    /// No database.
+    pub const NONE: PdbChoice = PdbChoice(None);
+
+    /// The `--pdb` values: a partition's name (`78`, `663`, `555`) or `none`.
+    pub fn parser() -> impl clap::builder::TypedValueParser<Value = PdbChoice> {
+        use clap::builder::TypedValueParser;
+        clap::builder::PossibleValuesParser::new(["78", "663", "555", "none"])
+            .map(|name| PdbChoice(<Partition as clap::ValueEnum>::from_str(&name, false).ok()))
+    }
+
     fn partition(self) -> Option<Partition> {
-        match self {
-            PdbChoice::P78 => Some(Partition::P78),
-            PdbChoice::P663 => Some(Partition::P663),
-            PdbChoice::P555 => Some(Partition::P555),
-            PdbChoice::None => None,
-        }
+        self.0
     }
 }
 
@@ -129,8 +108,11 @@ impl PdbChoice {
 #[derive(Debug, Clone, clap::Args)]
 pub struct SearchArgs {
     /// Pattern databases for 4x4 boards, kept in $XDG_CACHE_HOME/gridbot
-    /// (or ~/.cache/gridbot) and built there on first use.
-    #[arg(long, value_enum, default_value = "78")]
+    /// (or ~/.cache/gridbot) and built there on first use: 7-8 (about
+    /// 290 MB, built once in a few minutes), 6-6-3 (about 6 MB, built in
+    /// seconds), 5-5-5 (about 0.8 MB) or none (Manhattan distance plus
+    /// linear conflicts).
+    #[arg(long, value_parser = PdbChoice::parser(), default_value = "78")]
     pub pdb: PdbChoice,
     /// Folder for the databases (default: the cache folder).
     #[arg(long)]

@@ -10,7 +10,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
-use clap::{ArgMatches, Args, Command};
+use clap::Args;
 use serde_json::json;
 
 use super::analyse::{analyse, Analysis, WinOracle};
@@ -23,55 +23,44 @@ use super::parse::parse_boards;
 use super::rules::{coords, Board};
 use crate::cli::args::{parse_random_boards, parse_seed};
 use crate::cli::bench::BenchOptions;
-use crate::games::registry::{command_for, parse, GameCli, Verb};
+use crate::cli::args::parse_number;
+use crate::games::registry::{verbs, Entry, GameCli, Verb};
+
+/// `gridbot endgame fling`: Fling!'s own verb.
+pub const ENDGAME: Verb = Verb::new("endgame", "Build endgame tables by retrograde analysis");
 
 /// Fling! in the registry.
-pub struct FlingCli;
-
-impl GameCli for FlingCli {
-    fn name(&self) -> &'static str {
-        "fling"
-    }
-
-    fn title(&self) -> &'static str {
-        "Fling!"
-    }
-
-    fn about(&self) -> &'static str {
-        "A 7 by 8 board of balls; a ball flung towards another one that is not adjacent rolls \
+pub static GAME: GameCli = GameCli {
+    name: "fling",
+    title: "Fling!",
+    about: "A 7 by 8 board of balls; a ball flung towards another one that is not adjacent rolls \
          up to it, that ball takes over the motion and the last ball of the line rolls off; one \
          ball left wins. A design tool after Sturtevant's paper: exact solution counts, winning \
          first moves, reachable states (forward search), the cells where adding or removing a \
          ball changes solvability, retrograde endgame tables (winnable / won one way) that stop \
-         the searches early; every answer is exhaustive, nothing is estimated."
-    }
+         the searches early; every answer is exhaustive, nothing is estimated.",
+    entries,
+};
 
-    fn command(&self, verb: Verb) -> Option<Command> {
-        let name = self.name();
-        Some(match verb {
-            Verb::Analyse => command_for::<AnalyseArgs>(
-                name,
-                "Solutions, winning moves, reachable states and critical cells of Fling! boards",
-            ),
-            Verb::Bench => command_for::<BenchArgs>(
-                name,
-                "Analyse every board of the game's levels; reachable states per level",
-            ),
-            Verb::Endgame => {
-                command_for::<EndgameArgs>(name, "Build Fling! endgame tables for 2..=N balls")
-            }
-            _ => return None,
-        })
-    }
-
-    fn run(&self, verb: Verb, m: &ArgMatches) -> Result<ExitCode> {
-        match verb {
-            Verb::Analyse => run_analyse(&parse::<AnalyseArgs>(m)?),
-            Verb::Bench => run_bench(&parse::<BenchArgs>(m)?),
-            Verb::Endgame => run_endgame(&parse::<EndgameArgs>(m)?),
-            v => bail!("fling does not support {}", v.label()),
-        }
-    }
+/// Fling!'s verbs, one line each.
+fn entries() -> Vec<Entry> {
+    vec![
+        Entry::new(
+            verbs::BENCH,
+            "Analyse every board of the game's levels; reachable states per level",
+            |a: BenchArgs| run_bench(&a),
+        ),
+        Entry::new(
+            verbs::ANALYSE,
+            "Solutions, winning moves, reachable states and critical cells of Fling! boards",
+            |a: AnalyseArgs| run_analyse(&a),
+        ),
+        Entry::new(
+            ENDGAME,
+            "Build Fling! endgame tables for 2..=N balls",
+            |a: EndgameArgs| run_endgame(&a),
+        ),
+    ]
 }
 
 /// `gridbot analyse fling FILE|BOARD`.
@@ -81,7 +70,7 @@ pub struct AnalyseArgs {
     /// (8 rows of 7 `o`/`.` separated by `/`).
     pub board: String,
     /// Analyse only board N of the file (counted from 0).
-    #[arg(long = "board", value_name = "N")]
+    #[arg(long = "board", value_name = "N", value_parser = parse_number::<usize, 0, 1_000_000>)]
     pub index: Option<usize>,
     /// Print JSON instead of text.
     #[arg(long)]
@@ -96,7 +85,7 @@ pub struct AnalyseArgs {
     #[arg(long, value_name = "DIR", num_args = 0..=1, default_missing_value = "")]
     pub tables: Option<PathBuf>,
     /// Balls of the largest table to load (with --tables).
-    #[arg(long, value_name = "K", default_value_t = 9, value_parser = clap::value_parser!(u32).range(2..=12))]
+    #[arg(long, value_name = "K", default_value_t = 9, value_parser = parse_number::<u32, 2, 12>)]
     pub table_balls: u32,
 }
 
@@ -136,7 +125,7 @@ pub struct BenchArgs {
 #[derive(Debug, Clone, Args)]
 pub struct EndgameArgs {
     /// Build tables for 2..=N balls.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(2..=12))]
+    #[arg(long, value_name = "N", value_parser = parse_number::<u32, 2, 12>)]
     pub balls: u32,
     /// Write the tables into this directory (created if missing; by
     /// default `$XDG_CACHE_HOME/gridbot/fling`, else

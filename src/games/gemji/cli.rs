@@ -6,30 +6,24 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
-use clap::{ArgMatches, Args, Command};
+use clap::Args;
 use serde_json::json;
 
 use super::generate::{generate, Spec};
 use super::parse::{format_level, parse_level};
 use super::rules::Gem;
 use super::solve::{solve, solve_within};
-use crate::games::registry::{command_for, parse, GameCli, Verb};
+use crate::cli::args::{
+    parse_duration, parse_number, parse_pair, parse_seed, parse_span, ArgError,
+};
+use crate::games::registry::{verbs, Entry, GameCli};
 use crate::solver::Budget;
 
 /// Gemji in the registry.
-pub struct GemjiCli;
-
-impl GameCli for GemjiCli {
-    fn name(&self) -> &'static str {
-        "gemji"
-    }
-
-    fn title(&self) -> &'static str {
-        "Gemji"
-    }
-
-    fn about(&self) -> &'static str {
-        "Gems on a grid of up to 10x10; the player moves a red, yellow, blue or purple gem one \
+pub static GAME: GameCli = GameCli {
+    name: "gemji",
+    title: "Gemji",
+    about: "Gems on a grid of up to 10x10; the player moves a red, yellow, blue or purple gem one \
          tile and effects chain: red pushes its 4 orthogonal neighbours one tile away, yellow \
          pulls gems two tiles away (in line, cell between empty) one closer, blue springs back \
          to the cell it was moved from, purple swaps with the gem whose effect moved it (moved \
@@ -40,30 +34,24 @@ impl GameCli for GemjiCli {
          once per turn. Won when every finish holds a gem (of its type, if it has one; any gem \
          for '*'). Solver: iterative deepening with a depth-keyed exact table, proven optimal \
          when it finishes. Generator: random levels kept only when their proven minimum is in \
-         range, scored with the Gemji report's difficulty formula."
-    }
+         range, scored with the Gemji report's difficulty formula.",
+    entries,
+};
 
-    fn command(&self, verb: Verb) -> Option<Command> {
-        let name = self.name();
-        Some(match verb {
-            Verb::Solve => {
-                command_for::<SolveArgs>(name, "Solve a Gemji level file in the fewest moves")
-            }
-            Verb::Generate => command_for::<GenerateArgs>(
-                name,
-                "Generate Gemji levels whose proven minimum is in a range, with their difficulty",
-            ),
-            _ => return None,
-        })
-    }
-
-    fn run(&self, verb: Verb, m: &ArgMatches) -> Result<ExitCode> {
-        match verb {
-            Verb::Solve => run_solve(&parse::<SolveArgs>(m)?),
-            Verb::Generate => run_generate(&parse::<GenerateArgs>(m)?),
-            v => bail!("gemji does not support {}", v.label()),
-        }
-    }
+/// Gemji's verbs, one line each.
+fn entries() -> Vec<Entry> {
+    vec![
+        Entry::new(
+            verbs::SOLVE,
+            "Solve a Gemji level file in the fewest moves",
+            |a: SolveArgs| run_solve(&a),
+        ),
+        Entry::new(
+            verbs::GENERATE,
+            "Generate Gemji levels whose proven minimum is in a range, with their difficulty",
+            |a: GenerateArgs| run_generate(&a),
+        ),
+    ]
 }
 
 /// `gridbot solve gemji FILE`.
@@ -71,9 +59,10 @@ impl GameCli for GemjiCli {
 pub struct SolveArgs {
     /// A level file (`-` for standard input).
     pub file: String,
-    /// Stop after this many seconds (the answer is then unproven).
-    #[arg(long, value_name = "SECS")]
-    pub time_limit: Option<f64>,
+    /// Stop after this long (e.g. `1.5`, `500ms`, `2s`, `1m`); the answer is
+    /// then unproven.
+    #[arg(long, value_parser = parse_duration)]
+    pub time_limit: Option<Duration>,
     /// Print JSON instead of text.
     #[arg(long)]
     pub json: bool,
@@ -83,66 +72,49 @@ pub struct SolveArgs {
 #[derive(Debug, Clone, Args)]
 pub struct GenerateArgs {
     /// Board size, `WxH` (1..=10 each).
-    #[arg(long, value_name = "WxH", value_parser = parse_size)]
+    #[arg(long, value_name = "WxH", value_parser = parse_pair::<1, 10>)]
     pub size: (usize, usize),
-    /// Gems per level.
-    #[arg(long, value_name = "N")]
+    /// Gems per level (1 to 100).
+    #[arg(long, value_name = "N", value_parser = parse_number::<usize, 1, 100>)]
     pub gems: usize,
     /// Gem types to draw from, comma-separated names or letters
     /// (red,yellow,blue,purple,white,grey,black or R,Y,B,P,W,G,K).
-    #[arg(long, value_name = "LIST", value_parser = parse_types, default_value = "R,Y,B,P,W,G,K")]
+    #[arg(long, value_name = "LIST", value_parser = parse_gem, value_delimiter = ',', default_value = "R,Y,B,P,W,G,K")]
     pub types: Vec<Gem>,
-    /// Range of the minimum number of moves, `A..B` (inclusive).
-    #[arg(long, value_name = "A..B", value_parser = parse_range)]
+    /// Range of the minimum number of moves, `A..B` (inclusive, 1 to 30).
+    #[arg(long, value_name = "A..B", value_parser = parse_span::<1, 30>)]
     pub moves: (u32, u32),
-    /// Levels to generate.
-    #[arg(long, value_name = "K", default_value_t = 1)]
+    /// Levels to generate (1 to 1000000).
+    #[arg(long, value_name = "K", default_value_t = 1, value_parser = parse_number::<usize, 1, 1_000_000>)]
     pub count: usize,
     /// Random seed.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = parse_seed)]
     pub seed: u64,
-    /// Give up after this many candidate levels.
-    #[arg(long, value_name = "N", default_value_t = 1_000_000)]
-    pub max_candidates: u64,
+    /// Random levels to try before giving up (1 to 10^12), as
+    /// `generate rush --attempts`.
+    #[arg(long, alias = "max-candidates", value_name = "N", default_value_t = 1_000_000, value_parser = parse_number::<u64, 1, 1_000_000_000_000>)]
+    pub attempts: u64,
     /// Print JSON instead of text.
     #[arg(long)]
     pub json: bool,
 }
 
-/// Parses `WxH`.
-pub fn parse_size(s: &str) -> Result<(usize, usize), String> {
-    s.split_once(['x', 'X'])
-        .and_then(|(a, b)| Some((a.trim().parse().ok()?, b.trim().parse().ok()?)))
-        .filter(|&(w, h): &(usize, usize)| (1..=10).contains(&w) && (1..=10).contains(&h))
-        .ok_or_else(|| format!("{s:?} is not a size WxH with W and H from 1 to 10"))
-}
-
-/// Parses `A..B` (or a single number).
-pub fn parse_range(s: &str) -> Result<(u32, u32), String> {
-    let bad = || format!("{s:?} is not a move range A..B with 1 <= A <= B <= 30");
-    let (a, b) = match s.split_once("..") {
-        Some((a, b)) => (a.trim(), b.trim().trim_start_matches('=')),
-        None => (s.trim(), s.trim()),
+/// Parses one gem type: its name or its letter.
+pub fn parse_gem(s: &str) -> Result<Gem, ArgError> {
+    let t = s.trim();
+    let mut letters = t.chars();
+    let letter = match (letters.next(), letters.next()) {
+        (Some(c), None) => Gem::from_letter(c),
+        _ => None,
     };
-    let a: u32 = a.parse().map_err(|_| bad())?;
-    let b: u32 = b.parse().map_err(|_| bad())?;
-    if a == 0 || a > b || b > 30 {
-        return Err(bad());
-    }
-    Ok((a, b))
-}
-
-/// Parses a comma-separated list of gem types.
-pub fn parse_types(s: &str) -> Result<Vec<Gem>, String> {
-    s.split(',')
-        .map(|t| {
-            let t = t.trim();
-            Gem::ALL
-                .into_iter()
-                .find(|g| g.name().eq_ignore_ascii_case(t) || (t.len() == 1 && Gem::from_letter(t.chars().next().unwrap()) == Some(*g)))
-                .ok_or_else(|| format!("unknown gem type {t:?} (red, yellow, blue, purple, white, grey, black or R Y B P W G K)"))
+    Gem::ALL
+        .into_iter()
+        .find(|g| g.name().eq_ignore_ascii_case(t) || letter == Some(*g))
+        .ok_or_else(|| ArgError::Malformed {
+            what: "gem type",
+            text: t.into(),
+            hint: "red, yellow, blue, purple, white, grey, black or R Y B P W G K",
         })
-        .collect()
 }
 
 /// Runs `solve gemji`.
@@ -154,9 +126,8 @@ pub fn run_solve(args: &SolveArgs) -> Result<ExitCode> {
     };
     let level = parse_level(&text).with_context(|| args.file.clone())?;
     let time = match args.time_limit {
-        Some(t) if t.is_finite() && t > 0.0 => Some(Duration::from_secs_f64(t)),
-        Some(t) => bail!("--time-limit {t}: must be a positive number of seconds"),
-        None => None,
+        Some(t) if t.is_zero() => bail!("--time-limit must be more than zero"),
+        t => t,
     };
     let budget = Budget::new(time, usize::MAX);
     let t0 = Instant::now();
@@ -219,13 +190,9 @@ pub fn run_generate(args: &GenerateArgs) -> Result<ExitCode> {
         max_moves: args.moves.1,
     };
     let t0 = Instant::now();
-    let (levels, stats) = generate(
-        &spec,
-        args.count,
-        args.seed,
-        args.max_candidates,
-        |l, limit| solve_within(l, limit, &Budget::unlimited()),
-    )?;
+    let (levels, stats) = generate(&spec, args.count, args.seed, args.attempts, |l, limit| {
+        solve_within(l, limit, &Budget::unlimited())
+    })?;
     let secs = t0.elapsed().as_secs_f64();
     if args.json {
         let v: Vec<_> = levels
@@ -284,18 +251,68 @@ pub fn run_generate(args: &GenerateArgs) -> Result<ExitCode> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use clap::{FromArgMatches, Parser};
+
+    /// `generate gemji` as the command line builds and reads it.
+    #[derive(Parser)]
+    struct Generate {
+        #[command(flatten)]
+        args: GenerateArgs,
+    }
+
+    /// The documented example with the options of `extra` in place of
+    /// its own.
+    fn generate_args(extra: &[&str]) -> Result<GenerateArgs, clap::Error> {
+        let base = [("--size", "6x6"), ("--gems", "6"), ("--moves", "4..8")];
+        let mut argv = vec!["generate"];
+        for (name, value) in base {
+            if !extra.contains(&name) {
+                argv.extend([name, value]);
+            }
+        }
+        argv.extend(extra);
+        let m = <Generate as clap::CommandFactory>::command().try_get_matches_from(argv)?;
+        Ok(Generate::from_arg_matches(&m)?.args)
+    }
 
     #[test]
     fn option_parsers_name_the_bad_value() {
-        assert_eq!(parse_size("6x6"), Ok((6, 6)));
-        assert!(parse_size("6x11").unwrap_err().contains("\"6x11\""));
-        assert_eq!(parse_range("4..8"), Ok((4, 8)));
-        assert_eq!(parse_range("5"), Ok((5, 5)));
-        assert!(parse_range("8..4").is_err());
+        let g = generate_args(&[]).unwrap();
+        assert_eq!(g.size, (6, 6));
+        assert_eq!(g.moves, (4, 8));
+        assert_eq!(g.types, Gem::ALL.to_vec());
+        assert!(generate_args(&["--size", "6x11"])
+            .unwrap_err()
+            .to_string()
+            .contains("\"6x11\""));
+        assert_eq!(generate_args(&["--moves", "5"]).unwrap().moves, (5, 5));
+        assert!(generate_args(&["--moves", "8..4"]).is_err());
         assert_eq!(
-            parse_types("red,Y,grey"),
-            Ok(vec![Gem::Red, Gem::Yellow, Gem::Grey])
+            generate_args(&["--types", "red,Y,grey"]).unwrap().types,
+            vec![Gem::Red, Gem::Yellow, Gem::Grey]
         );
-        assert!(parse_types("red,pink").unwrap_err().contains("\"pink\""));
+        assert!(generate_args(&["--types", "red,pink"])
+            .unwrap_err()
+            .to_string()
+            .contains("\"pink\""));
+    }
+
+    /// The documented example panicked in clap ("Mismatch between
+    /// definition and access of `types`") before gem types were parsed one
+    /// by one.
+    #[test]
+    fn generate_gemji_documented_example_parses() {
+        let g = generate_args(&["--types", "R,Y,B"]).unwrap();
+        assert_eq!(g.types, vec![Gem::Red, Gem::Yellow, Gem::Blue]);
+        assert_eq!((g.gems, g.count, g.seed), (6, 1, 1));
+    }
+
+    #[test]
+    fn attempts_is_the_name_rush_uses_and_the_old_name_still_works() {
+        assert_eq!(generate_args(&[]).unwrap().attempts, 1_000_000);
+        assert_eq!(generate_args(&["--attempts", "5"]).unwrap().attempts, 5);
+        let old = generate_args(&["--max-candidates", "7"]).unwrap();
+        assert_eq!(old.attempts, 7);
+        assert!(generate_args(&["--attempts", "0"]).is_err());
     }
 }

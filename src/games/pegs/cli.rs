@@ -28,71 +28,59 @@ use crate::cli::args::{
 };
 use crate::cli::bench::BenchOptions;
 use crate::cli::sgt_game::{run_demo, run_play, run_validate, DemoArgs, PlayArgs, ValidateArgs};
-use crate::games::registry::{command_for, parse, GameCli, Verb};
 use crate::measure::peak_rss_bytes;
+use crate::games::registry::{verbs, Entry, GameCli};
 use crate::solver::{Budget, Outcome};
 
 /// Pegs in the registry.
-pub struct Pegs;
-
-impl GameCli for Pegs {
-    fn name(&self) -> &'static str {
-        "pegs"
-    }
-
-    fn title(&self) -> &'static str {
-        "Pegs (peg solitaire)"
-    }
-
-    fn about(&self) -> &'static str {
-        "A board of pegs and holes; a move jumps a peg over an orthogonal neighbour into \
+pub static GAME: GameCli = GameCli {
+    name: "pegs",
+    title: "Pegs (peg solitaire)",
+    about: "A board of pegs and holes; a move jumps a peg over an orthogonal neighbour into \
          the hole behind it and removes the jumped peg; won with one peg left anywhere. \
          Solver: depth-first search with a table of lost positions up to the board's \
          symmetries and pagoda pruning (a win is checked by replay; lost is said only when \
          proven); --fewest-moves by iterative deepening with Merson-region bounds, proven \
          when it completes. Reads sgt-pegs screenshots without calibration and plays \
-         sgt-pegs on the desktop and pegs.html in Chromium by dragging."
-    }
+         sgt-pegs on the desktop and pegs.html in Chromium by dragging.",
+    entries,
+};
 
-    fn command(&self, verb: Verb) -> Option<clap::Command> {
-        let name = self.name();
-        Some(match verb {
-            Verb::Solve => command_for::<SolveArgs>(name, "Decide or solve a Pegs position"),
-            Verb::Analyse => command_for::<AnalyseArgs>(
-                name,
-                "Reachable positions, winning first moves, pegs that change the outcome",
-            ),
-            Verb::Bench => {
-                command_for::<BenchArgs>(name, "Solve a file of positions or generated boards")
-            }
-            Verb::Play => command_for::<PlayArgs>(name, "Play sgt-pegs on the current display"),
-            Verb::Demo => {
-                command_for::<DemoArgs>(name, "Play sgt-pegs to a win on a virtual display")
-            }
-            Verb::Validate => command_for::<ValidateArgs>(
-                name,
-                "Play games sgt-pegs generates, each checked against its game ID",
-            ),
-            Verb::Fixtures => command_for::<fixtures::Args>(
-                name,
-                "Check or record the sgt-pegs screenshot fixtures",
-            ),
-            _ => return None,
-        })
-    }
-
-    fn run(&self, verb: Verb, m: &clap::ArgMatches) -> anyhow::Result<ExitCode> {
-        match verb {
-            Verb::Solve => run_solve(parse(m)?),
-            Verb::Analyse => run_analyse(parse(m)?),
-            Verb::Bench => run_bench(parse(m)?),
-            Verb::Play => run_play(&SgtPegs, parse(m)?),
-            Verb::Demo => run_demo(&SgtPegs, parse(m)?),
-            Verb::Validate => run_validate(&SgtPegs, parse(m)?),
-            Verb::Fixtures => fixtures::run(parse(m)?),
-            v => anyhow::bail!("pegs does not support `{}`", v.label()),
-        }
-    }
+/// Pegs' verbs, one line each.
+fn entries() -> Vec<Entry> {
+    vec![
+        Entry::new(verbs::SOLVE, "Decide or solve a Pegs position", run_solve),
+        Entry::new(
+            verbs::PLAY,
+            "Play sgt-pegs on the current display",
+            |a: PlayArgs| run_play(&SgtPegs, a),
+        ),
+        Entry::new(
+            verbs::DEMO,
+            "Play sgt-pegs to a win on a virtual display",
+            |a: DemoArgs| run_demo(&SgtPegs, a),
+        ),
+        Entry::new(
+            verbs::VALIDATE,
+            "Play games sgt-pegs generates, each checked against its game ID",
+            |a: ValidateArgs| run_validate(&SgtPegs, a),
+        ),
+        Entry::new(
+            verbs::BENCH,
+            "Solve a file of positions or generated boards",
+            run_bench,
+        ),
+        Entry::new(
+            verbs::ANALYSE,
+            "Reachable positions, winning first moves, pegs that change the outcome",
+            run_analyse,
+        ),
+        Entry::new(
+            verbs::FIXTURES,
+            "Check or record the sgt-pegs screenshot fixtures",
+            fixtures::run,
+        ),
+    ]
 }
 
 /// Reads a board argument: `-` standard input, an existing file, or the

@@ -86,7 +86,7 @@ struct Style {
 }
 
 /// A [`Style`] from its four weights, in field order.
-const fn style(isolated: i32, inward: i32, mobility: i32, noise: i32) -> Style {
+const fn style(isolated: i32, inward: i32, mobility: i32, noise: u32) -> Style {
     Style {
         isolated,
         inward,

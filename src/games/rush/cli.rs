@@ -11,10 +11,8 @@ pub mod play;
 use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::time::Duration;
 
 use anyhow::{bail, Context};
-use clap::{ArgMatches, Command};
 
 use super::analyse::{analyse, Difficulty};
 use super::bench::bench;
@@ -23,88 +21,78 @@ use super::generate::{from_database, generate_random, Rng};
 use super::parse::{parse_line, parse_puzzles, Puzzle};
 use super::search::steps;
 use super::solve::{solve, Strategy};
-use crate::cli::args::{parse_bytes, parse_duration, read_input, source_name};
 use crate::cli::bench::BenchOptions;
-use crate::games::registry::{command_for, parse, GameCli, Verb};
+use crate::cli::args::{
+    parse_bytes, parse_number, parse_seed, parse_span, parse_threads, read_input, source_name,
+    ArgError, SearchLimits,
+};
+use crate::games::registry::{verbs, Entry, GameCli, Verb};
 use crate::solver::Budget;
 
+/// `gridbot enumerate rush`: Rush Hour's own verb.
+pub const ENUMERATE: Verb = Verb::new("enumerate", "Enumerate every position of a game");
+
 /// Rush Hour in the registry.
-pub struct Rush;
-
-impl GameCli for Rush {
-    fn name(&self) -> &'static str {
-        "rush"
-    }
-
-    fn title(&self) -> &'static str {
-        "Rush Hour"
-    }
-
-    fn about(&self) -> &'static str {
-        "Pieces of length 2 and 3 slide along their axis on an N x N board (4 to 8) with \
+pub static GAME: GameCli = GameCli {
+    name: "rush",
+    title: "Rush Hour",
+    about: "Pieces of length 2 and 3 slide along their axis on an N x N board (4 to 8) with \
          optional walls; the red piece A must reach the exit on the right of its row. One \
          move slides one piece any distance. Boards in Fogleman's format (36 characters, \
          o empty, x wall). Solver: exact breadth-first search (fewest moves, then fewest \
          steps; proves unsolvable boards), A* with the admissible blocker count (fewest \
          moves), the seed's greedy best-first search (fast, not shortest). Played on \
          Michael Fogleman's web player in Chromium, one drag per move, each verified by \
-         reading the board again."
-    }
+         reading the board again.",
+    entries,
+};
 
-    fn command(&self, verb: Verb) -> Option<Command> {
-        let name = self.name();
-        Some(match verb {
-            Verb::Solve => command_for::<SolveArgs>(name, "Solve Rush Hour boards"),
-            Verb::Bench => command_for::<BenchArgs>(
-                name,
-                "Solve every puzzle of a database file and compare with its MOVES column",
-            ),
-            Verb::Analyse => command_for::<AnalyseArgs>(
-                name,
-                "The cluster of a board: positions, solved ones, the farthest, difficulty",
-            ),
-            Verb::Enumerate => command_for::<EnumerateArgs>(
-                name,
-                "Every position, its cluster and distances: Fogleman's database and a summary",
-            ),
-            Verb::Generate => command_for::<GenerateArgs>(
-                name,
-                "Puzzles of a chosen number of moves, from a database or random positions",
-            ),
-            Verb::Play => {
-                command_for::<play::PlayArgs>(name, "Play Fogleman's Rush Hour player already open")
-            }
-            Verb::Demo => command_for::<play::DemoArgs>(
-                name,
-                "Fogleman's player in Chromium on a virtual display, played to the win \
-                 (default: the 51-move puzzle)",
-            ),
-            Verb::Validate => command_for::<play::ValidateArgs>(
-                name,
-                "Play puzzles in Chromium; compare the page's counter with the proven optimum",
-            ),
-            Verb::Fixtures => command_for::<fixtures::Args>(
-                name,
-                "Check or record the Rush Hour player's screenshot fixtures",
-            ),
-            _ => return None,
-        })
-    }
-
-    fn run(&self, verb: Verb, m: &ArgMatches) -> anyhow::Result<ExitCode> {
-        match verb {
-            Verb::Solve => run_solve(parse(m)?),
-            Verb::Bench => run_bench(parse(m)?),
-            Verb::Analyse => run_analyse(parse(m)?),
-            Verb::Generate => run_generate(parse(m)?),
-            Verb::Enumerate => run_enumerate(parse(m)?),
-            Verb::Play => play::run_play(parse(m)?),
-            Verb::Demo => play::run_demo(parse(m)?),
-            Verb::Validate => play::run_validate(parse(m)?),
-            Verb::Fixtures => fixtures::run(parse(m)?),
-            v => bail!("rush does not support `{}`", v.label()),
-        }
-    }
+/// Rush Hour's verbs, one line each.
+fn entries() -> Vec<Entry> {
+    vec![
+        Entry::new(verbs::SOLVE, "Solve Rush Hour boards", run_solve),
+        Entry::new(
+            verbs::PLAY,
+            "Play Fogleman's Rush Hour player already open",
+            play::run_play,
+        ),
+        Entry::new(
+            verbs::DEMO,
+            "Fogleman's player in Chromium on a virtual display, played to the win \
+             (default: the 51-move puzzle)",
+            play::run_demo,
+        ),
+        Entry::new(
+            verbs::VALIDATE,
+            "Play puzzles in Chromium; compare the page's counter with the proven optimum",
+            play::run_validate,
+        ),
+        Entry::new(
+            verbs::BENCH,
+            "Solve every puzzle of a database file and compare with its MOVES column",
+            run_bench,
+        ),
+        Entry::new(
+            verbs::FIXTURES,
+            "Check or record the Rush Hour player's screenshot fixtures",
+            fixtures::run,
+        ),
+        Entry::new(
+            verbs::ANALYSE,
+            "The cluster of a board: positions, solved ones, the farthest, difficulty",
+            run_analyse,
+        ),
+        Entry::new(
+            ENUMERATE,
+            "Every position, its cluster and distances: Fogleman's database and a summary",
+            run_enumerate,
+        ),
+        Entry::new(
+            verbs::GENERATE,
+            "Puzzles of a chosen number of moves, from a database or random positions",
+            run_generate,
+        ),
+    ]
 }
 
 /// Search options shared by `solve` and `bench`.
@@ -113,18 +101,9 @@ pub struct SearchArgs {
     /// Search strategy.
     #[arg(long, value_enum, default_value_t = Strategy::Bfs)]
     pub strategy: Strategy,
-    /// Stop a search after this long (e.g. `500ms`, `2s`).
-    #[arg(long, value_parser = parse_duration)]
-    pub time_limit: Option<Duration>,
-    /// Stop a search when its tables hold this much memory (e.g. `512M`).
-    #[arg(long, value_parser = parse_bytes, default_value = "2G")]
-    pub memory_limit: usize,
-}
-
-impl SearchArgs {
-    fn budget(&self) -> Budget {
-        Budget::new(self.time_limit, self.memory_limit)
-    }
+    /// The search's time and memory limits.
+    #[command(flatten)]
+    pub limits: SearchLimits,
 }
 
 /// The puzzles of a board argument: a literal board or database line, a
@@ -165,7 +144,7 @@ fn run_solve(args: SolveArgs) -> anyhow::Result<ExitCode> {
             &p.board,
             p.start,
             args.search.strategy,
-            &args.search.budget(),
+            &args.search.limits.budget(),
         );
         let time_ms = o.elapsed.as_secs_f64() * 1e3;
         let described: Vec<String> = o
@@ -251,7 +230,7 @@ fn run_bench(args: BenchArgs) -> anyhow::Result<ExitCode> {
         bench(
             &puzzles,
             args.search.strategy,
-            || args.search.budget(),
+            || args.search.limits.budget(),
             &|done| bar.set_position(done as u64),
         )
     });
@@ -341,47 +320,37 @@ pub struct GenerateArgs {
     #[arg(long, value_parser = parse_moves)]
     moves: (u32, u32),
     /// Walls in each puzzle.
-    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u8).range(0..=8))]
+    #[arg(long, default_value_t = 0, value_parser = parse_number::<u8, 0, 8>)]
     walls: u8,
-    /// How many puzzles.
-    #[arg(long, default_value_t = 1)]
+    /// How many puzzles (1 to 1000000).
+    #[arg(long, default_value_t = 1, value_parser = parse_number::<usize, 1, 1_000_000>)]
     count: usize,
     /// Board side (4 to 8) for random generation.
-    #[arg(long, default_value_t = 6, value_parser = clap::value_parser!(u8).range(4..=8))]
+    #[arg(long, default_value_t = 6, value_parser = parse_number::<u8, 4, 8>)]
     size: u8,
     /// Pick from this database (`MOVES BOARD CLUSTER_SIZE` lines) instead
     /// of generating random positions.
     #[arg(long)]
     database: Option<PathBuf>,
-    /// Random positions to try before giving up.
-    #[arg(long, default_value_t = 100_000)]
+    /// Random positions to try before giving up (1 to 10^12).
+    #[arg(long, default_value_t = 100_000, value_parser = parse_number::<usize, 1, 1_000_000_000_000>)]
     attempts: usize,
     /// Seed of the random positions (default: from the clock).
-    #[arg(long)]
+    #[arg(long, value_parser = parse_seed)]
     seed: Option<u64>,
 }
 
 /// Parses `A..B`, `N` or a difficulty class name.
-fn parse_moves(s: &str) -> Result<(u32, u32), String> {
+pub(crate) fn parse_moves(s: &str) -> Result<(u32, u32), ArgError> {
     use clap::ValueEnum;
     if let Ok(d) = Difficulty::from_str(s, true) {
-        return d
-            .moves()
-            .ok_or_else(|| "unsolvable puzzles are not generated".to_string());
+        return d.moves().ok_or_else(|| ArgError::OutOfRange {
+            what: "difficulty",
+            text: s.into(),
+            range: "easy, medium, hard or very-hard: unsolvable puzzles are not generated".into(),
+        });
     }
-    let num = |t: &str| {
-        t.trim()
-            .parse::<u32>()
-            .map_err(|_| format!("bad number {t:?} in {s:?}"))
-    };
-    let (lo, hi) = match s.split_once("..") {
-        Some((a, b)) => (num(a)?, num(b.trim_start_matches('='))?),
-        None => (num(s)?, num(s)?),
-    };
-    if lo > hi || hi > 250 {
-        return Err(format!("bad range {s:?}: want A..B with A <= B <= 250"));
-    }
-    Ok((lo, hi))
+    parse_span::<0, 250>(s)
 }
 
 fn run_generate(args: GenerateArgs) -> anyhow::Result<ExitCode> {
@@ -433,11 +402,11 @@ fn run_generate(args: GenerateArgs) -> anyhow::Result<ExitCode> {
 /// `gridbot enumerate rush`.
 #[derive(Debug, clap::Args)]
 pub struct EnumerateArgs {
-    /// Board side.
-    #[arg(long, default_value_t = 6, value_parser = clap::value_parser!(u8).range(4..=8))]
+    /// Board side (4 to 8).
+    #[arg(long, default_value_t = 6, value_parser = parse_number::<u8, 4, 8>)]
     size: u8,
-    /// Most walls in a position.
-    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u8).range(0..=2))]
+    /// Most walls in a position (0 to 2).
+    #[arg(long, default_value_t = 0, value_parser = parse_number::<u8, 0, 2>)]
     walls: u8,
     /// Which placements are positions of the game: `fogleman`, his game and
     /// database (the primary piece alone on its row, no row or column
@@ -449,20 +418,20 @@ pub struct EnumerateArgs {
     /// was interrupted resumes.
     #[arg(long)]
     out: Option<PathBuf>,
-    /// Worker threads (default: one per core).
-    #[arg(long)]
+    /// Worker threads, 1 to 256 (default: one per core).
+    #[arg(long, value_parser = parse_threads)]
     threads: Option<usize>,
     /// Walk only every N-th work unit: a deterministic sample, to measure a
     /// fraction of the work (its counts are that fraction's).
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
+    #[arg(long, default_value_t = 1, value_parser = parse_number::<u32, 1, { u32::MAX as u64 }>)]
     sample: u32,
     /// With `--bench-walk`: the first unit of the sample.
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, value_parser = parse_number::<u32, 0, { u32::MAX as u64 }>)]
     sample_from: u32,
     /// Benchmark the walk alone on a deterministic sample: the units of
     /// `--sample`/`--sample-from`, every N-th piece set each owns; prints
     /// the CPU time of finding the sets and of walking them.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    #[arg(long, value_name = "N", value_parser = parse_number::<u32, 1, { u32::MAX as u64 }>)]
     bench_walk: Option<u32>,
     /// With `--bench-walk`: keep the sample's piece sets in this file (read
     /// when it exists), so that repeated runs skip finding them.

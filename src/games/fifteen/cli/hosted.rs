@@ -42,7 +42,7 @@ pub struct SolverArgs {
     /// Pattern databases for 4x4 boards (kept in $XDG_CACHE_HOME/gridbot or
     /// ~/.cache/gridbot, built there on first use: 6-6-3 in seconds, 7-8
     /// in minutes).
-    #[arg(long, value_enum, default_value = "663")]
+    #[arg(long, value_parser = PdbChoice::parser(), default_value = "663")]
     pub pdb: PdbChoice,
     /// Folder for the databases (default: the cache folder).
     #[arg(long)]
@@ -76,7 +76,7 @@ pub struct ValidateCmd {
     solver: SolverArgs,
     /// Most `h` presses (the game's own hint moves) per board before the
     /// game's solver is reported as not finishing; 0 skips the comparison.
-    #[arg(long, default_value_t = 3000, value_parser = clap::value_parser!(u32).range(0..=100000))]
+    #[arg(long, default_value_t = 3000, value_parser = crate::cli::args::parse_number::<u32, 0, 100_000>)]
     hint_cap: u32,
 }
 
@@ -375,7 +375,7 @@ mod tests {
     #[test]
     fn params_are_checked() {
         let f = Fifteen::new(SolverArgs {
-            pdb: PdbChoice::None,
+            pdb: PdbChoice::NONE,
             pdb_dir: None,
         });
         assert_eq!(f.check_params(" 4x3 ").unwrap(), "4x3");

@@ -9,18 +9,8 @@ use std::time::Instant;
 use anyhow::Context;
 
 use crate::capture::load_image;
+use crate::cli::args::ReadFormat;
 use crate::games::fifteen::read::{read_board, FifteenReading};
-
-/// How to print the board.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum Format {
-    /// Rows of numbers (`.` for the gap), then where the board is.
-    Rows,
-    /// The sgt-fifteen game ID, `WxH:n,n,...`.
-    Sgt,
-    /// The board, its ID and every cell's rectangle as JSON.
-    Json,
-}
 
 /// `gridbot read fifteen`.
 #[derive(Debug, clap::Args)]
@@ -29,7 +19,7 @@ pub struct Args {
     pub image: PathBuf,
     /// Output format.
     #[arg(short, long, value_enum, default_value = "rows")]
-    pub format: Format,
+    pub format: ReadFormat,
 }
 
 /// Where the board is, in one line.
@@ -71,7 +61,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let reading = read_board(&image).with_context(|| format!("in {}", args.image.display()))?;
     let elapsed = t.elapsed();
     match args.format {
-        Format::Rows => {
+        ReadFormat::Rows => {
             print!("{}", reading.board);
             println!(
                 "{}; read in {:.2} ms",
@@ -79,8 +69,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 elapsed.as_secs_f64() * 1000.0
             );
         }
-        Format::Sgt => println!("{}", reading.board.sgt_id()),
-        Format::Json => println!("{}", to_json(&reading)),
+        ReadFormat::Sgt => println!("{}", reading.board.sgt_id()),
+        ReadFormat::Json => println!("{}", to_json(&reading)),
     }
     Ok(ExitCode::SUCCESS)
 }

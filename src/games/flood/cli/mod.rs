@@ -13,84 +13,85 @@ pub mod read;
 pub mod solve;
 pub mod validate;
 
-use std::process::ExitCode;
+use crate::games::registry::{verbs, Entry, GameCli, Verb};
 
-use clap::{ArgMatches, Command};
-
-use crate::games::registry::{command_for, parse, GameCli, Verb};
+/// `gridbot calibrate flood`: Flood-It's own verb.
+pub const CALIBRATE: Verb = Verb::new(
+    "calibrate",
+    "Write a calibration file from a screenshot by auto-detection",
+);
+/// `gridbot bench play flood`: Flood-It's own verb.
+pub const BENCH_PLAY: Verb = Verb::nested(
+    "bench",
+    "play",
+    "Play games on a virtual display and report the bot's own time per move",
+);
 
 /// Flood-It in the registry.
-pub struct Flood;
-
-impl GameCli for Flood {
-    fn name(&self) -> &'static str {
-        "flood"
-    }
-
-    fn title(&self) -> &'static str {
-        "Flood-It"
-    }
-
-    fn about(&self) -> &'static str {
-        "A grid of k colours; each move gives the region connected to the start cell \
+pub static GAME: GameCli = GameCli {
+    name: "flood",
+    title: "Flood-It",
+    about: "A grid of k colours; each move gives the region connected to the start cell \
          (top left) a colour, and it absorbs the neighbouring cells of that colour; won when \
          the board is one colour, within the game's move limit. Solver: exact A* with \
          Puchert's layered bound (proven optimal unless a budget ends it), plus branch and \
          bound, greedy, beam and the leaf optimiser. Plays sgt-flood on the desktop \
-         (Debian's sgt-puzzles) and flood.html of the sgt web build in Chromium."
-    }
+         (Debian's sgt-puzzles) and flood.html of the sgt web build in Chromium.",
+    entries,
+};
 
-    fn command(&self, verb: Verb) -> Option<Command> {
-        let name = self.name();
-        Some(match verb {
-            Verb::Solve => {
-                command_for::<solve::Args>(name, "Solve a Flood-It board or sgt-flood game ID")
-            }
-            Verb::Read => command_for::<read::Args>(name, "Read a Flood-It board off a screenshot"),
-            Verb::Calibrate => command_for::<calibrate::Args>(
-                name,
-                "Write a Flood-It calibration from a screenshot",
-            ),
-            Verb::Play => command_for::<play::Args>(name, "Play sgt-flood on the current display"),
-            Verb::Demo => {
-                command_for::<demo::Args>(name, "Play sgt-flood to a win on a virtual display")
-            }
-            Verb::Validate => command_for::<validate::Args>(
-                name,
-                "Play games sgt-flood generates and compare with its own solver",
-            ),
-            Verb::Bench => command_for::<bench::Args>(
-                name,
-                "Solve every board of a file and summarise time, memory and optimality",
-            ),
-            Verb::BenchRead => command_for::<bench_read::Args>(
-                name,
-                "Read every Flood-It screenshot of a folder and report time per image",
-            ),
-            Verb::BenchPlay => command_for::<bench_play::Args>(
-                name,
-                "Play sgt-flood games and report the bot's own time per move",
-            ),
-            Verb::Fixtures => {
-                command_for::<fixtures::Args>(name, "Check or record Flood-It screenshot fixtures")
-            }
-            _ => return None,
-        })
-    }
-
-    fn run(&self, verb: Verb, m: &ArgMatches) -> anyhow::Result<ExitCode> {
-        match verb {
-            Verb::Solve => solve::run(parse(m)?),
-            Verb::Read => read::run(parse(m)?),
-            Verb::Calibrate => calibrate::run(parse(m)?),
-            Verb::Play => play::run(parse(m)?),
-            Verb::Demo => demo::run(parse(m)?),
-            Verb::Validate => validate::run(parse(m)?),
-            Verb::Bench => bench::run(parse(m)?),
-            Verb::BenchRead => bench_read::run(parse(m)?),
-            Verb::BenchPlay => bench_play::run(parse(m)?),
-            Verb::Fixtures => fixtures::run(parse(m)?),
-            v => anyhow::bail!("flood does not support `{}`", v.label()),
-        }
-    }
+/// Flood-It's verbs, one line each.
+fn entries() -> Vec<Entry> {
+    vec![
+        Entry::new(
+            verbs::SOLVE,
+            "Solve a Flood-It board or sgt-flood game ID",
+            solve::run,
+        ),
+        Entry::new(
+            verbs::READ,
+            "Read a Flood-It board off a screenshot",
+            read::run,
+        ),
+        Entry::new(
+            CALIBRATE,
+            "Write a Flood-It calibration from a screenshot",
+            calibrate::run,
+        ),
+        Entry::new(
+            verbs::PLAY,
+            "Play sgt-flood on the current display",
+            play::run,
+        ),
+        Entry::new(
+            verbs::DEMO,
+            "Play sgt-flood to a win on a virtual display",
+            demo::run,
+        ),
+        Entry::new(
+            verbs::VALIDATE,
+            "Play games sgt-flood generates and compare with its own solver",
+            validate::run,
+        ),
+        Entry::new(
+            verbs::BENCH,
+            "Solve every board of a file and summarise time, memory and optimality",
+            bench::run,
+        ),
+        Entry::new(
+            verbs::BENCH_READ,
+            "Read every Flood-It screenshot of a folder and report time per image",
+            bench_read::run,
+        ),
+        Entry::new(
+            BENCH_PLAY,
+            "Play sgt-flood games and report the bot's own time per move",
+            bench_play::run,
+        ),
+        Entry::new(
+            verbs::FIXTURES,
+            "Check or record Flood-It screenshot fixtures",
+            fixtures::run,
+        ),
+    ]
 }

@@ -8,19 +8,9 @@ use std::process::ExitCode;
 
 use crate::calibration::{format_hex_colour, Calibration};
 use crate::capture::{load_image, ReadOptions};
+use crate::cli::args::ReadFormat;
 use crate::games::flood::screen::{colour_char, read_board_with, to_sgt, FloodReading};
 use anyhow::Context;
-
-/// How to print the board.
-#[derive(Debug, Clone, Copy, clap::ValueEnum)]
-pub enum Format {
-    /// One line of colour digits per row, then the lattice, palette and confidences.
-    Rows,
-    /// `WxH:<cells>` as in an sgt-flood game ID (lattice report on stderr).
-    Sgt,
-    /// Everything as JSON.
-    Json,
-}
 
 #[derive(Debug, clap::Args)]
 /// The command's arguments.
@@ -32,7 +22,7 @@ pub struct Args {
     calibration: Option<PathBuf>,
     /// Output format.
     #[arg(short, long, value_enum, default_value = "rows")]
-    format: Format,
+    format: ReadFormat,
     /// Write every pipeline stage's image into this folder.
     #[arg(long, value_name = "DIR")]
     dump_stages: Option<PathBuf>,
@@ -91,12 +81,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .with_context(|| format!("cannot read a board from {}", args.image.display()))?;
     let mut out = String::new();
     match args.format {
-        Format::Sgt => {
+        ReadFormat::Sgt => {
             writeln!(out, "{}", to_sgt(&reading.board))?;
             eprintln!("{}", lattice_line(&reading));
         }
-        Format::Json => writeln!(out, "{}", serde_json::to_string_pretty(&to_json(&reading))?)?,
-        Format::Rows => {
+        ReadFormat::Json => writeln!(out, "{}", serde_json::to_string_pretty(&to_json(&reading))?)?,
+        ReadFormat::Rows => {
             let b = &reading.board;
             for r in 0..b.height() {
                 let row: String = (0..b.width()).map(|c| colour_char(b.get(r, c))).collect();

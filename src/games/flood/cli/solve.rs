@@ -4,10 +4,9 @@
 //! or the same as JSON with `--json`.
 
 use std::process::ExitCode;
-use std::time::Duration;
 
-use crate::cli::args::{parse_bytes, parse_duration, parse_start, read_input, source_name};
-use crate::games::flood::{parse_board, solve, SolveOptions, Strategy};
+use crate::cli::args::{read_input, source_name, SearchLimits};
+use crate::games::flood::{parse_board, solve, SolveOptions, StartCell, Strategy};
 use anyhow::Context;
 
 /// `gridbot solve flood`.
@@ -17,9 +16,10 @@ pub struct Args {
     /// itself (rows of digits/letters, one square line, or an sgt-flood
     /// game ID such as `12x12:0123...,23`).
     board: String,
-    /// Start cell as ROW,COL (0-based; default 0,0, the top-left cell).
-    #[arg(long, value_parser = parse_start)]
-    start: Option<(usize, usize)>,
+    /// Start cell: ROW,COL (0-based; default 0,0, the top-left cell) or
+    /// `centre` (the middle cell).
+    #[arg(long)]
+    start: Option<StartCell>,
     #[command(flatten)]
     search: SearchArgs,
     /// Print JSON instead of text.
@@ -33,13 +33,9 @@ pub struct SearchArgs {
     /// Search strategy.
     #[arg(long, value_enum, default_value_t = Strategy::Astar)]
     pub strategy: Strategy,
-    /// Stop a search after this long (e.g. `1.5`, `500ms`, `2s`, `1m`) and
-    /// use the best solution found.
-    #[arg(long, value_parser = parse_duration)]
-    pub time_limit: Option<Duration>,
-    /// Stop a search when its tables hold this much memory (e.g. `512M`, `2G`).
-    #[arg(long, value_parser = parse_bytes, default_value = "2G")]
-    pub memory_limit: usize,
+    /// The search's time and memory limits.
+    #[command(flatten)]
+    pub limits: SearchLimits,
 }
 
 impl SearchArgs {
@@ -47,8 +43,8 @@ impl SearchArgs {
     pub fn options(&self) -> SolveOptions {
         SolveOptions {
             strategy: self.strategy,
-            time_limit: self.time_limit,
-            memory_limit_bytes: self.memory_limit,
+            time_limit: self.limits.time_limit,
+            memory_limit_bytes: self.limits.memory_limit,
         }
     }
 }
@@ -59,8 +55,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let parsed = parse_board(&text)
         .with_context(|| format!("reading the board from {}", source_name(&args.board)))?;
     let mut board = parsed.board.clone();
-    if let Some((r, c)) = args.start {
-        board = board.try_with_start(r, c)?;
+    if let Some(start) = args.start {
+        board = start.apply(board)?;
     }
     let sol = solve(&board, &args.search.options())?;
     let symbols: Vec<String> = sol

@@ -21,6 +21,7 @@ use std::time::{Duration, Instant};
 use anyhow::{bail, Context};
 
 use crate::capture::window_grabber::WindowGrabber;
+use crate::cli::args::{parse_number, parse_seed};
 use crate::cli::play::{
     config_from, finish_run, game_line, load_calibration, parse_size, play_one, play_series,
     print_dry_run, save_recording, save_screenshots, start_display, LoopArgs,
@@ -101,7 +102,7 @@ pub struct DemoArgs {
 #[derive(Debug, Clone, clap::Args)]
 pub struct ValidateArgs {
     /// Puzzles to play.
-    #[arg(long, default_value_t = 5)]
+    #[arg(long, default_value_t = 5, value_parser = parse_number::<usize, 1, 100_000>)]
     pub games: usize,
     /// Moves of the puzzles: `A..B`, `N`, or a class (easy, medium, hard, very-hard).
     #[arg(long, value_parser = super::parse_moves, default_value = "15..60")]
@@ -116,7 +117,7 @@ pub struct ValidateArgs {
     #[arg(long)]
     pub generate: bool,
     /// Seed of the random positions (default: from the clock).
-    #[arg(long, requires = "generate")]
+    #[arg(long, requires = "generate", value_parser = parse_seed)]
     pub seed: Option<u64>,
     #[command(flatten)]
     /// Window and screen.
