@@ -89,7 +89,7 @@ const CASES: &[(&str, &str, How)] = &[
     (
         "fixtures",
         "flood",
-        Run(&["fixtures", "flood", "check", "@ROOT/fixtures"]),
+        Run(&["fixtures", "flood", "check", "@ROOT/fixtures/flood"]),
     ),
     (
         "solve",
@@ -190,6 +190,11 @@ const CASES: &[(&str, &str, How)] = &[
     ),
     ("bench", "pegs", Run(&["bench", "pegs", "pegs.txt"])),
     ("analyse", "pegs", Run(&["analyse", "pegs", "3x1:PPH"])),
+    (
+        "fixtures",
+        "pegs",
+        Run(&["fixtures", "pegs", "check", "@ROOT/fixtures/pegs"]),
+    ),
     ("solve", "rush", Run(&["solve", "rush", RUSH_BOARD])),
     (
         "play",
