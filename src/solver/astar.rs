@@ -268,16 +268,19 @@ pub fn astar_with<P: AstarProblem>(
     problem: &P,
     start: &P::State,
     budget: &Budget,
-    config: &Config<P::Move>,
+    settings: &Config<P::Move>,
 ) -> Outcome<P::Move> {
     let t0 = Instant::now();
-    let best = config.incumbent.clone().filter(|m| wins(problem, start, m));
+    let best = settings
+        .incumbent
+        .clone()
+        .filter(|m| wins(problem, start, m));
     let h0 = match start_bound(problem, start, &best, t0) {
         Ok(h0) => h0,
         Err(settled) => return settled,
     };
     let mut search = Search::new(problem, start, budget, best, h0);
-    let stopped = search.run(config.check_every.max(1));
+    let stopped = search.run(settings.check_every.max(1));
     search.finish(stopped, t0)
 }
 

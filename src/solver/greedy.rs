@@ -72,24 +72,6 @@ fn honest<M>(
     }
 }
 
-/// Greedy descent with a lookahead of `depth` scored by [`Scored::score`]
-/// and tie-broken by [`Scored::tie_break`].
-pub fn greedy_scored<P: Keyed + Scored>(
-    problem: &P,
-    start: &P::State,
-    depth: u32,
-    budget: &Budget,
-) -> Outcome<P::Move> {
-    run_greedy(
-        problem,
-        start,
-        depth,
-        budget,
-        |s| problem.score(s),
-        |s| problem.tie_break(s),
-    )
-}
-
 /// How a greedy choice ranks: lookahead value, then tie-break.
 type Rank = (i64, i64);
 
@@ -138,14 +120,16 @@ impl<P: Problem, F: Fn(&P::State) -> i64> Look<'_, P, F> {
     }
 }
 
-fn run_greedy<P: Keyed>(
+/// Greedy descent with a lookahead of `depth` scored by [`Scored::score`]
+/// and tie-broken by [`Scored::tie_break`].
+pub fn greedy_scored<P: Keyed + Scored>(
     problem: &P,
     start: &P::State,
     depth: u32,
     budget: &Budget,
-    score: impl Fn(&P::State) -> i64,
-    tie: impl Fn(&P::State) -> i64,
 ) -> Outcome<P::Move> {
+    let score = |s: &P::State| problem.score(s);
+    let tie = |s: &P::State| problem.tie_break(s);
     let t0 = Instant::now();
     let depth = depth.max(1);
     let h0 = problem.lower_bound(start);

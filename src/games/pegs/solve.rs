@@ -85,6 +85,16 @@ struct Style {
     noise: u32,
 }
 
+/// A [`Style`] from its four weights, in field order.
+const fn style(isolated: i32, inward: i32, mobility: i32, noise: u32) -> Style {
+    Style {
+        isolated,
+        inward,
+        mobility,
+        noise,
+    }
+}
+
 /// The portfolio of orderings tried in turn (each with the round's node
 /// cap). Searches on random boards have heavy-tailed costs: one ordering
 /// solves a board in a few thousand nodes where another needs millions,
@@ -99,69 +109,19 @@ struct Style {
 /// whole portfolio from 13,129 to 9,056 (octagons) and 15,043 to 6,237
 /// (9x9).
 const STYLES: [Style; 9] = [
-    Style {
-        isolated: 1024,
-        inward: 1,
-        mobility: 16,
-        noise: 32,
-    },
-    Style {
-        isolated: 64,
-        inward: 1,
-        mobility: 0,
-        noise: 32,
-    },
-    Style {
-        isolated: 16,
-        inward: 1,
-        mobility: 0,
-        noise: 0,
-    },
-    Style {
-        isolated: 1024,
-        inward: 1,
-        mobility: 16,
-        noise: 0,
-    },
-    Style {
-        isolated: 1024,
-        inward: 1,
-        mobility: 4,
-        noise: 0,
-    },
-    Style {
-        isolated: 1024,
-        inward: 1,
-        mobility: 0,
-        noise: 32,
-    },
-    Style {
-        isolated: 64,
-        inward: 1,
-        mobility: 0,
-        noise: 0,
-    },
-    Style {
-        isolated: 1024,
-        inward: 1,
-        mobility: 0,
-        noise: 0,
-    },
-    Style {
-        isolated: 1024,
-        inward: 0,
-        mobility: 1,
-        noise: 0,
-    },
+    style(1024, 1, 16, 32),
+    style(64, 1, 0, 32),
+    style(16, 1, 0, 0),
+    style(1024, 1, 16, 0),
+    style(1024, 1, 4, 0),
+    style(1024, 1, 0, 32),
+    style(64, 1, 0, 0),
+    style(1024, 1, 0, 0),
+    style(1024, 0, 1, 0),
 ];
 
 /// No ordering at all (tests switch ordering off).
-const PLAIN: Style = Style {
-    isolated: 0,
-    inward: 0,
-    mobility: 0,
-    noise: 0,
-};
+const PLAIN: Style = style(0, 0, 0, 0);
 
 /// Node cap of each (target, style) search in the quick round that comes
 /// before the broad ones. A winning search on a generated board often
