@@ -43,9 +43,9 @@ impl KeySet {
         self.len == 0
     }
 
-    /// Bytes held by the slots.
+    /// Bytes of the slots (16 a slot).
     pub fn bytes(&self) -> usize {
-        self.slots.len() * 16
+        16 * self.slots.len()
     }
 
     /// Removes every key (keeps the memory).

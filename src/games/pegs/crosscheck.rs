@@ -6,12 +6,12 @@
 mod tests {
     use std::collections::{HashMap, HashSet, VecDeque};
 
-    use crate::games::pegs::beam::Aimed;
+    use crate::games::pegs::beam::{unlimited_beam, Aimed};
     use crate::games::pegs::fewest::{chains, fewest_moves, fewest_moves_to};
     use crate::games::pegs::pagoda::Pagodas;
     use crate::games::pegs::rules::{apply, Board, Cells, Game, JumpProblem};
     use crate::games::pegs::solve::{solve, SolveOptions, WinSolver};
-    use crate::solver::{beam_scored, wins, Budget, Duplicates};
+    use crate::solver::{wins, Budget};
 
     /// xorshift64*: a fixed, dependency-free random sequence.
     struct Rng(u64);
@@ -264,13 +264,7 @@ mod tests {
                 let pagodas = Pagodas::for_target(&g.board, t);
                 let p = Aimed::new(&g.board, t, &pagodas);
                 for width in [usize::MAX, 2] {
-                    let o = beam_scored(
-                        &p,
-                        &g.pegs,
-                        width,
-                        Duplicates::WithinLayer,
-                        &Budget::unlimited(),
-                    );
+                    let o = unlimited_beam(&p, &g.pegs, width);
                     if let Some(m) = &o.moves {
                         assert!(truth, "{} to {t}: a win where there is none", g.id());
                         let end = m.iter().fold(g.pegs, |q, &j| apply(q, j));
