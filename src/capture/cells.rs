@@ -135,28 +135,39 @@ mod tests {
     use super::*;
     use image::Rgba;
 
-    #[test]
-    fn median_ignores_a_marker_and_reports_uniformity() {
-        let mut img = RgbaImage::from_pixel(40, 20, Rgba([255, 0, 0, 255]));
-        for x in 20..40 {
-            for y in 0..20 {
-                img.put_pixel(x, y, Rgba([0, 0, 255, 255]));
-            }
-        }
-        // A small black dot in the middle of the first cell.
-        for x in 9..12 {
-            for y in 9..12 {
-                img.put_pixel(x, y, Rgba([0, 0, 0, 255]));
-            }
-        }
-        let l = Lattice {
+    /// Two 20-pixel cells side by side from the image's corner.
+    fn two_cells() -> Lattice {
+        Lattice {
             origin_x: 0.0,
             origin_y: 0.0,
             pitch_x: 20.0,
             pitch_y: 20.0,
             columns: 2,
             rows: 1,
-        };
+        }
+    }
+
+    /// Paints the rectangle `xs` by `ys` of `img` in `rgb`.
+    fn paint(
+        img: &mut RgbaImage,
+        xs: std::ops::Range<u32>,
+        ys: std::ops::Range<u32>,
+        rgb: [u8; 3],
+    ) {
+        for x in xs {
+            for y in ys.clone() {
+                img.put_pixel(x, y, Rgba([rgb[0], rgb[1], rgb[2], 255]));
+            }
+        }
+    }
+
+    #[test]
+    fn median_ignores_a_marker_and_reports_uniformity() {
+        let mut img = RgbaImage::from_pixel(40, 20, Rgba([255, 0, 0, 255]));
+        paint(&mut img, 20..40, 0..20, [0, 0, 255]);
+        // A small black dot in the middle of the first cell.
+        paint(&mut img, 9..12, 9..12, [0, 0, 0]);
+        let l = two_cells();
         let s = sample_cells(&img, &l);
         assert_eq!(s[0].colour, [255, 0, 0]);
         assert_eq!(s[1].colour, [0, 0, 255]);
@@ -169,19 +180,8 @@ mod tests {
         // Two cells of 20 px: the first all grey, the second grey with a
         // different grey over its right third (a window edge crossing it).
         let mut img = RgbaImage::from_pixel(40, 20, Rgba([150, 150, 150, 255]));
-        for x in 34..40 {
-            for y in 0..20 {
-                img.put_pixel(x, y, Rgba([220, 220, 220, 255]));
-            }
-        }
-        let l = Lattice {
-            origin_x: 0.0,
-            origin_y: 0.0,
-            pitch_x: 20.0,
-            pitch_y: 20.0,
-            columns: 2,
-            rows: 1,
-        };
+        paint(&mut img, 34..40, 0..20, [220, 220, 220]);
+        let l = two_cells();
         let s = sample_cells(&img, &l);
         assert_eq!(s[1].colour, [150, 150, 150]);
         assert_eq!(whole_cells(&img, &l, &s), vec![true, false]);

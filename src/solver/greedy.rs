@@ -201,13 +201,14 @@ pub fn beam<P: Keyed>(
     width: usize,
     budget: &Budget,
 ) -> Outcome<P::Move> {
+    let bound = |s: &P::State| problem.lower_bound(s) as i64;
     run_beam(
         problem,
         start,
         width,
         Duplicates::Everywhere,
         budget,
-        |s| problem.lower_bound(s) as i64,
+        bound,
         |_| 0,
     )
 }
@@ -221,15 +222,9 @@ pub fn beam_scored<P: Keyed + Scored>(
     duplicates: Duplicates,
     budget: &Budget,
 ) -> Outcome<P::Move> {
-    run_beam(
-        problem,
-        start,
-        width,
-        duplicates,
-        budget,
-        |s| problem.score(s),
-        |s| problem.tie_break(s),
-    )
+    let score = |s: &P::State| problem.score(s);
+    let tie = |s: &P::State| problem.tie_break(s);
+    run_beam(problem, start, width, duplicates, budget, score, tie)
 }
 
 fn run_beam<P: Keyed>(

@@ -38,14 +38,14 @@ impl KeySet {
         self.len
     }
 
-    /// True when empty.
+    /// True when the set holds no key.
     pub fn is_empty(&self) -> bool {
         self.len == 0
     }
 
-    /// Bytes held by the slots.
+    /// Bytes of the slots (16 a slot).
     pub fn bytes(&self) -> usize {
-        self.slots.len() * 16
+        16 * self.slots.len()
     }
 
     /// Removes every key (keeps the memory).
@@ -83,17 +83,7 @@ impl KeySet {
     /// memory latency of a large table).
     #[inline]
     pub fn prefetch(&self, key: u128) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            let p = self.slots[self.home(key)..].as_ptr();
-            // SAFETY: a prefetch is a hint that never faults; `p` points
-            // into the slots.
-            unsafe {
-                std::arch::x86_64::_mm_prefetch(p as *const i8, std::arch::x86_64::_MM_HINT_T0)
-            };
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = key;
+        super::cache::prefetch(&self.slots, self.home(key));
     }
 
     /// Adds `key` (non-zero); false when it was already there.

@@ -59,6 +59,7 @@ pub mod bfs;
 pub mod bigmem;
 pub mod bitset;
 pub mod budget;
+pub mod cache;
 pub mod dfbnb;
 pub mod greedy;
 pub mod idastar;

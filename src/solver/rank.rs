@@ -104,7 +104,14 @@ impl Combinations {
     }
 
     /// The cells of rank `r` (increasing), written into `out[..k]`.
-    pub fn unrank_into(&self, mut r: u64, out: &mut [u8]) {
+    pub fn unrank_into(&self, r: u64, out: &mut [u8]) {
+        self.unrank_each(r, |i, c| out[i] = c as u8);
+    }
+
+    /// Calls `put(i, c)` for the `i`-th cell `c` of rank `r`, from the
+    /// last cell (`i = k - 1`) down to the first.
+    #[inline(always)]
+    fn unrank_each(&self, mut r: u64, mut put: impl FnMut(usize, usize)) {
         debug_assert!(r < self.count());
         let mut c = self.n as usize;
         for i in (1..=self.k as usize).rev() {
@@ -114,7 +121,7 @@ impl Combinations {
                 c -= 1;
             }
             r -= self.binom[c][i];
-            out[i - 1] = c as u8;
+            put(i - 1, c);
         }
     }
 
@@ -126,18 +133,9 @@ impl Combinations {
     }
 
     /// The cells of rank `r` as a bit mask.
-    pub fn unrank_mask(&self, mut r: u64) -> u64 {
-        debug_assert!(r < self.count());
+    pub fn unrank_mask(&self, r: u64) -> u64 {
         let mut mask = 0u64;
-        let mut c = self.n as usize;
-        for i in (1..=self.k as usize).rev() {
-            c -= 1;
-            while self.binom[c][i] > r {
-                c -= 1;
-            }
-            r -= self.binom[c][i];
-            mask |= 1 << c;
-        }
+        self.unrank_each(r, |_, c| mask |= 1 << c);
         mask
     }
 }

@@ -71,15 +71,7 @@ impl IndexTable {
     /// Starts loading the cache line a lookup of `hash` will read first.
     #[inline]
     pub fn prefetch(&self, hash: u64) {
-        let i = self.home(hash as u32);
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: `i` is in bounds; prefetching has no side effects.
-        unsafe {
-            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-            _mm_prefetch(self.slots.as_ptr().add(i) as *const i8, _MM_HINT_T0);
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = i;
+        super::cache::prefetch(&self.slots, self.home(hash as u32));
     }
 
     /// Looks up `hash`; `eq(index)` says whether the arena entry `index`

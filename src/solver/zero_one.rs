@@ -77,17 +77,16 @@ impl<const BITS: u32> Records<BITS> {
         self.len == 0
     }
 
-    /// Bytes held.
+    /// Bytes held (8 a word).
     pub fn bytes(&self) -> usize {
-        self.words.len() * 8
+        8 * self.words.len()
     }
 
+    /// The word of rank `i` and the shift of its record in it.
     #[inline]
     fn place(i: u64) -> (usize, u32) {
-        (
-            (i / Self::PER_WORD) as usize,
-            ((i % Self::PER_WORD) * Self::REC) as u32,
-        )
+        let (word, record) = (i / Self::PER_WORD, i % Self::PER_WORD);
+        (word as usize, (record * Self::REC) as u32)
     }
 
     /// The sub-states of rank `i` reached so far.
@@ -154,16 +153,7 @@ impl<const BITS: u32> Records<BITS> {
     #[inline]
     pub fn prefetch(&self, i: u64) {
         let (w, _) = Self::place(i);
-        debug_assert!(w < self.words.len());
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: `w` is in bounds (ranks are below len, checked in debug
-        // builds); prefetching has no side effects.
-        unsafe {
-            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-            _mm_prefetch(self.words.as_ptr().add(w) as *const i8, _MM_HINT_T0);
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = w;
+        super::cache::prefetch(&self.words[..], w);
     }
 
     /// The layer sets `parity` of every record in a word, as a mask.

@@ -182,29 +182,20 @@ mod tests {
     use super::*;
     use crate::games::fifteen::parse::parse_sgt_id;
     use crate::games::fifteen::pdb::Partition;
+    use crate::games::fifteen::problem::random_walk;
 
     #[test]
     fn incremental_bounds_match_fresh_ones() {
         let b = parse_sgt_id("4x4:13,6,8,12,15,14,0,10,11,7,4,5,9,1,3,2").unwrap();
         let db = PatternDb::build(Partition::P555);
         let p = PdbSlide::new(&db);
-        let mut node = p.node(&b);
         let mut board = b.clone();
-        assert_eq!(p.lower_bound(&node), db.bound(&board));
-        let mut rng = 12345u64;
-        let mut moves = Vec::new();
-        for _ in 0..300 {
-            moves.clear();
-            p.moves(&node, &mut moves);
-            rng = rng
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            let d = moves[(rng >> 33) as usize % moves.len()];
-            node = p.apply(&node, d);
+        assert_eq!(p.lower_bound(&p.node(&b)), db.bound(&board));
+        random_walk(&p, p.node(&b), 300, |node, d| {
             board.play(d);
-            assert_eq!(node, p.node(&board));
-            assert_eq!(p.lower_bound(&node), db.bound(&board));
-        }
+            assert_eq!(*node, p.node(&board));
+            assert_eq!(p.lower_bound(node), db.bound(&board));
+        });
         assert!(p.is_goal(&p.node(&Board::goal(4, 4))));
         assert_eq!(p.lower_bound(&p.node(&Board::goal(4, 4))), 0);
     }

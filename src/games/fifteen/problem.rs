@@ -261,6 +261,30 @@ impl Keyed for Slide {
     }
 }
 
+/// Plays `steps` pseudo-random moves of `p` from `node` (a fixed linear
+/// congruential sequence, so every run walks the same way), calling
+/// `step(node, move)` with each node reached and the move that led there.
+#[cfg(test)]
+pub(super) fn random_walk<P: Problem>(
+    p: &P,
+    mut node: P::State,
+    steps: usize,
+    mut step: impl FnMut(&P::State, P::Move),
+) {
+    let mut rng = 12345u64;
+    let mut moves = Vec::new();
+    for _ in 0..steps {
+        moves.clear();
+        p.moves(&node, &mut moves);
+        rng = rng
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        let d = moves[(rng >> 33) as usize % moves.len()];
+        node = p.apply(&node, d);
+        step(&node, d);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -271,21 +295,11 @@ mod tests {
         let b = parse_sgt_id("4x4:13,6,8,12,15,14,0,10,11,7,4,5,9,1,3,2").unwrap();
         for kind in [BoundKind::Manhattan, BoundKind::LinearConflict] {
             let p = Slide::new(4, 4, kind);
-            let mut node = p.node(&b);
-            let mut rng = 12345u64;
-            let mut moves = Vec::new();
-            for _ in 0..200 {
-                moves.clear();
-                p.moves(&node, &mut moves);
-                rng = rng
-                    .wrapping_mul(6364136223846793005)
-                    .wrapping_add(1442695040888963407);
-                let d = moves[(rng >> 33) as usize % moves.len()];
-                node = p.apply(&node, d);
-                let fresh = p.node(&p.board(&node));
+            random_walk(&p, p.node(&b), 200, |node, _| {
+                let fresh = p.node(&p.board(node));
                 assert_eq!(node.h, fresh.h, "{kind:?}");
                 assert_eq!(node.md, fresh.md);
-            }
+            });
         }
     }
 

@@ -381,17 +381,17 @@ mod tests {
         Board(b)
     }
 
+    /// The move flinging the ball on `cell` towards `dir`.
+    fn mv(cell: u8, dir: Dir) -> Move {
+        Move { cell, dir }
+    }
+
     #[test]
     fn a_ball_rolls_to_the_next_and_that_one_rolls_off() {
         // o . . o . . .  flung right: the first stops at x=2, the second
         // rolls off the right edge.
         let b = board("o..o...");
-        let after = b
-            .play(Move {
-                cell: 0,
-                dir: Dir::Right,
-            })
-            .unwrap();
+        let after = b.play(mv(0, Dir::Right)).unwrap();
         assert_eq!(after, board("..o...."));
         assert_eq!(after.balls(), 1);
     }
@@ -410,19 +410,7 @@ mod tests {
         assert!(!b.legal(0, Dir::Left));
         assert!(!b.legal(2, Dir::Right));
         assert!(!b.legal(0, Dir::Down));
-        assert_eq!(
-            b.moves(),
-            vec![
-                Move {
-                    cell: 0,
-                    dir: Dir::Right
-                },
-                Move {
-                    cell: 2,
-                    dir: Dir::Left
-                }
-            ]
-        );
+        assert_eq!(b.moves(), vec![mv(0, Dir::Right), mv(2, Dir::Left)]);
     }
 
     #[test]
@@ -431,31 +419,16 @@ mod tests {
         // touches x=3 and stays, x=3 rolls to x=4 (before x=5), x=5 rolls
         // off (as hog2's FlingBoard::Move does).
         let b = board("o.oo.o.");
-        let after = b
-            .play(Move {
-                cell: 0,
-                dir: Dir::Right,
-            })
-            .unwrap();
+        let after = b.play(mv(0, Dir::Right)).unwrap();
         assert_eq!(after, board(".oo.o.."));
     }
 
     #[test]
     fn vertical_moves_and_the_edge() {
         let b = board(".o.....\n.......\n.......\n.o.....");
-        let down = b
-            .play(Move {
-                cell: 1,
-                dir: Dir::Down,
-            })
-            .unwrap();
+        let down = b.play(mv(1, Dir::Down)).unwrap();
         assert_eq!(down, board(".......\n.......\n.o....."));
-        let up = b
-            .play(Move {
-                cell: cell(1, 3) as u8,
-                dir: Dir::Up,
-            })
-            .unwrap();
+        let up = b.play(mv(cell(1, 3) as u8, Dir::Up)).unwrap();
         assert_eq!(up, board(".......\n.o....."));
         // Rows do not wrap: a ball at the end of row 0 has nothing to its
         // right even if row 1 starts with a ball.
@@ -487,13 +460,6 @@ mod tests {
             assert_eq!(p.apply(&b, m).balls(), 2);
         }
         assert_eq!(p.lower_bound(&b), 2);
-        assert_eq!(
-            Move {
-                cell: cell(2, 3) as u8,
-                dir: Dir::Up
-            }
-            .to_string(),
-            "c4 up"
-        );
+        assert_eq!(mv(cell(2, 3) as u8, Dir::Up).to_string(), "c4 up");
     }
 }

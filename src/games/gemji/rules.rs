@@ -549,6 +549,38 @@ mod tests {
             .join("\n")
     }
 
+    /// One move on a small level and the level after it, each case named
+    /// after the rule it shows.
+    #[test]
+    fn single_moves_follow_the_rules() {
+        #[rustfmt::skip]
+        let cases: &[(&str, &str, (usize, usize, Dir), &str)] = &[
+            // Red moves right next to the white and pushes it one tile on.
+            ("red pushes simple", "R.W..", (0, 0, Dir::Right), ".R.W."),
+            ("red cannot push black", "R.K..", (0, 0, Dir::Right), ".RK.."),
+            // Yellow moves to (1,0); the white two tiles right comes one closer.
+            ("yellow pulls simple", "Y..W.", (0, 0, Dir::Right), ".YW.."),
+            ("yellow cannot pull black", "Y..K.", (0, 0, Dir::Right), ".Y.K."),
+            // After the move the cell between yellow and the white is empty:
+            // pulled. With a grey between them: not pulled.
+            ("decision yellow pull needs the cell between empty", "Y.GW.", (0, 0, Dir::Right), ".YGW."),
+            ("blue returns where it started", "B..", (0, 0, Dir::Right), "B.."),
+            ("decision blue springs back when pushed", "R.B..", (0, 0, Dir::Right), ".RB.."),
+            // Red pushes purple from (2,0) to (3,0); purple swaps with red.
+            ("purple swaps with the gem that moved it", "R.P..", (0, 0, Dir::Right), ".P.R."),
+            // Purple moves to (1,1). Ring 1 clockwise from straight up: (1,0)
+            // is empty, (2,0) holds the white: that one swaps, though the grey
+            // at (0,1) is as near.
+            ("purple moved by the player swaps with the nearest clockwise", "..W\nG..\n.P.", (1, 2, Dir::Up), "..P\nGW.\n..."),
+            // The black is nearest; it is skipped and the white further away
+            // swaps.
+            ("purple cannot swap with black", "K....\n.....\nP...W", (0, 2, Dir::Up), "K....\nW....\n....P"),
+        ];
+        for &(rule, level, (x, y, d), want) in cases {
+            assert_eq!(after(&lv(level), x, y, d).unwrap(), want, "{rule}");
+        }
+    }
+
     #[test]
     fn moving_white_is_not_legal() {
         let l = lv("W..\n...");
@@ -579,13 +611,6 @@ mod tests {
     }
 
     #[test]
-    fn red_pushes_simple() {
-        // Red moves right next to the white and pushes it one tile on.
-        let l = lv("R.W..");
-        assert_eq!(after(&l, 0, 0, Dir::Right).unwrap(), ".R.W.");
-    }
-
-    #[test]
     fn red_pushes_some() {
         // Red moves right to the centre: its three gem neighbours are
         // pushed one tile away.
@@ -602,12 +627,6 @@ mod tests {
     }
 
     #[test]
-    fn red_cannot_push_black() {
-        let l = lv("R.K..");
-        assert_eq!(after(&l, 0, 0, Dir::Right).unwrap(), ".RK..");
-    }
-
-    #[test]
     fn decision_a_push_into_a_gem_or_off_the_board_is_blocked() {
         // The white is against the edge: it stays.
         let l = lv("R.W");
@@ -618,69 +637,12 @@ mod tests {
     }
 
     #[test]
-    fn yellow_pulls_simple() {
-        // Yellow moves to (1,0); the white two tiles right comes one closer.
-        let l = lv("Y..W.");
-        assert_eq!(after(&l, 0, 0, Dir::Right).unwrap(), ".YW..");
-    }
-
-    #[test]
     fn yellow_pulls_some() {
         // Yellow moves down to the centre: the four whites two tiles away
         // come one tile closer.
         let l = lv("..W..\n..Y..\nW...W\n.....\n..W..");
         let got = after(&l, 2, 1, Dir::Down).unwrap();
         assert_eq!(got, ".....\n..W..\n.WYW.\n..W..\n.....");
-    }
-
-    #[test]
-    fn yellow_cannot_pull_black() {
-        let l = lv("Y..K.");
-        assert_eq!(after(&l, 0, 0, Dir::Right).unwrap(), ".Y.K.");
-    }
-
-    #[test]
-    fn decision_yellow_pull_needs_the_cell_between_empty() {
-        // After the move the cell between yellow and the white is empty:
-        // pulled. With a grey between them: not pulled.
-        let l = lv("Y.GW.");
-        assert_eq!(after(&l, 0, 0, Dir::Right).unwrap(), ".YGW.");
-    }
-
-    #[test]
-    fn blue_returns_where_it_started() {
-        let l = lv("B..");
-        assert_eq!(after(&l, 0, 0, Dir::Right).unwrap(), "B..");
-    }
-
-    #[test]
-    fn decision_blue_springs_back_when_pushed() {
-        let l = lv("R.B..");
-        assert_eq!(after(&l, 0, 0, Dir::Right).unwrap(), ".RB..");
-    }
-
-    #[test]
-    fn purple_swaps_with_the_gem_that_moved_it() {
-        // Red pushes purple from (2,0) to (3,0); purple swaps with red.
-        let l = lv("R.P..");
-        assert_eq!(after(&l, 0, 0, Dir::Right).unwrap(), ".P.R.");
-    }
-
-    #[test]
-    fn purple_moved_by_the_player_swaps_with_the_nearest_clockwise() {
-        // Purple moves to (1,1). Ring 1 clockwise from straight up: (1,0)
-        // is empty, (2,0) holds the white: that one swaps, though the grey
-        // at (0,1) is as near.
-        let l = lv("..W\nG..\n.P.");
-        assert_eq!(after(&l, 1, 2, Dir::Up).unwrap(), "..P\nGW.\n...");
-    }
-
-    #[test]
-    fn purple_cannot_swap_with_black() {
-        // The black is nearest; it is skipped and the white further away
-        // swaps.
-        let l = lv("K....\n.....\nP...W");
-        assert_eq!(after(&l, 0, 2, Dir::Up).unwrap(), "K....\nW....\n....P");
     }
 
     #[test]

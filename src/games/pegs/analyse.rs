@@ -310,13 +310,7 @@ pub fn analyse(game: &Game, count_budget: &Budget, solve_budget: impl Fn() -> Bu
         if let Some(w) = o.stopped {
             stopped = Some(w);
         }
-        if o.moves.is_some() {
-            Some(true)
-        } else if o.proven_unsolvable {
-            Some(false)
-        } else {
-            None
-        }
+        super::solve::verdict(&o)
     };
     let winnable = decide(game.pegs);
     let mut jumps: Vec<Jump> = Vec::new();

@@ -130,6 +130,24 @@ impl Scored for Aimed<'_> {
     }
 }
 
+/// A beam of `width` aimed at the target of `p` from `pegs`, dropping
+/// duplicates within each layer, with no budget (for tests).
+#[cfg(test)]
+pub(crate) fn unlimited_beam(
+    p: &Aimed,
+    pegs: &Cells,
+    width: usize,
+) -> crate::solver::Outcome<Jump> {
+    use crate::solver::{beam_scored, Budget, Duplicates};
+    beam_scored(
+        p,
+        pegs,
+        width,
+        Duplicates::WithinLayer,
+        &Budget::unlimited(),
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -141,13 +159,7 @@ mod tests {
         let t = g.board.index(row, col);
         let pag = Pagodas::for_target(&g.board, t);
         let p = Aimed::new(&g.board, t, &pag);
-        let o = beam_scored(
-            &p,
-            &g.pegs,
-            width,
-            Duplicates::WithinLayer,
-            &Budget::unlimited(),
-        );
+        let o = unlimited_beam(&p, &g.pegs, width);
         let replays = o.moves.as_ref().is_some_and(|m| wins(&p, &g.pegs, m));
         (g.pegs, o, replays)
     }

@@ -6,12 +6,12 @@
 mod tests {
     use std::collections::{HashMap, HashSet, VecDeque};
 
-    use crate::games::pegs::beam::Aimed;
+    use crate::games::pegs::beam::{unlimited_beam, Aimed};
     use crate::games::pegs::fewest::{chains, fewest_moves, fewest_moves_to};
     use crate::games::pegs::pagoda::Pagodas;
     use crate::games::pegs::rules::{apply, Board, Cells, Game, JumpProblem};
     use crate::games::pegs::solve::{solve, SolveOptions, WinSolver};
-    use crate::solver::{beam_scored, wins, Budget, Duplicates};
+    use crate::solver::{wins, Budget};
 
     /// xorshift64*: a fixed, dependency-free random sequence.
     struct Rng(u64);
@@ -48,6 +48,58 @@ mod tests {
                 };
             }
         }
+    }
+
+    /// The solver's options with the beams off.
+    fn options(pagoda: bool, symmetry: bool, ordering: bool) -> SolveOptions {
+        SolveOptions {
+            pagoda,
+            symmetry,
+            ordering,
+            beam: false,
+        }
+    }
+
+    /// Runs `check(game, truth)` on 300 random games seeded by `seed`,
+    /// `truth` saying whether exhaustive search wins the game; at least
+    /// `min + 1` must be won and as many lost.
+    fn each_game(seed: u64, min: u32, mut check: impl FnMut(&Game, bool)) {
+        let mut rng = Rng(seed);
+        let (mut won, mut lost) = (0, 0);
+        for _ in 0..300 {
+            let g = random_game(&mut rng);
+            let truth = reference_winnable(&g.board, g.pegs, &mut HashMap::new());
+            check(&g, truth);
+            if truth {
+                won += 1
+            } else {
+                lost += 1
+            }
+        }
+        assert!(won > min && lost > min, "won {won} lost {lost}");
+    }
+
+    /// Runs `check(game, t, goal, truth)` for every cell `t` of 150 random
+    /// games seeded by `seed`, `goal` being one peg on `t` and `truth`
+    /// whether exhaustive search reaches it; at least 16 targets must be
+    /// reached and 301 not.
+    fn each_target(seed: u64, mut check: impl FnMut(&Game, u8, Cells, bool)) {
+        let mut rng = Rng(seed);
+        let (mut won, mut lost) = (0, 0);
+        for _ in 0..150 {
+            let g = random_game(&mut rng);
+            for t in crate::games::pegs::rules::cells_of(g.board.cells()) {
+                let goal = 1u128 << t;
+                let truth = reference_reaches(&g.board, g.pegs, goal, &mut HashMap::new());
+                check(&g, t, goal, truth);
+                if truth {
+                    won += 1
+                } else {
+                    lost += 1
+                }
+            }
+        }
+        assert!(won > 15 && lost > 300, "won {won} lost {lost}");
     }
 
     /// Plain memoised search over every jump.
@@ -141,31 +193,12 @@ mod tests {
 
     #[test]
     fn winnability_matches_exhaustive_search_with_every_option_set() {
-        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
-        let (mut won, mut lost) = (0, 0);
-        for _ in 0..300 {
-            let g = random_game(&mut rng);
-            let truth = reference_winnable(&g.board, g.pegs, &mut HashMap::new());
+        each_game(0x9e37_79b9_7f4a_7c15, 30, |g, truth| {
             for opts in [
                 SolveOptions::default(),
-                SolveOptions {
-                    pagoda: false,
-                    symmetry: false,
-                    ordering: false,
-                    beam: false,
-                },
-                SolveOptions {
-                    pagoda: true,
-                    symmetry: false,
-                    ordering: false,
-                    beam: false,
-                },
-                SolveOptions {
-                    pagoda: false,
-                    symmetry: true,
-                    ordering: true,
-                    beam: false,
-                },
+                options(false, false, false),
+                options(true, false, false),
+                options(false, true, true),
             ] {
                 let o = solve(&g, opts, &Budget::unlimited());
                 assert_eq!(o.moves.is_some(), truth, "{} {opts:?}", g.id());
@@ -174,13 +207,7 @@ mod tests {
                     assert!(wins(&JumpProblem { board: &g.board }, &g.pegs, m));
                 }
             }
-            if truth {
-                won += 1
-            } else {
-                lost += 1
-            }
-        }
-        assert!(won > 30 && lost > 30, "won {won} lost {lost}");
+        });
     }
 
     /// Plain memoised search: can `pegs` end with exactly `goal` left?
@@ -212,40 +239,19 @@ mod tests {
         // pagoda functions and dead-peg test, against plain search for a
         // single peg on each cell; a win it finds, played forwards, must
         // end there.
-        let mut rng = Rng(0x005e_ed0f_d0a1_2345);
-        let (mut won, mut lost) = (0, 0);
-        for _ in 0..150 {
-            let g = random_game(&mut rng);
-            for t in crate::games::pegs::rules::cells_of(g.board.cells()) {
-                let goal = 1u128 << t;
-                let truth = reference_reaches(&g.board, g.pegs, goal, &mut HashMap::new());
-                for opts in [
-                    SolveOptions::default(),
-                    SolveOptions {
-                        pagoda: false,
-                        symmetry: false,
-                        ordering: false,
-                        beam: false,
-                    },
-                ] {
-                    let mut s = WinSolver::new(&g.board, opts);
-                    let found = s.decide_dual(g.pegs, t);
-                    assert_eq!(found.is_some(), truth, "{} to {t} {opts:?}", g.id());
-                    if let Some(m) = found {
-                        let p = JumpProblem { board: &g.board };
-                        assert!(wins(&p, &g.pegs, &m), "{} to {t}", g.id());
-                        let end = m.iter().fold(g.pegs, |p, &j| apply(p, j));
-                        assert_eq!(end, goal, "{} to {t}", g.id());
-                    }
-                }
-                if truth {
-                    won += 1
-                } else {
-                    lost += 1
+        each_target(0x005e_ed0f_d0a1_2345, |g, t, goal, truth| {
+            for opts in [SolveOptions::default(), options(false, false, false)] {
+                let mut s = WinSolver::new(&g.board, opts);
+                let found = s.decide_dual(g.pegs, t);
+                assert_eq!(found.is_some(), truth, "{} to {t} {opts:?}", g.id());
+                if let Some(m) = found {
+                    let p = JumpProblem { board: &g.board };
+                    assert!(wins(&p, &g.pegs, &m), "{} to {t}", g.id());
+                    let end = m.iter().fold(g.pegs, |p, &j| apply(p, j));
+                    assert_eq!(end, goal, "{} to {t}", g.id());
                 }
             }
-        }
-        assert!(won > 15 && lost > 300, "won {won} lost {lost}");
+        });
     }
 
     #[test]
@@ -254,43 +260,24 @@ mod tests {
         // breadth-first search over the layers: it must find a win on
         // every cell exhaustive search can reach and prove every other
         // one out of reach; a narrow beam's win must still replay there.
-        let mut rng = Rng(0x00be_a5ea_4c40_ffee);
-        let (mut won, mut lost) = (0, 0);
-        for _ in 0..150 {
-            let g = random_game(&mut rng);
-            for t in crate::games::pegs::rules::cells_of(g.board.cells()) {
-                let goal = 1u128 << t;
-                let truth = reference_reaches(&g.board, g.pegs, goal, &mut HashMap::new());
-                let pagodas = Pagodas::for_target(&g.board, t);
-                let p = Aimed::new(&g.board, t, &pagodas);
-                for width in [usize::MAX, 2] {
-                    let o = beam_scored(
-                        &p,
-                        &g.pegs,
-                        width,
-                        Duplicates::WithinLayer,
-                        &Budget::unlimited(),
-                    );
-                    if let Some(m) = &o.moves {
-                        assert!(truth, "{} to {t}: a win where there is none", g.id());
-                        let end = m.iter().fold(g.pegs, |q, &j| apply(q, j));
-                        assert!(wins(&p, &g.pegs, m) && end == goal, "{} to {t}", g.id());
-                    }
-                    if width == usize::MAX {
-                        assert_eq!(o.moves.is_some(), truth, "{} to {t}", g.id());
-                        assert_eq!(o.proven_unsolvable, !truth, "{} to {t}", g.id());
-                    } else if o.moves.is_none() {
-                        assert!(!o.proven_unsolvable || !truth, "{} to {t}", g.id());
-                    }
+        each_target(0x00be_a5ea_4c40_ffee, |g, t, goal, truth| {
+            let pagodas = Pagodas::for_target(&g.board, t);
+            let p = Aimed::new(&g.board, t, &pagodas);
+            for width in [usize::MAX, 2] {
+                let o = unlimited_beam(&p, &g.pegs, width);
+                if let Some(m) = &o.moves {
+                    assert!(truth, "{} to {t}: a win where there is none", g.id());
+                    let end = m.iter().fold(g.pegs, |q, &j| apply(q, j));
+                    assert!(wins(&p, &g.pegs, m) && end == goal, "{} to {t}", g.id());
                 }
-                if truth {
-                    won += 1
-                } else {
-                    lost += 1
+                if width == usize::MAX {
+                    assert_eq!(o.moves.is_some(), truth, "{} to {t}", g.id());
+                    assert_eq!(o.proven_unsolvable, !truth, "{} to {t}", g.id());
+                } else if o.moves.is_none() {
+                    assert!(!o.proven_unsolvable || !truth, "{} to {t}", g.id());
                 }
             }
-        }
-        assert!(won > 15 && lost > 300, "won {won} lost {lost}");
+        });
     }
 
     #[test]
@@ -300,20 +287,8 @@ mod tests {
         // dead-peg test asking for at most one stuck peg, on one of those
         // cells), uncapped, against plain search; a win it finds must
         // replay to one peg.
-        let mut rng = Rng(0x0a11_ce11_5eed_0042);
-        let (mut won, mut lost) = (0, 0);
-        for _ in 0..300 {
-            let g = random_game(&mut rng);
-            let truth = reference_winnable(&g.board, g.pegs, &mut HashMap::new());
-            for opts in [
-                SolveOptions::default(),
-                SolveOptions {
-                    pagoda: true,
-                    symmetry: false,
-                    ordering: false,
-                    beam: false,
-                },
-            ] {
+        each_game(0x0a11_ce11_5eed_0042, 20, |g, truth| {
+            for opts in [SolveOptions::default(), options(true, false, false)] {
                 let mut s = WinSolver::new(&g.board, opts);
                 let found = s.decide_any(g.pegs);
                 assert_eq!(found.is_some(), truth, "{} {opts:?}", g.id());
@@ -322,13 +297,7 @@ mod tests {
                     assert!(wins(&p, &g.pegs, &m), "{}", g.id());
                 }
             }
-            if truth {
-                won += 1
-            } else {
-                lost += 1
-            }
-        }
-        assert!(won > 20 && lost > 20, "won {won} lost {lost}");
+        });
     }
 
     #[test]

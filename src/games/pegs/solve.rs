@@ -332,6 +332,18 @@ pub struct WinSolver<'a> {
     key_tag: u128,
 }
 
+/// What a win search's outcome says about its position: `Some(true)`
+/// won, `Some(false)` proven lost, `None` when a budget ended it first.
+pub(crate) fn verdict(o: &Outcome<Jump>) -> Option<bool> {
+    if o.moves.is_some() {
+        Some(true)
+    } else if o.proven_unsolvable {
+        Some(false)
+    } else {
+        None
+    }
+}
+
 impl<'a> WinSolver<'a> {
     /// A solver for positions on `board`.
     pub fn new(board: &'a Board, opts: SolveOptions) -> Self {
@@ -938,14 +950,7 @@ impl<'a> WinSolver<'a> {
 
     /// True when `pegs` can be won (`None` when the budget ended first).
     pub fn winnable(&mut self, pegs: Cells, budget: &Budget) -> Option<bool> {
-        let o = self.solve(pegs, budget);
-        if o.moves.is_some() {
-            Some(true)
-        } else if o.proven_unsolvable {
-            Some(false)
-        } else {
-            None
-        }
+        verdict(&self.solve(pegs, budget))
     }
 
     /// Pegs with no orthogonal neighbour peg.

@@ -85,6 +85,27 @@ pub fn canonical_text(text: &str) -> String {
         .collect()
 }
 
+/// The cells (row-major indices on a side-`n` grid) of a piece of `len`
+/// cells whose first cell is (row, column) `at`, along a row when
+/// `horizontal`, else down a column.
+pub(crate) fn piece_cells(
+    n: usize,
+    at: (usize, usize),
+    len: usize,
+    horizontal: bool,
+) -> Vec<usize> {
+    let (r, c) = at;
+    (0..len)
+        .map(|k| {
+            if horizontal {
+                r * n + c + k
+            } else {
+                (r + k) * n + c
+            }
+        })
+        .collect()
+}
+
 /// A random position of side `size` with `walls` wall cells: the primary
 /// piece on row `(size - 1) / 2`, then pieces of random length and axis
 /// wherever a random try fits, `tries` tries.
@@ -120,15 +141,7 @@ pub fn random_position(
         } else {
             (rng.below(n + 1 - len), rng.below(n))
         };
-        let cells: Vec<usize> = (0..len)
-            .map(|k| {
-                if horizontal {
-                    r * n + c + k
-                } else {
-                    (r + k) * n + c
-                }
-            })
-            .collect();
+        let cells = piece_cells(n, (r, c), len, horizontal);
         if (horizontal && r == row) || cells.iter().any(|&i| g[i] != b'o') {
             continue;
         }

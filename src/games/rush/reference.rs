@@ -107,15 +107,7 @@ pub fn random_board(n: usize, seed: &mut u64, tries: usize) -> String {
         } else {
             (rnd(n + 1 - len), rnd(n))
         };
-        let cells: Vec<usize> = (0..len)
-            .map(|k| {
-                if horizontal {
-                    r * n + c + k
-                } else {
-                    (r + k) * n + c
-                }
-            })
-            .collect();
+        let cells = super::generate::piece_cells(n, (r, c), len, horizontal);
         if cells.iter().all(|&i| g[i] == b'o') {
             for i in cells {
                 g[i] = label;

@@ -250,7 +250,7 @@ impl SetBfs {
 
 #[cfg(test)]
 mod tests {
-    use super::super::setwalk::{agree_walks, Walker};
+    use super::super::setwalk::{agree_on_small_units, agree_walks, Walker};
     use super::*;
 
     /// The flood-fill walk and this one on every `step`-th set owned by
@@ -270,15 +270,7 @@ mod tests {
 
     #[test]
     fn agrees_with_the_flood_fill_walk_set_by_set() {
-        let mut positions = 0;
-        for unit in [0, 5, 11] {
-            positions += agree(4, 2, unit, 1);
-        }
-        for unit in [0, 17, 40] {
-            positions += agree(5, 0, unit, 1);
-        }
-        positions += agree(5, 1, 33, 1);
-        assert!(positions > 10_000, "{positions}");
+        agree_on_small_units(agree);
     }
 
     #[test]

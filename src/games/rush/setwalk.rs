@@ -54,6 +54,22 @@ pub(super) fn agree_walks(
     positions
 }
 
+/// `agree(n, walls, unit, step)` on a fixed mix of small units (4x4 with
+/// two walls, 5x5 with none and with one), every set: the positions
+/// walked, checked to be over 10,000 so the comparison means something.
+#[cfg(test)]
+pub(super) fn agree_on_small_units(mut agree: impl FnMut(usize, usize, usize, usize) -> u64) {
+    let mut positions = 0;
+    for unit in [0, 5, 11] {
+        positions += agree(4, 2, unit, 1);
+    }
+    for unit in [0, 17, 40] {
+        positions += agree(5, 0, unit, 1);
+    }
+    positions += agree(5, 1, 33, 1);
+    assert!(positions > 10_000, "{positions}");
+}
+
 /// The buffers of a walk, reused from one piece set to the next.
 #[derive(Debug, Default)]
 pub struct Walker {

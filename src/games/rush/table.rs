@@ -100,15 +100,7 @@ impl PosTable {
     /// Starts loading the slot a lookup of `key` reads first.
     #[inline]
     pub fn prefetch(&self, key: u64) {
-        let i = self.home(key);
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: `i` is in bounds; prefetching has no side effects.
-        unsafe {
-            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-            _mm_prefetch(self.slots.as_ptr().add(i) as *const i8, _MM_HINT_T0);
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = i;
+        crate::solver::cache::prefetch(&self.slots, self.home(key));
     }
 
     /// `Ok(index)` of `key` when present; otherwise inserts it with index
