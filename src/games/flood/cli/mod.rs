@@ -1,22 +1,23 @@
 //! Flood-It's command line: `gridbot VERB flood ...` for every verb it
-//! supports. Each verb's arguments and code live in a file of their own
-//! here, built on the game-independent pieces of [`crate::cli::play`].
+//! supports. Each of Flood-It's own verbs has its arguments and code in a
+//! file here; `play`, `demo`, `validate` and `bench play` are the generic
+//! sgt commands with [`super::hosted::SgtFlood`].
 
 pub mod bench;
-pub mod bench_play;
 pub mod bench_read;
 pub mod calibrate;
-pub mod demo;
 pub mod fixtures;
-pub mod play;
 pub mod read;
 pub mod solve;
-pub mod validate;
 
 use std::process::ExitCode;
 
 use clap::{ArgMatches, Command};
 
+use super::hosted::{
+    run_bench_play_cmd, run_demo_cmd, run_play_cmd, run_validate_cmd, BenchPlayCmd, DemoCmd,
+    PlayCmd, ValidateCmd,
+};
 use crate::games::registry::{command_for, parse, GameCli, Verb};
 
 /// Flood-It in the registry.
@@ -51,11 +52,11 @@ impl GameCli for Flood {
                 name,
                 "Write a Flood-It calibration from a screenshot",
             ),
-            Verb::Play => command_for::<play::Args>(name, "Play sgt-flood on the current display"),
+            Verb::Play => command_for::<PlayCmd>(name, "Play sgt-flood on the current display"),
             Verb::Demo => {
-                command_for::<demo::Args>(name, "Play sgt-flood to a win on a virtual display")
+                command_for::<DemoCmd>(name, "Play sgt-flood to a win on a virtual display")
             }
-            Verb::Validate => command_for::<validate::Args>(
+            Verb::Validate => command_for::<ValidateCmd>(
                 name,
                 "Play games sgt-flood generates and compare with its own solver",
             ),
@@ -67,7 +68,7 @@ impl GameCli for Flood {
                 name,
                 "Read every Flood-It screenshot of a folder and report time per image",
             ),
-            Verb::BenchPlay => command_for::<bench_play::Args>(
+            Verb::BenchPlay => command_for::<BenchPlayCmd>(
                 name,
                 "Play sgt-flood games and report the bot's own time per move",
             ),
@@ -83,12 +84,12 @@ impl GameCli for Flood {
             Verb::Solve => solve::run(parse(m)?),
             Verb::Read => read::run(parse(m)?),
             Verb::Calibrate => calibrate::run(parse(m)?),
-            Verb::Play => play::run(parse(m)?),
-            Verb::Demo => demo::run(parse(m)?),
-            Verb::Validate => validate::run(parse(m)?),
+            Verb::Play => run_play_cmd(parse(m)?),
+            Verb::Demo => run_demo_cmd(parse(m)?),
+            Verb::Validate => run_validate_cmd(parse(m)?),
             Verb::Bench => bench::run(parse(m)?),
             Verb::BenchRead => bench_read::run(parse(m)?),
-            Verb::BenchPlay => bench_play::run(parse(m)?),
+            Verb::BenchPlay => run_bench_play_cmd(parse(m)?),
             Verb::Fixtures => fixtures::run(parse(m)?),
             v => anyhow::bail!("flood does not support `{}`", v.label()),
         }

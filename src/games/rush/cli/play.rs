@@ -23,7 +23,8 @@ use anyhow::{bail, Context};
 use crate::capture::window_grabber::WindowGrabber;
 use crate::cli::play::{
     config_from, finish_run, game_line, load_calibration, parse_size, play_one, play_series,
-    print_dry_run, save_recording, save_screenshots, start_display, LoopArgs,
+    print_dry_run, save_recording, save_screenshots, start_display, LoopArgs, SeriesOutput,
+    WindowArgs,
 };
 use crate::display::VirtualDisplay;
 use crate::games::rush::generate::{generate_random, spread_from_database, Rng};
@@ -49,13 +50,9 @@ pub const HARDEST_WALL_FREE: &str = "51 BCDDEoBCFoEGBoFAAGHHHIoGooJIKKLLJMMo 478
 /// `gridbot play rush`.
 #[derive(Debug, Clone, clap::Args)]
 pub struct PlayArgs {
-    /// Title (substring) of the player's window; default: the
-    /// calibration's window_title (`Rush Hour`).
-    #[arg(long, value_name = "TITLE", conflicts_with = "full_screen")]
-    pub window: Option<String>,
-    /// Capture the whole screen instead of one window.
-    #[arg(long)]
-    pub full_screen: bool,
+    #[command(flatten)]
+    /// The window to play in (default title `Rush Hour`).
+    pub window: WindowArgs,
     /// Read, solve and print the drags it would make, without moving the mouse.
     #[arg(long)]
     pub dry_run: bool,
@@ -157,11 +154,7 @@ pub fn parse_puzzle(text: &str) -> anyhow::Result<Chosen> {
 /// `gridbot play rush`.
 pub fn run_play(args: PlayArgs) -> anyhow::Result<ExitCode> {
     let (config, title) = setup(&args.common)?;
-    let title = if args.full_screen {
-        None
-    } else {
-        Some(args.window.clone().unwrap_or(title))
-    };
+    let title = args.window.title(&title);
     let mut screen = open_screen(title.as_deref())?;
     let game = RushGame::new();
     if args.dry_run {
@@ -172,10 +165,13 @@ pub fn run_play(args: PlayArgs) -> anyhow::Result<ExitCode> {
         &RushWebHost,
         &mut screen,
         config,
-        1,
-        args.screenshots.as_deref(),
-        args.common.record.as_deref(),
-        args.common.report.as_deref(),
+        &SeriesOutput {
+            games: 1,
+            screenshots: args.screenshots.as_deref(),
+            record: args.common.record.as_deref(),
+            report: args.common.report.as_deref(),
+            extra_line: &|_| None,
+        },
     )
 }
 
