@@ -140,10 +140,11 @@ pub fn game_line(r: &GameRecord) -> String {
         |t| format!("status \"{t}\""),
     );
     format!(
-        "game {}: {}x{} {result}{limit}, optimal={}, {status}; bot {:.1} ms/move ({:.1} without solving, solve {:.0} ms), {:.2} s wall",
+        "game {}: {}x{} {result}{limit}, optimal_{}={}, {status}; bot {:.1} ms/move ({:.1} without solving, solve {:.0} ms), {:.2} s wall",
         r.game,
         r.width,
         r.height,
+        r.metric,
         if r.proven_optimal { "proven" } else { "unproven" },
         r.bot_ms_per_move,
         r.bot_ms_per_move_excl_solve,
@@ -213,8 +214,9 @@ pub fn print_dry_run<G: PlayableGame>(
     let dry = player.dry_run()?;
     println!("board: {}", dry.board);
     println!(
-        "plan: {} moves, optimal={} (lower bound {}), solved in {:.1} ms",
+        "plan: {} moves, optimal_{}={} (lower bound {}), solved in {:.1} ms",
         dry.clicks.len(),
+        dry.metric,
         if dry.proven_optimal {
             "proven"
         } else {

@@ -11,7 +11,7 @@ use std::time::Instant;
 use anyhow::bail;
 
 use super::play::{finish_run, parse_size, pin_to_one_core, start_display, LoopArgs};
-use super::sgt_game::{play_generated, Found, GeneratedRun, SgtGame, Setup, Target};
+use super::sgt_game::{play_generated, Found, GeneratedRun, Setup, SgtGame, Target};
 use crate::play::report::{GameRecord, GameResult};
 
 /// `gridbot bench play GAME`.

@@ -303,7 +303,7 @@ impl Text for FakeFlood {
         "fake Flood-It"
     }
 
-    fn describe_move(&self, mv: u8) -> String {
+    fn describe_move(&self, _state: &Self::State, mv: u8) -> String {
         ["red", "yellow", "green", "blue"][mv as usize].to_string()
     }
 

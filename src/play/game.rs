@@ -44,6 +44,12 @@ pub trait Solving: Rules {
     /// Solves `state` within `budget`; the plan says whether it is proven
     /// optimal.
     fn plan(&self, state: &Self::State, budget: Duration) -> Result<Plan<Self::Move>, String>;
+    /// What a plan's optimality and lower bound count, as reports name
+    /// it (`optimal_moves=proven`): `moves` by default; Pegs proves the
+    /// fewest `jumps`.
+    fn metric(&self) -> &'static str {
+        "moves"
+    }
 }
 
 /// Reading the board off a screenshot.
@@ -79,8 +85,9 @@ pub trait Acting: Reading {
 pub trait Text: Rules {
     /// Short name for messages, e.g. `"Flood-It"`.
     fn name(&self) -> &str;
-    /// Human name of a move, e.g. `"yellow"`.
-    fn describe_move(&self, mv: Self::Move) -> String;
+    /// Human name of `mv` played on `state`, e.g. `"yellow"` (a move
+    /// alone may not know its board: Pegs names cells by row and column).
+    fn describe_move(&self, state: &Self::State, mv: Self::Move) -> String;
     /// Compact text of a state for logs and reports.
     fn describe_state(&self, state: &Self::State) -> String;
     /// What differs between the expected and the seen state, for logs.

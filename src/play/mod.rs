@@ -20,6 +20,7 @@ pub mod game;
 pub mod io;
 pub mod occlusion;
 pub mod ocr;
+pub mod plan;
 pub mod record;
 pub mod report;
 pub mod settle;
@@ -29,11 +30,11 @@ pub mod x11;
 mod fake;
 
 use std::fmt;
-use std::time::Duration;
 
 pub use abort::{AbortGuard, AbortReason};
 pub use engine::{PlayConfig, PlayError, Player};
 pub use game::{Acting, PlayableGame, Reading, Rules, Solving, Text};
+pub use plan::{Plan, Unproven};
 pub use report::{GameRecord, GameResult, StatusResult, Summary};
 
 /// An axis-aligned rectangle in image pixels.
@@ -86,22 +87,6 @@ impl StatusReading {
             limit: None,
         }
     }
-}
-
-/// A plan from the solver for the current state.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Plan<M> {
-    /// Moves to play in order; empty when the state is already won, or
-    /// when the solver proved that it cannot be won (the loop then ends the
-    /// game as lost). A solver that merely found no win within its budget
-    /// returns an error instead.
-    pub moves: Vec<M>,
-    /// True when no shorter solution exists.
-    pub proven_optimal: bool,
-    /// Best lower bound on the number of moves the solver proved.
-    pub lower_bound: usize,
-    /// Time the solver took.
-    pub elapsed: Duration,
 }
 
 /// Why a screenshot could not be read as a board.

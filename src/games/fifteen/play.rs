@@ -117,20 +117,30 @@ impl Solving for FifteenGame {
             node_limit: None,
         };
         let solved = solve(state, &opts).map_err(|e| e.to_string())?;
-        let o = solved.outcome;
-        if let Some(moves) = o.moves {
-            let bound = o.lower_bound as usize;
-            return Ok(Plan {
-                proven_optimal: o.proven_optimal,
-                lower_bound: if o.proven_optimal { moves.len() } else { bound },
-                moves: merge(&moves),
-                elapsed: started.elapsed(),
-            });
-        }
+        let lower_bound = match Plan::from_outcome(
+            solved.outcome,
+            started,
+            |_| format!("{} is unsolvable", state.sgt_id()),
+            |_, ms| format!("the search of {} after {ms:.0} ms", state.sgt_id()),
+        ) {
+            Ok(plan) => {
+                return Ok(Plan {
+                    proven_optimal: plan.proven_optimal,
+                    lower_bound: if plan.proven_optimal {
+                        plan.moves.len()
+                    } else {
+                        plan.lower_bound
+                    },
+                    moves: merge(&plan.moves),
+                    elapsed: started.elapsed(),
+                })
+            }
+            Err(unproven) => unproven.lower_bound,
+        };
         log::warn!(
             "no solution proven within {:.1} s (lower bound {}); playing a beam search's line",
             limit.as_secs_f64(),
-            o.lower_bound
+            lower_bound
         );
         // The beam ranks by Manhattan distance with linear conflicts (the
         // pattern databases' search node is not keyed for duplicates).
@@ -152,7 +162,7 @@ impl Solving for FifteenGame {
             })?;
         Ok(Plan {
             proven_optimal: false,
-            lower_bound: o.lower_bound as usize,
+            lower_bound: lower_bound as usize,
             moves: merge(&moves),
             elapsed: started.elapsed(),
         })
@@ -192,7 +202,7 @@ impl Text for FifteenGame {
         "Fifteen"
     }
 
-    fn describe_move(&self, mv: Slide) -> String {
+    fn describe_move(&self, _state: &Board, mv: Slide) -> String {
         // The tiles move against the gap.
         let way = match mv.dir {
             Dir::Up => "down",
@@ -291,7 +301,7 @@ mod tests {
         let after = game.predict(&b, s);
         assert_eq!(after.cells()[12..], [0, 13, 14, 15]);
         assert_eq!(game.counted(&b, s), 3);
-        assert_eq!(game.describe_move(s), "slide 3 tiles right");
+        assert_eq!(game.describe_move(&b, s), "slide 3 tiles right");
     }
 
     #[test]

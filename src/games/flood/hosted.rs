@@ -206,7 +206,10 @@ mod tests {
     #[test]
     fn params_are_checked_and_the_presets_differ_by_command() {
         assert_eq!(FLOOD.check_params("5").unwrap(), "5x5c6m5");
-        assert!(FLOOD.check_params("12x12c12").unwrap_err().contains("3 to 10 colours"));
+        assert!(FLOOD
+            .check_params("12x12c12")
+            .unwrap_err()
+            .contains("3 to 10 colours"));
         assert_eq!(FLOOD.default_params(), "12x12c6m5");
         assert_eq!(FLOOD.validate_params(), "12x12c6m0");
         assert_eq!(FLOOD.bench_params(), "14x14c6m0");

@@ -217,7 +217,7 @@ impl Text for FloodGame {
         "Flood-It"
     }
 
-    fn describe_move(&self, mv: u8) -> String {
+    fn describe_move(&self, _state: &Board, mv: u8) -> String {
         colour_name(mv)
     }
 
@@ -559,7 +559,10 @@ impl GeneratedGame {
             .split_once(':')
             .ok_or_else(|| format!("game ID {id:?} has no ':'"))?;
         let params = SgtParams::parse(params)?;
-        parse_generated(&params, &format!("{}x{}:{rest}", params.width, params.height))
+        parse_generated(
+            &params,
+            &format!("{}x{}:{rest}", params.width, params.height),
+        )
     }
 }
 
@@ -634,7 +637,10 @@ mod tests {
         assert_eq!(g.board.cells(), &[0, 1, 2, 3, 3, 0]);
         assert!(parse_generated(&p, "4x2:01233000,4").is_err());
         let again = GeneratedGame::from_id(&g.id).unwrap();
-        assert_eq!((again.id, again.limit, again.board), (g.id, g.limit, g.board));
+        assert_eq!(
+            (again.id, again.limit, again.board),
+            (g.id, g.limit, g.board)
+        );
         assert!(GeneratedGame::from_id("3x2c4m1").is_err());
     }
 
