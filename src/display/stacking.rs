@@ -93,7 +93,6 @@ pub trait Stacking {
     }
 }
 
-
 /// The stacking of one X display around one game window.
 pub struct XStacking {
     conn: RustConnection,

@@ -10,8 +10,9 @@
 use std::path::PathBuf;
 
 use crate::actuator::{Gesture, KeyName};
+use crate::capture::ocr;
 use crate::capture::screen::Screenshot;
-use crate::play::{ocr, Rect, StatusReading};
+use crate::play::{Rect, StatusReading};
 
 use super::browser_status::status_bar_below;
 use super::status::parse_status;

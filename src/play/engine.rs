@@ -12,14 +12,13 @@ use std::time::{Duration, Instant};
 
 use crate::actuator::Gesture;
 use crate::capture::screen::Screenshot;
-use crate::hosts::Host;
 
 use super::abort::{AbortGuard, AbortReason};
 use super::io::{DeviceError, Pointer, Screen};
 use super::occlusion::{self, Clearance, OcclusionCheck, OcclusionError};
 use super::report::{GameRecord, GameResult, StatusResult};
 use super::settle::{wait_until_settled, Fingerprint, SettleStats, SettleTiming, Settled};
-use super::{Plan, PlayableGame, StatusReading};
+use super::{Host, Plan, PlayableGame, StatusReading};
 
 /// Knobs of the loop.
 #[derive(Debug, Clone)]
@@ -1013,8 +1012,7 @@ mod tests {
     use std::sync::Arc;
 
     use super::*;
-    use crate::games::flood::Board;
-    use crate::play::fake::{FakeFlood, FakeHost, FakePointer, FakeScreen, World};
+    use crate::play::fake::{Board, FakeFlood, FakeHost, FakePointer, FakeScreen, World};
     use crate::play::Solving;
 
     fn board() -> Board {

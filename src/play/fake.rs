@@ -1,7 +1,8 @@
-//! Fakes for testing the loop without X: a simulated Flood-It window drawn
-//! into images, a pointer whose clicks play on it (and which can lose
-//! clicks, let a "user" interfere, or be moved into a corner), and a small
-//! game implementation that reads the fake window's pixels.
+//! Fakes for testing the loop without X: a small flood-fill game of its
+//! own ([`Board`]: Flood-It's rules, no game module needed), a simulated
+//! window drawn into images, a pointer whose clicks play on it (and which
+//! can lose clicks, let a "user" interfere, or be moved into a corner), and
+//! a game implementation that reads the fake window's pixels.
 
 use std::cell::RefCell;
 use std::collections::{HashSet, VecDeque};
@@ -11,13 +12,88 @@ use std::time::Duration;
 use image::{Rgba, RgbaImage};
 
 use crate::capture::screen::Screenshot;
-use crate::games::flood::Board;
 
 use super::io::{DeviceError, Pointer, Screen};
 use super::{Acting, Plan, ReadFailure, Reading, Rect, Rules, Solving, Text};
 use crate::actuator::{Gesture, KeyName};
 
 pub const CELL: u32 = 10;
+
+/// A flood-fill board: a move gives the region connected to the top-left
+/// cell a colour; won when every cell has one colour.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Board {
+    width: usize,
+    height: usize,
+    cells: Vec<u8>,
+}
+
+impl Board {
+    /// A `width` x `height` board of `cells` (row by row); `colours` is
+    /// the palette size (the fake's palette has four).
+    pub fn new(width: usize, height: usize, colours: u8, cells: Vec<u8>) -> Self {
+        assert_eq!(cells.len(), width * height);
+        assert!(cells.iter().all(|&c| c < colours));
+        Board {
+            width,
+            height,
+            cells,
+        }
+    }
+
+    pub fn width(&self) -> usize {
+        self.width
+    }
+
+    pub fn height(&self) -> usize {
+        self.height
+    }
+
+    pub fn cells(&self) -> &[u8] {
+        &self.cells
+    }
+
+    pub fn get(&self, r: usize, c: usize) -> u8 {
+        self.cells[r * self.width + c]
+    }
+
+    pub fn is_won(&self) -> bool {
+        self.cells.iter().all(|&c| c == self.cells[0])
+    }
+
+    /// Gives the region connected to the top-left cell `colour`.
+    pub fn play(&mut self, colour: u8) {
+        let old = self.cells[0];
+        if old == colour {
+            return;
+        }
+        let mut stack = vec![0usize];
+        self.cells[0] = colour;
+        while let Some(i) = stack.pop() {
+            let (r, c) = (i / self.width, i % self.width);
+            let mut near = Vec::with_capacity(4);
+            if r > 0 {
+                near.push(i - self.width);
+            }
+            if r + 1 < self.height {
+                near.push(i + self.width);
+            }
+            if c > 0 {
+                near.push(i - 1);
+            }
+            if c + 1 < self.width {
+                near.push(i + 1);
+            }
+            for j in near {
+                if self.cells[j] == old {
+                    self.cells[j] = colour;
+                    stack.push(j);
+                }
+            }
+        }
+    }
+}
+
 pub const PALETTE: [[u8; 3]; 4] = [[255, 0, 0], [255, 255, 0], [0, 255, 0], [50, 80, 255]];
 
 /// The simulated game window and everything that happens to it.
@@ -325,7 +401,7 @@ impl Text for FakeFlood {
 /// The fake window's host: no status line, `n` for a new game.
 pub struct FakeHost;
 
-impl crate::hosts::Host for FakeHost {
+impl super::Host for FakeHost {
     fn name(&self) -> &str {
         "fake window"
     }

@@ -19,7 +19,6 @@ use super::{AbortReason, Rect};
 use crate::capture::screen::Screenshot;
 pub use crate::display::stacking::{ScreenRect, StackedWindow, Stacking};
 
-
 /// Why a move was not made.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum OcclusionError {

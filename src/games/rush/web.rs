@@ -7,7 +7,7 @@
 //! then the Random, Reset and Undo buttons. The counter is read off the
 //! screenshot like everything else: [`counter_line`] finds the first line
 //! of dark text under the board, tesseract reads it
-//! ([`crate::play::ocr::read_line`]) and [`parse_counter`] takes the two
+//! ([`crate::capture::ocr::read_line`]) and [`parse_counter`] takes the two
 //! numbers. The page says nothing when the puzzle is solved (it flashes
 //! the board), so the status is `playing` with the move count; the win is
 //! the board's business ([`super::play`]).
@@ -20,10 +20,11 @@ use std::path::PathBuf;
 use image::RgbaImage;
 
 use crate::actuator::Gesture;
+use crate::capture::ocr;
 use crate::capture::screen::Screenshot;
 use crate::hosts::sgt_web::games_dir;
 use crate::hosts::Host;
-use crate::play::{ocr, Rect, StatusReading, StatusResult};
+use crate::play::{Rect, StatusReading, StatusResult};
 
 /// The page of the player in its folder.
 pub const PAGE: &str = "index.html";

@@ -17,6 +17,7 @@ use anyhow::Context;
 use super::PdbChoice;
 use crate::actuator::{Gesture, KeyName};
 use crate::calibration::Calibration;
+use crate::capture::ocr;
 use crate::capture::window_grabber::WindowGrabber;
 use crate::cli::sgt_game::{
     run_demo, run_play, run_validate, DemoArgs, Generated, PlayArgs, SgtGame, ValidateArgs,
@@ -31,7 +32,7 @@ use crate::hosts::sgt::{status_area, Launch};
 use crate::hosts::status::parse_status;
 use crate::play::report::GameRecord;
 use crate::play::x11::open_pointer;
-use crate::play::{ocr, StatusResult};
+use crate::play::StatusResult;
 
 /// The built-in calibration (timings, the new-game key).
 pub const DEFAULT_CALIBRATION: &str = include_str!("../../../../calibration/sgt-fifteen.toml");

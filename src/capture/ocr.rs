@@ -10,7 +10,7 @@ use std::process::{Command, Output, Stdio};
 use image::imageops::{self, FilterType};
 use image::RgbaImage;
 
-use super::Rect;
+use super::screen::Rect;
 
 /// Why a line could not be read.
 #[derive(Debug, thiserror::Error)]
