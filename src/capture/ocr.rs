@@ -26,6 +26,18 @@ pub enum OcrError {
     Failed(String),
 }
 
+/// `text` (in upper case) with the usual slips of OCR in numbers mended:
+/// `O` read for `0`, and `I`, `L` or `|` for `1`.
+pub fn digit_slips(text: &str) -> String {
+    text.chars()
+        .map(|c| match c {
+            'O' => '0',
+            'I' | 'L' | '|' => '1',
+            c => c,
+        })
+        .collect()
+}
+
 /// Reads the text in `area` of `image` as a single line.
 pub fn read_line(image: &RgbaImage, area: Rect) -> Result<String, OcrError> {
     read_line_scaled(image, area, 3)

@@ -150,12 +150,12 @@ pub fn run_bench_play<S: SgtGame>(spec: &S, args: BenchPlayArgs) -> anyhow::Resu
     let mut found = Found::default();
     let outcome = play_generated(
         spec,
-        &display,
-        &params,
         &setup,
         &GeneratedRun {
-            games: args.games,
             seed: Some(&args.seed),
+            params: &params,
+            display: &display,
+            games: args.games,
             screenshots: None,
             record: args.common.record.as_deref(),
         },

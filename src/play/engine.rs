@@ -1056,12 +1056,14 @@ mod tests {
             }
         }
 
-        /// Plays one game; returns the result and how often buttons were released.
-        fn play(
+        /// Runs `f` with a player on the fake window (pointer noted when
+        /// `note`); returns its answer and how often buttons were released.
+        fn with_player<T>(
             &self,
             config: PlayConfig,
-            context: &GameContext,
-        ) -> (Result<GameRecord, PlayError>, usize) {
+            note: bool,
+            f: impl FnOnce(&mut Player<FakeFlood>) -> T,
+        ) -> (T, usize) {
             let mut screen = FakeScreen(self.world.clone());
             let mut pointer = FakePointer {
                 world: self.world.clone(),
@@ -1077,10 +1079,23 @@ mod tests {
                     guard,
                     config,
                 );
-                player.note_pointer().unwrap();
-                player.play_game(1, context).map(|f| f.record)
+                if note {
+                    player.note_pointer().unwrap();
+                }
+                f(&mut player)
             };
             (result, pointer.released)
+        }
+
+        /// Plays one game; returns the result and how often buttons were released.
+        fn play(
+            &self,
+            config: PlayConfig,
+            context: &GameContext,
+        ) -> (Result<GameRecord, PlayError>, usize) {
+            self.with_player(config, true, |player| {
+                player.play_game(1, context).map(|f| f.record)
+            })
         }
 
         fn optimum(&self) -> usize {
@@ -1243,21 +1258,7 @@ mod tests {
     #[test]
     fn dry_run_lists_clicks_and_touches_nothing() {
         let rig = Rig::new();
-        let mut screen = FakeScreen(rig.world.clone());
-        let mut pointer = FakePointer {
-            world: rig.world.clone(),
-            released: 0,
-        };
-        let guard = AbortGuard::new(rig.flag.clone(), (1000, 800));
-        let mut player = Player::new(
-            &rig.game,
-            &FakeHost,
-            &mut screen,
-            &mut pointer,
-            guard,
-            config(),
-        );
-        let dry = player.dry_run().unwrap();
+        let (dry, _) = rig.with_player(config(), false, |player| player.dry_run().unwrap());
         assert_eq!(dry.clicks.len(), rig.optimum());
         assert!(dry.proven_optimal);
         // Every click lands on the fake window's board (window at 100, 50).
@@ -1278,24 +1279,12 @@ mod tests {
             vec![1, 1, 2, 2, 1, 1, 2, 2, 3, 3, 0, 0, 3, 3, 0, 0],
         );
         rig.world.borrow_mut().next_boards.push_back(next.clone());
-        let mut screen = FakeScreen(rig.world.clone());
-        let mut pointer = FakePointer {
-            world: rig.world.clone(),
-            released: 0,
-        };
-        let guard = AbortGuard::new(rig.flag.clone(), (1000, 800));
-        let mut player = Player::new(
-            &rig.game,
-            &FakeHost,
-            &mut screen,
-            &mut pointer,
-            guard,
-            config(),
-        );
-        player.note_pointer().unwrap();
-        let first = player.play_game(1, &GameContext::default()).unwrap();
-        player.new_game().unwrap();
-        let second = player.play_game(2, &GameContext::default()).unwrap();
+        let ((first, second), _) = rig.with_player(config(), true, |player| {
+            let first = player.play_game(1, &GameContext::default()).unwrap();
+            player.new_game().unwrap();
+            let second = player.play_game(2, &GameContext::default()).unwrap();
+            (first, second)
+        });
         assert_eq!(first.record.result, GameResult::Won);
         assert_eq!(second.start, next);
         assert_eq!(second.record.result, GameResult::Won);

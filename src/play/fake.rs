@@ -23,9 +23,9 @@ pub const CELL: u32 = 10;
 /// cell a colour; won when every cell has one colour.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Board {
-    width: usize,
-    height: usize,
-    cells: Vec<u8>,
+    pub width: usize,
+    pub height: usize,
+    pub cells: Vec<u8>,
 }
 
 impl Board {
@@ -39,18 +39,6 @@ impl Board {
             height,
             cells,
         }
-    }
-
-    pub fn width(&self) -> usize {
-        self.width
-    }
-
-    pub fn height(&self) -> usize {
-        self.height
-    }
-
-    pub fn cells(&self) -> &[u8] {
-        &self.cells
     }
 
     pub fn get(&self, r: usize, c: usize) -> u8 {
@@ -139,7 +127,7 @@ impl World {
     }
 
     fn render(&mut self) -> Screenshot {
-        let (w, h) = (self.board.width() as u32, self.board.height() as u32);
+        let (w, h) = (self.board.width as u32, self.board.height as u32);
         let mut image =
             RgbaImage::from_pixel(w * CELL + 20, h * CELL + 20, Rgba([200, 200, 200, 255]));
         let flash = self.pending_flash > 0;
@@ -181,7 +169,7 @@ impl World {
             let (ix, iy) = (x - self.window.0 - 10, y - self.window.1 - 10);
             if ix >= 0 && iy >= 0 {
                 let (c, r) = ((ix as u32 / CELL) as usize, (iy as u32 / CELL) as usize);
-                if r < self.board.height() && c < self.board.width() {
+                if r < self.board.height && c < self.board.width {
                     let colour = self.board.get(r, c);
                     if colour != self.board.get(0, 0) {
                         self.board.play(colour);
@@ -287,7 +275,7 @@ impl Rules for FakeFlood {
     }
 
     fn dimensions(&self, state: &Board) -> (usize, usize) {
-        (state.width(), state.height())
+        (state.width, state.height)
     }
 }
 
@@ -332,7 +320,7 @@ impl Solving for FakeFlood {
     fn plan(&self, state: &Board, _budget: Duration) -> Result<Plan<u8>, String> {
         // Breadth-first search over move sequences: exact, fine for tiny boards.
         let mut queue = VecDeque::from([(state.clone(), Vec::new())]);
-        let mut seen = HashSet::from([state.cells().to_vec()]);
+        let mut seen = HashSet::from([state.cells.clone()]);
         while let Some((b, moves)) = queue.pop_front() {
             if b.is_won() {
                 return Ok(Plan {
@@ -348,7 +336,7 @@ impl Solving for FakeFlood {
                 }
                 let mut next = b.clone();
                 next.play(c);
-                if seen.insert(next.cells().to_vec()) {
+                if seen.insert(next.cells.clone()) {
                     let mut m = moves.clone();
                     m.push(c);
                     queue.push_back((next, m));
@@ -361,8 +349,8 @@ impl Solving for FakeFlood {
 
 impl Acting for FakeFlood {
     fn gesture(&self, reading: &FakeReading, state: &Board, mv: u8) -> Option<Gesture<(f64, f64)>> {
-        for r in 0..state.height() {
-            for c in 0..state.width() {
+        for r in 0..state.height {
+            for c in 0..state.width {
                 if state.get(r, c) == mv {
                     let x = reading.origin.0 as f64 + (c as f64 + 0.5) * CELL as f64;
                     let y = reading.origin.1 as f64 + (r as f64 + 0.5) * CELL as f64;
@@ -384,14 +372,14 @@ impl Text for FakeFlood {
     }
 
     fn describe_state(&self, state: &Board) -> String {
-        state.cells().iter().map(|c| char::from(b'0' + c)).collect()
+        state.cells.iter().map(|c| char::from(b'0' + c)).collect()
     }
 
     fn diff(&self, expected: &Board, seen: &Board) -> String {
         let n = expected
-            .cells()
+            .cells
             .iter()
-            .zip(seen.cells())
+            .zip(&seen.cells)
             .filter(|(a, b)| a != b)
             .count();
         format!("{n} cells differ")

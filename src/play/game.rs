@@ -94,6 +94,30 @@ pub trait Text: Rules {
     fn diff(&self, expected: &Self::State, seen: &Self::State) -> String;
 }
 
+/// The start of a [`Text::diff`] when the two boards are not of one size:
+/// `the board is 5x4 instead of 4x4`; `None` when the sizes agree.
+pub fn size_diff(expected: (usize, usize), seen: (usize, usize)) -> Option<String> {
+    (expected != seen).then(|| {
+        format!(
+            "the board is {}x{} instead of {}x{}",
+            seen.0, seen.1, expected.0, expected.1
+        )
+    })
+}
+
+/// A [`Text::diff`] of boards of one size from the cells that differ,
+/// each already described: `3 cells differ: a, b, c`, at most four named
+/// and `, ...` after them when there are more.
+pub fn cells_diff(cells: &[String]) -> String {
+    let shown = cells.len().min(4);
+    format!(
+        "{} cells differ: {}{}",
+        cells.len(),
+        cells[..shown].join(", "),
+        if cells.len() > shown { ", ..." } else { "" }
+    )
+}
+
 /// A game the loop can play: all five roles.
 pub trait PlayableGame: Solving + Reading + Acting + Text {}
 

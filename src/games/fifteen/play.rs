@@ -13,6 +13,7 @@ use std::time::{Duration, Instant};
 
 use crate::actuator::Gesture;
 use crate::capture::screen::Screenshot;
+use crate::play::game::{cells_diff, size_diff};
 use crate::play::{Acting, Plan, ReadFailure, Reading, Rect, Rules, Solving, Text};
 use crate::solver::greedy::beam;
 use crate::solver::Budget;
@@ -225,14 +226,9 @@ impl Text for FifteenGame {
 
 /// What differs between two boards, for the log.
 pub fn board_diff(expected: &Board, seen: &Board) -> String {
-    if (expected.width(), expected.height()) != (seen.width(), seen.height()) {
-        return format!(
-            "the board is {}x{} instead of {}x{}",
-            seen.width(),
-            seen.height(),
-            expected.width(),
-            expected.height()
-        );
+    let size = |b: &Board| (b.width(), b.height());
+    if let Some(d) = size_diff(size(expected), size(seen)) {
+        return d;
     }
     let w = expected.width();
     let cells: Vec<String> = expected
@@ -243,12 +239,7 @@ pub fn board_diff(expected: &Board, seen: &Board) -> String {
         .filter(|(_, (a, b))| a != b)
         .map(|(i, (a, b))| format!("({},{}) {b} instead of {a}", i / w, i % w))
         .collect();
-    let shown = cells.iter().take(4).cloned().collect::<Vec<_>>().join(", ");
-    format!(
-        "{} cells differ: {shown}{}",
-        cells.len(),
-        if cells.len() > 4 { ", ..." } else { "" }
-    )
+    cells_diff(&cells)
 }
 
 #[cfg(test)]
@@ -304,18 +295,20 @@ mod tests {
         assert_eq!(game.describe_move(&b, s), "slide 3 tiles right");
     }
 
+    /// The board after `moves` from `b`, and the tile moves they count.
+    fn replay(game: &FifteenGame, b: &Board, moves: &[Slide]) -> (Board, usize) {
+        moves.iter().fold((b.clone(), 0), |(s, counted), &mv| {
+            (game.predict(&s, mv), counted + game.counted(&s, mv))
+        })
+    }
+
     #[test]
     fn the_plan_wins_and_counts_the_solvers_moves() {
         let game = FifteenGame::new(None);
         let b = parse_sgt_id("3x3:0,7,2,8,4,5,1,3,6").unwrap();
         let plan = game.plan(&b, Duration::from_secs(5)).unwrap();
         assert!(plan.proven_optimal);
-        let mut s = b.clone();
-        let mut counted = 0;
-        for &mv in &plan.moves {
-            counted += game.counted(&s, mv);
-            s = game.predict(&s, mv);
-        }
+        let (s, counted) = replay(&game, &b, &plan.moves);
         assert!(game.is_won(&s));
         assert_eq!(counted, plan.lower_bound, "the tile moves are the optimum");
         assert!(plan.moves.len() <= counted);
@@ -334,12 +327,7 @@ mod tests {
         let game = FifteenGame::new(None);
         let b = parse_sgt_id("4x4:15,7,2,5,4,3,12,10,0,14,6,1,8,13,11,9").unwrap();
         let plan = game.plan(&b, Duration::from_millis(300)).unwrap();
-        let mut s = b.clone();
-        let mut counted = 0;
-        for &mv in &plan.moves {
-            counted += game.counted(&s, mv);
-            s = game.predict(&s, mv);
-        }
+        let (s, counted) = replay(&game, &b, &plan.moves);
         assert!(game.is_won(&s));
         if !plan.proven_optimal {
             assert!(plan.lower_bound <= counted);

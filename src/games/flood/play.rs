@@ -9,6 +9,7 @@ use crate::actuator::Gesture;
 use crate::calibration::{Calibration, GeometryHints};
 use crate::capture::screen::Screenshot;
 use crate::capture::Lattice;
+use crate::play::game::{cells_diff, size_diff};
 use crate::play::{Acting, Plan, ReadFailure, Reading, Rect, Rules, Solving, Text};
 
 use super::parse::parse_game_id;
@@ -300,44 +301,23 @@ pub fn board_text(board: &Board) -> String {
 /// What differs between two boards, for the log: the number of cells and
 /// the first few of them.
 pub fn board_diff(expected: &Board, seen: &Board) -> String {
-    if expected.width() != seen.width() || expected.height() != seen.height() {
-        return format!(
-            "the board is {}x{} instead of {}x{}",
-            seen.width(),
-            seen.height(),
-            expected.width(),
-            expected.height()
-        );
+    let size = |b: &Board| (b.width(), b.height());
+    if let Some(d) = size_diff(size(expected), size(seen)) {
+        return d;
     }
     let mut cells = Vec::new();
     for r in 0..expected.height() {
         for c in 0..expected.width() {
             if expected.get(r, c) != seen.get(r, c) {
-                cells.push((r, c));
+                cells.push(format!(
+                    "({r},{c}) {} instead of {}",
+                    colour_name(seen.get(r, c)),
+                    colour_name(expected.get(r, c))
+                ));
             }
         }
     }
-    let shown: Vec<String> = cells
-        .iter()
-        .take(4)
-        .map(|&(r, c)| {
-            format!(
-                "({r},{c}) {} instead of {}",
-                colour_name(seen.get(r, c)),
-                colour_name(expected.get(r, c))
-            )
-        })
-        .collect();
-    format!(
-        "{} cells differ: {}{}",
-        cells.len(),
-        shown.join(", "),
-        if cells.len() > shown.len() {
-            ", ..."
-        } else {
-            ""
-        }
-    )
+    cells_diff(&cells)
 }
 
 /// sgt-flood's own solver, re-implemented from its description: at each

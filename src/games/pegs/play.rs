@@ -15,6 +15,7 @@ use std::time::{Duration, Instant};
 
 use crate::actuator::Gesture;
 use crate::capture::screen::Screenshot;
+use crate::play::game::cells_diff;
 use crate::play::{Acting, Plan, ReadFailure, Reading, Rect, Rules, Solving, Text};
 use crate::solver::Budget;
 
@@ -191,13 +192,7 @@ pub fn board_diff(expected: &Game, seen: &Game) -> String {
             }
         }
     }
-    let shown = cells.len().min(4);
-    format!(
-        "{} cells differ: {}{}",
-        cells.len(),
-        cells[..shown].join(", "),
-        if cells.len() > shown { ", ..." } else { "" }
-    )
+    cells_diff(&cells)
 }
 
 /// Moves in the usual metric (chains of jumps by one peg) of a line of

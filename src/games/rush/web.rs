@@ -72,15 +72,7 @@ pub struct Counter {
 pub fn parse_counter(text: &str) -> Option<Counter> {
     let upper = text.to_ascii_uppercase();
     let at = upper.find("MOVES")? + "MOVES".len();
-    let rest: String = upper[at..]
-        .trim_start_matches([':', ';', '.', ' '])
-        .chars()
-        .map(|c| match c {
-            'O' => '0',
-            'I' | 'L' | '|' => '1',
-            c => c,
-        })
-        .collect();
+    let rest = ocr::digit_slips(upper[at..].trim_start_matches([':', ';', '.', ' ']));
     let number = |s: &str| -> Option<(usize, usize)> {
         let s_trim = s.trim_start();
         let skipped = s.len() - s_trim.len();
