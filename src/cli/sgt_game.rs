@@ -273,7 +273,7 @@ fn params_of<S: SgtGame>(spec: &S, params: Option<&str>, default: &str) -> anyho
 
 /// The sgt web build's folder, holding the game's page.
 pub fn web_dir<S: SgtGame>(spec: &S) -> anyhow::Result<PathBuf> {
-    let dir = sgt_web_dir().map_err(anyhow::Error::msg)?;
+    let dir = sgt_web_dir()?;
     let page = spec.page();
     if !dir.join(&page).is_file() {
         bail!("the sgt web build in {} has no {page}", dir.display());

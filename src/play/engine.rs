@@ -18,7 +18,7 @@ use super::io::{DeviceError, Pointer, Screen};
 use super::occlusion::{self, Clearance, OcclusionCheck, OcclusionError};
 use super::report::{GameRecord, GameResult, StatusResult};
 use super::settle::{wait_until_settled, Fingerprint, SettleStats, SettleTiming, Settled};
-use super::{Host, Plan, PlayableGame, StatusReading};
+use super::{Host, Plan, PlanError, PlayableGame, StatusReading};
 
 /// Knobs of the loop.
 #[derive(Debug, Clone)]
@@ -87,7 +87,7 @@ pub enum PlayError {
     },
     /// The solver failed.
     #[error("the solver failed: {0}")]
-    Solve(String),
+    Solve(PlanError),
     /// The game has no point to click for a planned move.
     #[error("no place to click for {0} on the board")]
     NoClickPoint(String),

@@ -14,7 +14,7 @@ use image::{Rgba, RgbaImage};
 use crate::capture::screen::Screenshot;
 
 use super::io::{DeviceError, Pointer, Screen};
-use super::{Acting, Plan, ReadFailure, Reading, Rect, Rules, Solving, Text};
+use super::{Acting, Plan, PlanError, ReadFailure, Reading, Rect, Rules, Solving, Text};
 use crate::actuator::{Gesture, KeyName};
 
 pub const CELL: u32 = 10;
@@ -317,7 +317,7 @@ impl Reading for FakeFlood {
 }
 
 impl Solving for FakeFlood {
-    fn plan(&self, state: &Board, _budget: Duration) -> Result<Plan<u8>, String> {
+    fn plan(&self, state: &Board, _budget: Duration) -> Result<Plan<u8>, PlanError> {
         // Breadth-first search over move sequences: exact, fine for tiny boards.
         let mut queue = VecDeque::from([(state.clone(), Vec::new())]);
         let mut seen = HashSet::from([state.cells.clone()]);
@@ -343,7 +343,7 @@ impl Solving for FakeFlood {
                 }
             }
         }
-        Err("no solution".into())
+        Err(PlanError::NoLine("no solution".into()))
     }
 }
 

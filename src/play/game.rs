@@ -17,7 +17,7 @@ use std::time::Duration;
 use crate::actuator::Gesture;
 use crate::capture::screen::Screenshot;
 
-use super::{Plan, ReadFailure, Rect};
+use super::{Plan, PlanError, ReadFailure, Rect};
 
 /// The game's logic as the loop sees it.
 pub trait Rules {
@@ -43,7 +43,7 @@ pub trait Rules {
 pub trait Solving: Rules {
     /// Solves `state` within `budget`; the plan says whether it is proven
     /// optimal.
-    fn plan(&self, state: &Self::State, budget: Duration) -> Result<Plan<Self::Move>, String>;
+    fn plan(&self, state: &Self::State, budget: Duration) -> Result<Plan<Self::Move>, PlanError>;
     /// What a plan's optimality and lower bound count, as reports name
     /// it (`optimal_moves=proven`): `moves` by default; Pegs proves the
     /// fewest `jumps`.

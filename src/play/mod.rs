@@ -36,7 +36,7 @@ pub use abort::{AbortGuard, AbortReason};
 pub use engine::{PlayConfig, PlayError, Player};
 pub use game::{Acting, PlayableGame, Reading, Rules, Solving, Text};
 pub use host::Host;
-pub use plan::{Plan, Unproven};
+pub use plan::{Plan, PlanError, Unproven};
 pub use report::{GameRecord, GameResult, StatusResult, Summary};
 
 /// What the game's own status display says, read off the screen.

@@ -2,7 +2,8 @@
 //! search's [`Outcome`] to a plan that every search-backed game uses
 //! ([`Plan::from_outcome`]): a line found is played, a state proven
 //! unsolvable gives the empty plan (the loop ends the game as lost), and a
-//! search a budget ended first is [`Unproven`] (raise --solve-budget-ms).
+//! search a budget ended first is [`Unproven`] (raise --solve-budget-ms);
+//! [`PlanError`] is every reason a solver gives no plan.
 
 use std::time::{Duration, Instant};
 
@@ -35,6 +36,29 @@ pub struct Unproven {
     pub what: String,
     /// The lower bound the search proved.
     pub lower_bound: u32,
+}
+
+/// Why a game's solver gave the loop no plan.
+#[derive(Debug, thiserror::Error)]
+pub enum PlanError {
+    /// A budget ended the search first.
+    #[error(transparent)]
+    Unproven(#[from] Unproven),
+    /// The solver found no line, in the game's words (e.g. a fallback
+    /// search that died out).
+    #[error("{0}")]
+    NoLine(String),
+    /// The game's solver refused the state (e.g. an unsolvable Fifteen
+    /// board, a board too large for it).
+    #[error(transparent)]
+    Solver(Box<dyn std::error::Error + Send + Sync>),
+}
+
+impl PlanError {
+    /// The solver's own error.
+    pub fn solver(e: impl std::error::Error + Send + Sync + 'static) -> Self {
+        PlanError::Solver(Box::new(e))
+    }
 }
 
 impl<M> Plan<M> {

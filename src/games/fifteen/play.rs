@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 use crate::actuator::Gesture;
 use crate::capture::screen::Screenshot;
 use crate::play::game::{cells_diff, size_diff};
-use crate::play::{Acting, Plan, ReadFailure, Reading, Rect, Rules, Solving, Text};
+use crate::play::{Acting, Plan, PlanError, ReadFailure, Reading, Rect, Rules, Solving, Text};
 use crate::solver::greedy::beam;
 use crate::solver::Budget;
 
@@ -109,7 +109,7 @@ impl Solving for FifteenGame {
     /// does not (a hard 4x4 board on a busy machine), a beam search with
     /// the same bound plays a longer line, reported as unproven with the
     /// proven lower bound.
-    fn plan(&self, state: &Board, budget: Duration) -> Result<Plan<Slide>, String> {
+    fn plan(&self, state: &Board, budget: Duration) -> Result<Plan<Slide>, PlanError> {
         let started = Instant::now();
         let limit = budget.max(Duration::from_millis(50));
         let opts = SolveOptions {
@@ -117,7 +117,7 @@ impl Solving for FifteenGame {
             time_limit: Some(limit),
             node_limit: None,
         };
-        let solved = solve(state, &opts).map_err(|e| e.to_string())?;
+        let solved = solve(state, &opts).map_err(PlanError::solver)?;
         let lower_bound = match Plan::from_outcome(
             solved.outcome,
             started,
@@ -155,11 +155,11 @@ impl Solving for FifteenGame {
             .find_map(|width| beam(&problem, &start, width, &beam_budget).moves)
             .filter(|m| state.clone().play_all(m).is_ok())
             .ok_or_else(|| {
-                format!(
+                PlanError::NoLine(format!(
                     "no solution found for {} within {:.1} s",
                     state.sgt_id(),
                     started.elapsed().as_secs_f64()
-                )
+                ))
             })?;
         Ok(Plan {
             proven_optimal: false,
@@ -317,6 +317,7 @@ mod tests {
         assert!(game
             .plan(&bad, Duration::from_secs(1))
             .unwrap_err()
+            .to_string()
             .contains("unsolvable"));
     }
 

@@ -10,7 +10,7 @@ use crate::calibration::{Calibration, GeometryHints};
 use crate::capture::screen::Screenshot;
 use crate::capture::Lattice;
 use crate::play::game::{cells_diff, size_diff};
-use crate::play::{Acting, Plan, ReadFailure, Reading, Rect, Rules, Solving, Text};
+use crate::play::{Acting, Plan, PlanError, ReadFailure, Reading, Rect, Rules, Solving, Text};
 
 use super::parse::parse_game_id;
 use super::screen::read_board;
@@ -157,7 +157,7 @@ impl Reading for FloodGame {
 }
 
 impl Solving for FloodGame {
-    fn plan(&self, state: &Board, budget: Duration) -> Result<Plan<u8>, String> {
+    fn plan(&self, state: &Board, budget: Duration) -> Result<Plan<u8>, PlanError> {
         let started = Instant::now();
         let run = |strategy: Strategy, limit: Duration| {
             let options = SolveOptions {
@@ -165,7 +165,7 @@ impl Solving for FloodGame {
                 time_limit: Some(limit),
                 memory_limit_bytes: self.memory_limit_bytes,
             };
-            solve(state, &options).map_err(|e| e.to_string())
+            solve(state, &options).map_err(PlanError::solver)
         };
         if self.strategy != Strategy::Astar {
             let sol = run(self.strategy, budget)?;

@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 use crate::actuator::Gesture;
 use crate::capture::screen::Screenshot;
 use crate::play::game::cells_diff;
-use crate::play::{Acting, Plan, ReadFailure, Reading, Rect, Rules, Solving, Text};
+use crate::play::{Acting, Plan, PlanError, ReadFailure, Reading, Rect, Rules, Solving, Text};
 use crate::solver::Budget;
 
 use super::act::{jump_gesture, DEFAULT_STEPS};
@@ -74,7 +74,7 @@ impl Solving for PegsGame {
         "jumps"
     }
 
-    fn plan(&self, state: &Game, budget: Duration) -> Result<Plan<Jump>, String> {
+    fn plan(&self, state: &Game, budget: Duration) -> Result<Plan<Jump>, PlanError> {
         let started = Instant::now();
         let lower_bound = state.peg_count().saturating_sub(1) as usize;
         let mut solver = WinSolver::new(&state.board, SolveOptions::default());
@@ -100,8 +100,7 @@ impl Solving for PegsGame {
                     state.id()
                 )
             },
-        )
-        .map_err(|e| e.to_string())?)
+        )?)
     }
 }
 
@@ -266,7 +265,7 @@ mod tests {
         let e = game
             .plan(&parse_game(ENGLISH).unwrap(), Duration::ZERO)
             .unwrap_err();
-        assert!(e.starts_with("unproven"), "{e}");
+        assert!(e.to_string().starts_with("unproven"), "{e}");
     }
 
     #[test]

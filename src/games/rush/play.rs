@@ -28,7 +28,7 @@ use std::time::{Duration, Instant};
 
 use crate::actuator::Gesture;
 use crate::capture::screen::Screenshot;
-use crate::play::{Acting, Plan, ReadFailure, Reading, Rect, Rules, Solving, Text};
+use crate::play::{Acting, Plan, PlanError, ReadFailure, Reading, Rect, Rules, Solving, Text};
 use crate::solver::Budget;
 
 use super::act;
@@ -217,7 +217,7 @@ impl Rules for RushGame {
 }
 
 impl Solving for RushGame {
-    fn plan(&self, state: &RushState, budget: Duration) -> Result<Plan<RushMove>, String> {
+    fn plan(&self, state: &RushState, budget: Duration) -> Result<Plan<RushMove>, PlanError> {
         let started = Instant::now();
         let (board, start) = state.board();
         let outcome = bfs(
@@ -240,8 +240,7 @@ impl Solving for RushGame {
                     state.text, o.nodes
                 )
             },
-        )
-        .map_err(|e| e.to_string())?;
+        )?;
         let mut pos = start;
         Ok(plan.map_moves(|m| {
             let mv = RushMove::of(&board, pos, m);

@@ -29,22 +29,31 @@ use crate::play::{Rect, StatusReading, StatusResult};
 /// The page of the player in its folder.
 pub const PAGE: &str = "index.html";
 
-/// The player's folder (holding `index.html` and `app.js`), or a message
-/// saying where it was looked for.
-pub fn rush_web_dir() -> Result<PathBuf, String> {
+/// Fogleman's player is not where it was looked for.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum RushWebMissing {
+    /// The shared games have a `rush-web/` without the player's files.
+    #[error(
+        "Fogleman's Rush Hour player was not found in {} (no index.html and app.js): set \
+         GRIDBOT_GAMES to the folder that holds rush-web/ (the project's ../shared/games)",
+        .0.display()
+    )]
+    Incomplete(PathBuf),
+    /// No shared games folder.
+    #[error(
+        "Fogleman's Rush Hour player was not found: set GRIDBOT_GAMES to the folder that \
+         holds rush-web/ (the project's ../shared/games)"
+    )]
+    NoGames,
+}
+
+/// The player's folder (holding `index.html` and `app.js`).
+pub fn rush_web_dir() -> Result<PathBuf, RushWebMissing> {
     let dir = games_dir().map(|d| d.join("rush-web"));
     match dir {
         Some(d) if d.join(PAGE).is_file() && d.join("app.js").is_file() => Ok(d),
-        Some(d) => Err(format!(
-            "Fogleman's Rush Hour player was not found in {} (no index.html and app.js): set \
-             GRIDBOT_GAMES to the folder that holds rush-web/ (the project's ../shared/games)",
-            d.display()
-        )),
-        None => Err(
-            "Fogleman's Rush Hour player was not found: set GRIDBOT_GAMES to the folder that \
-             holds rush-web/ (the project's ../shared/games)"
-                .into(),
-        ),
+        Some(d) => Err(RushWebMissing::Incomplete(d)),
+        None => Err(RushWebMissing::NoGames),
     }
 }
 
@@ -297,7 +306,7 @@ mod tests {
     fn a_missing_folder_names_the_variable() {
         // Only the message is checked: the folder may or may not exist here.
         if let Err(e) = rush_web_dir() {
-            assert!(e.contains("GRIDBOT_GAMES"), "{e}");
+            assert!(e.to_string().contains("GRIDBOT_GAMES"), "{e}");
         }
     }
 }

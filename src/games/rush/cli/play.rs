@@ -352,7 +352,7 @@ fn run_puzzles(
     browser_args: &BrowserArgs,
     common: &LoopArgs,
 ) -> anyhow::Result<ExitCode> {
-    let dir = rush_web_dir().map_err(anyhow::Error::msg)?;
+    let dir = rush_web_dir()?;
     let (config, _) = setup(common)?;
     let window = parse_size(&browser_args.window_size)?;
     let screen_size = parse_size(&browser_args.screen)?;
