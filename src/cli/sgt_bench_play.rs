@@ -136,9 +136,7 @@ pub fn run_bench_play<S: SgtGame>(spec: &S, args: BenchPlayArgs) -> anyhow::Resu
     if args.games == 0 {
         bail!("--games must be at least 1");
     }
-    let params = spec
-        .check_params(args.params.as_deref().unwrap_or(spec.bench_params()))
-        .map_err(anyhow::Error::msg)?;
+    let params = spec.check_params(args.params.as_deref().unwrap_or(spec.bench_params()))?;
     let one_core = if args.all_cores {
         None
     } else {

@@ -24,7 +24,7 @@ use crate::calibration::Calibration;
 use crate::capture::window_grabber::WindowGrabber;
 use crate::display::{DisplayChild, VirtualDisplay};
 use crate::hosts::browser::{Browser, BrowserOptions};
-use crate::hosts::sgt::{Launch, SgtHost};
+use crate::hosts::sgt::{Launch, SgtError, SgtHost};
 use crate::hosts::sgt_web::{sgt_web_dir, SgtWebHost};
 use crate::hosts::Host;
 use crate::play::engine::{Finished, GameContext, PlayConfig, PlayError};
@@ -48,6 +48,24 @@ pub struct Generated {
     pub limit: Option<usize>,
     /// Moves the game's own solver needs, if known.
     pub game_solver_moves: Option<usize>,
+}
+
+/// Why a game's description refused its parameters, a game ID or a game.
+#[derive(Debug, thiserror::Error)]
+pub enum SgtGameError {
+    /// Parameters the program does not take (the game's message).
+    #[error("{0}")]
+    Params(String),
+    /// The program could not be found or asked for a game.
+    #[error(transparent)]
+    Program(#[from] SgtError),
+    /// A game ID the game cannot read as its board (the game's message).
+    #[error("{0}")]
+    Id(String),
+    /// The game's own extra work on a game failed (e.g. Fifteen's hint
+    /// run).
+    #[error("{0}")]
+    Game(String),
 }
 
 /// What the generic commands need to know about a game hosted by an
@@ -87,7 +105,7 @@ pub trait SgtGame {
     }
     /// Checks parameters typed on the command line (before anything is
     /// started) and returns them as the program takes them.
-    fn check_params(&self, params: &str) -> Result<String, String> {
+    fn check_params(&self, params: &str) -> Result<String, SgtGameError> {
         Ok(params.to_string())
     }
     /// Environment the program needs for `params` (e.g. `FLOOD_DEFAULT`).
@@ -96,9 +114,8 @@ pub trait SgtGame {
     }
     /// One game for `params` (`seed` makes it reproducible): by default
     /// what `sgt-PROGRAM --generate 1 PARAMS[#SEED]` prints.
-    fn generate(&self, params: &str, seed: Option<&str>) -> Result<Generated, String> {
-        let id = crate::hosts::sgt::generate(self.program(), params, seed, &self.env(params))
-            .map_err(|e| e.to_string())?;
+    fn generate(&self, params: &str, seed: Option<&str>) -> Result<Generated, SgtGameError> {
+        let id = crate::hosts::sgt::generate(self.program(), params, seed, &self.env(params))?;
         Ok(Generated {
             id,
             limit: None,
@@ -108,7 +125,7 @@ pub trait SgtGame {
     /// The play roles, configured by `calibration`.
     fn game(&self, calibration: &Calibration) -> anyhow::Result<Self::Game>;
     /// The state the board of game `id` must read as on the screen.
-    fn expected_state(&self, id: &str) -> Result<<Self::Game as Rules>::State, String>;
+    fn expected_state(&self, id: &str) -> Result<<Self::Game as Rules>::State, SgtGameError>;
     /// True when the board read off the screen (`read`) is the board of
     /// the game ID (`expected`); by default the two states are equal.
     fn same_board(
@@ -267,8 +284,7 @@ impl<S: SgtGame> Setup<S> {
 
 /// Checks `--params` (or takes `default`).
 fn params_of<S: SgtGame>(spec: &S, params: Option<&str>, default: &str) -> anyhow::Result<String> {
-    spec.check_params(params.unwrap_or(default))
-        .map_err(anyhow::Error::msg)
+    Ok(spec.check_params(params.unwrap_or(default))?)
 }
 
 /// The sgt web build's folder, holding the game's page.
@@ -362,7 +378,7 @@ pub fn run_demo<S: SgtGame>(spec: &S, args: DemoArgs) -> anyhow::Result<ExitCode
         // The page needs about 1000 pixels of height for its menus, the
         // board and the status bar under it.
         let display = start_display((w, h.max(1024)))?;
-        let generated = spec.generate(&params, None).map_err(anyhow::Error::msg)?;
+        let generated = spec.generate(&params, None)?;
         let browser = open_page(&display, &dir, &spec.page(), Some(&generated.id))?;
         println!(
             "demo: {}#{} in Chromium on virtual display {} ({})",
@@ -570,9 +586,7 @@ pub fn play_generated<S: SgtGame>(
     let web = web_host(spec);
     for number in 1..=run.games {
         let seed = run.seed.map(|s| format!("{s}-{number}"));
-        let generated = spec
-            .generate(params, seed.as_deref())
-            .map_err(anyhow::Error::msg)?;
+        let generated = spec.generate(params, seed.as_deref())?;
         let expected = spec.expected_state(&generated.id).map_err(|e| {
             anyhow::anyhow!(
                 "the generated game {:?} cannot be parsed: {e}",
@@ -700,13 +714,13 @@ mod tests {
         fn default_params(&self) -> &'static str {
             self.0.default_params()
         }
-        fn check_params(&self, params: &str) -> Result<String, String> {
+        fn check_params(&self, params: &str) -> Result<String, SgtGameError> {
             self.0.check_params(params)
         }
         fn game(&self, calibration: &Calibration) -> anyhow::Result<Self::Game> {
             self.0.game(calibration)
         }
-        fn expected_state(&self, id: &str) -> Result<<Self::Game as Rules>::State, String> {
+        fn expected_state(&self, id: &str) -> Result<<Self::Game as Rules>::State, SgtGameError> {
             self.0.expected_state(id)
         }
         fn has_status_line(&self) -> bool {

@@ -13,7 +13,8 @@ use std::process::ExitCode;
 use crate::calibration::Calibration;
 use crate::cli::sgt_bench_play::{run_bench_play, BenchPlayArgs};
 use crate::cli::sgt_game::{
-    run_demo, run_play, run_validate, DemoArgs, Generated, PlayArgs, SgtGame, ValidateArgs,
+    run_demo, run_play, run_validate, DemoArgs, Generated, PlayArgs, SgtGame, SgtGameError,
+    ValidateArgs,
 };
 
 use super::play::{generate, FloodGame, GeneratedGame, SgtParams};
@@ -77,16 +78,19 @@ impl SgtGame for SgtFlood {
         })
     }
 
-    fn check_params(&self, params: &str) -> Result<String, String> {
-        SgtParams::parse(params).map(|p| p.text())
+    fn check_params(&self, params: &str) -> Result<String, SgtGameError> {
+        SgtParams::parse(params)
+            .map(|p| p.text())
+            .map_err(SgtGameError::Params)
     }
 
     fn env(&self, params: &str) -> Vec<(String, String)> {
         vec![("FLOOD_DEFAULT".to_string(), params.to_string())]
     }
 
-    fn generate(&self, params: &str, seed: Option<&str>) -> Result<Generated, String> {
-        let g = generate(&SgtParams::parse(params)?, seed)?;
+    fn generate(&self, params: &str, seed: Option<&str>) -> Result<Generated, SgtGameError> {
+        let params = SgtParams::parse(params).map_err(SgtGameError::Params)?;
+        let g = generate(&params, seed).map_err(SgtGameError::Game)?;
         Ok(Generated {
             limit: Some(g.limit),
             game_solver_moves: Some(g.solver_moves()),
@@ -100,8 +104,10 @@ impl SgtGame for SgtFlood {
         Ok(game)
     }
 
-    fn expected_state(&self, id: &str) -> Result<Board, String> {
-        GeneratedGame::from_id(id).map(|g| g.board)
+    fn expected_state(&self, id: &str) -> Result<Board, SgtGameError> {
+        GeneratedGame::from_id(id)
+            .map(|g| g.board)
+            .map_err(SgtGameError::Id)
     }
 
     /// The same cells in the same shape (the number of colours read off
@@ -209,6 +215,7 @@ mod tests {
         assert!(FLOOD
             .check_params("12x12c12")
             .unwrap_err()
+            .to_string()
             .contains("3 to 10 colours"));
         assert_eq!(FLOOD.default_params(), "12x12c6m5");
         assert_eq!(FLOOD.validate_params(), "12x12c6m0");
