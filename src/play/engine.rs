@@ -617,7 +617,9 @@ impl<'a, G: PlayableGame> Player<'a, G> {
             plan.lower_bound,
             ms(plan.elapsed)
         );
-        let mut game = Progress {
+        clock.pending += plan.elapsed;
+        clock.pending_solve += plan.elapsed;
+        Ok(Progress {
             started,
             clock,
             first_shot: shot.clone(),
@@ -630,24 +632,17 @@ impl<'a, G: PlayableGame> Player<'a, G> {
             limit,
             proven_optimal_first: plan.proven_optimal,
             lower_bound: plan.lower_bound,
-            plan: Plan {
-                moves: Vec::new(),
-                proven_optimal: true,
-                lower_bound: 0,
-                elapsed: Duration::ZERO,
-            },
+            solves: 1,
+            solve_total: plan.elapsed,
+            all_proven: plan.proven_optimal,
+            plan,
             cursor: 0,
             solution: Vec::new(),
             counted_moves: 0,
             mismatches: 0,
             retries: 0,
             refused_outside: false,
-            solves: 0,
-            solve_total: Duration::ZERO,
-            all_proven: true,
-        };
-        game.take_plan(plan);
-        Ok(game)
+        })
     }
 
     /// One turn of the loop: the game's end, a re-solve, a pause, or one
