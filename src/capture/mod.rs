@@ -22,6 +22,7 @@ pub mod dump;
 mod error;
 pub mod lattice;
 pub mod locate;
+pub mod ocr;
 pub mod palette;
 pub mod screen;
 pub mod window_grabber;
@@ -387,13 +388,22 @@ mod tests {
 }
 
 #[cfg(test)]
-mod robustness {
+pub(crate) mod robustness {
     use super::*;
     use image::Rgba;
 
     /// Odd inputs give errors or readings, never panics.
     #[test]
     fn odd_images_never_panic() {
+        for image in &odd_images() {
+            let _ = read_grid(image, None);
+        }
+    }
+
+    /// Odd images for a reader: single pixels, one colour, noise, stripes,
+    /// a saturated frame, tiny and thin boards (the games' readers check
+    /// themselves against them too).
+    pub(crate) fn odd_images() -> Vec<RgbaImage> {
         let mut state = 7u32;
         let mut rand = move || {
             state ^= state << 13;
@@ -444,10 +454,7 @@ mod robustness {
                 Rgba([0, 0, 0, 255])
             }
         }));
-        for image in &images {
-            let _ = read_grid(image, None);
-            let _ = crate::games::flood::screen::read_board(image, None);
-        }
+        images
     }
 }
 
@@ -592,7 +599,7 @@ mod covered {
 /// reads back exactly or fails: every cell it returns has the colour drawn
 /// under that cell's centre. Never a wrong board.
 #[cfg(test)]
-mod fuzz {
+pub(crate) mod fuzz {
     use super::*;
     use crate::calibration::{format_hex_colour, GeometryHints, ReadSettings, Timing};
     use image::Rgba;
@@ -764,6 +771,29 @@ mod fuzz {
         Ok(Some(reading))
     }
 
+    /// Random blocks of random colours, `blocks` a side: anything from
+    /// noise to boards (the games' readers check themselves against them
+    /// too).
+    pub(crate) fn random_blocks(w: u32, h: u32, seed: u32, blocks: u32) -> RgbaImage {
+        let mut state = seed | 1;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 17;
+            state ^= state << 5;
+            state
+        };
+        let colours: Vec<[u8; 4]> = (0..blocks * blocks)
+            .map(|_| {
+                let v = next();
+                [v as u8, (v >> 8) as u8, (v >> 16) as u8, 255]
+            })
+            .collect();
+        RgbaImage::from_fn(w, h, |x, y| {
+            let (bx, by) = (x * blocks / w.max(1), y * blocks / h.max(1));
+            Rgba(colours[(by * blocks + bx) as usize])
+        })
+    }
+
     proptest! {
         #![proptest_config(crate::fuzz::config(24))]
 
@@ -813,16 +843,7 @@ mod fuzz {
 
         #[test]
         fn random_images_never_panic(w in 0u32..96, h in 0u32..96, seed in any::<u32>(), blocks in 1u32..12) {
-            // Random blocks of random colours: anything from noise to boards.
-            let mut state = seed | 1;
-            let mut next = move || { state ^= state << 13; state ^= state >> 17; state ^= state << 5; state };
-            let colours: Vec<[u8; 4]> = (0..blocks * blocks).map(|_| { let v = next(); [v as u8, (v >> 8) as u8, (v >> 16) as u8, 255] }).collect();
-            let image = RgbaImage::from_fn(w, h, |x, y| {
-                let (bx, by) = (x * blocks / w.max(1), y * blocks / h.max(1));
-                Rgba(colours[(by * blocks + bx) as usize])
-            });
-            let _ = read_grid(&image, None);
-            let _ = crate::games::flood::screen::read_board(&image, None);
+            let _ = read_grid(&random_blocks(w, h, seed, blocks), None);
         }
     }
 }

@@ -246,6 +246,33 @@ pub fn capture_window(title: &str) -> Result<Screenshot, CaptureError> {
     })
 }
 
+/// An axis-aligned rectangle in image pixels.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Rect {
+    /// Left column.
+    pub x: u32,
+    /// Top row.
+    pub y: u32,
+    /// Width in pixels.
+    pub width: u32,
+    /// Height in pixels.
+    pub height: u32,
+}
+
+impl Rect {
+    /// The rectangle clipped to an image of `width` x `height` pixels.
+    pub fn clip(self, width: u32, height: u32) -> Rect {
+        let x = self.x.min(width);
+        let y = self.y.min(height);
+        Rect {
+            x,
+            y,
+            width: self.width.min(width - x),
+            height: self.height.min(height - y),
+        }
+    }
+}
+
 /// A captured image and how its pixels map to screen coordinates.
 #[derive(Debug, Clone)]
 pub struct Screenshot {

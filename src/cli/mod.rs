@@ -15,6 +15,7 @@ pub mod fixtures;
 pub mod games;
 pub mod play;
 pub mod screenshot;
+pub mod sgt_bench_play;
 pub mod sgt_game;
 
 use std::process::ExitCode;

@@ -2,9 +2,9 @@
 //! `demo`, `validate` and `bench play` shares ([`LoopArgs`]), the loop's
 //! configuration from a calibration, a series of games on one window
 //! ([`play_series`]), the dry run, a line per game, the report, and the
-//! virtual display a demo starts. A game's own `play`/`demo`/`validate`
-//! files (under `src/games/NAME/cli/`) add how its games are started and
-//! checked.
+//! virtual display a demo starts. [`super::sgt_game`] builds the commands
+//! of the sgt-hosted games on these; Rush Hour's own commands
+//! (`src/games/rush/cli/play.rs`) add how its pages are opened and checked.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -56,6 +56,30 @@ pub struct LoopArgs {
     /// one file each, the game number before the extension (run-1.gif, ...).
     #[arg(long, value_name = "FILE.gif")]
     pub record: Option<PathBuf>,
+}
+
+/// Which window `play` captures.
+#[derive(Debug, Clone, clap::Args)]
+pub struct WindowArgs {
+    /// Title (substring) of the game window; default: the calibration's
+    /// window_title.
+    #[arg(long, value_name = "TITLE", conflicts_with = "full_screen")]
+    pub window: Option<String>,
+    /// Capture the whole screen instead of one window.
+    #[arg(long)]
+    pub full_screen: bool,
+}
+
+impl WindowArgs {
+    /// The title to look for (`--window`, else `default`); none with
+    /// `--full-screen`.
+    pub fn title(&self, default: &str) -> Option<String> {
+        if self.full_screen {
+            None
+        } else {
+            Some(self.window.clone().unwrap_or_else(|| default.to_string()))
+        }
+    }
 }
 
 /// Loads the calibration file, or the game's built-in one (`builtin`, the
@@ -116,10 +140,11 @@ pub fn game_line(r: &GameRecord) -> String {
         |t| format!("status \"{t}\""),
     );
     format!(
-        "game {}: {}x{} {result}{limit}, optimal={}, {status}; bot {:.1} ms/move ({:.1} without solving, solve {:.0} ms), {:.2} s wall",
+        "game {}: {}x{} {result}{limit}, optimal_{}={}, {status}; bot {:.1} ms/move ({:.1} without solving, solve {:.0} ms), {:.2} s wall",
         r.game,
         r.width,
         r.height,
+        r.metric,
         if r.proven_optimal { "proven" } else { "unproven" },
         r.bot_ms_per_move,
         r.bot_ms_per_move_excl_solve,
@@ -184,19 +209,14 @@ pub fn print_dry_run<G: PlayableGame>(
     screen: &mut WindowGrabber,
     config: PlayConfig,
 ) -> anyhow::Result<ExitCode> {
-    let size = screen.screen_size();
-    let mut pointer = DryPointer(size);
-    let guard = AbortGuard::new(abort::interrupt_flag(), size);
-    let stacking = stacking_for(screen)?;
-    let mut player = Player::new(game, host, screen, &mut pointer, guard, config);
-    if let Some(check) = stacking {
-        player = player.with_occlusion(check);
-    }
+    let mut pointer = DryPointer(screen.screen_size());
+    let mut player = player_on(game, host, screen, &mut pointer, config)?;
     let dry = player.dry_run()?;
     println!("board: {}", dry.board);
     println!(
-        "plan: {} moves, optimal={} (lower bound {}), solved in {:.1} ms",
+        "plan: {} moves, optimal_{}={} (lower bound {}), solved in {:.1} ms",
         dry.clicks.len(),
+        dry.metric,
         if dry.proven_optimal {
             "proven"
         } else {
@@ -211,37 +231,67 @@ pub fn print_dry_run<G: PlayableGame>(
     Ok(ExitCode::SUCCESS)
 }
 
-/// Plays `games` games in a row on `screen` (the host's new game after
-/// each win), prints a line per game, saves before/after screenshots into
-/// `screenshots` and an animation per game to `record_to` when given,
-/// writes the report, and stops after a loss.
-/// Succeeds when every game was won.
-#[allow(clippy::too_many_arguments)]
+/// What a series of games on one window writes besides a line per game.
+pub struct SeriesOutput<'a> {
+    /// Games to play.
+    pub games: usize,
+    /// Folder for before/after screenshots.
+    pub screenshots: Option<&'a Path>,
+    /// `--record`: an animation per game.
+    pub record: Option<&'a Path>,
+    /// `--report`: the report file.
+    pub report: Option<&'a Path>,
+    /// A second line for a finished game, after the common one.
+    pub extra_line: &'a dyn Fn(&GameRecord) -> Option<String>,
+}
+
+/// The loop on `screen` (a fresh abort guard, and the occlusion check when
+/// `screen` is one window, pinned now, before the first move).
+pub fn player_on<'a, G: PlayableGame>(
+    game: &'a G,
+    host: &'a dyn Host,
+    screen: &'a mut WindowGrabber,
+    pointer: &'a mut dyn Pointer,
+    config: PlayConfig,
+) -> anyhow::Result<Player<'a, G>> {
+    let guard = AbortGuard::new(abort::interrupt_flag(), screen.screen_size());
+    let stacking = stacking_for(screen)?;
+    let mut player = Player::new(game, host, screen, pointer, guard, config);
+    if let Some(check) = stacking {
+        player = player.with_occlusion(check);
+    }
+    Ok(player)
+}
+
+/// Plays `out.games` games in a row on `screen` (the host's new game after
+/// each win), prints a line per game (and the extra line), saves
+/// before/after screenshots and an animation per game when asked, writes
+/// the report, and stops after a loss. Succeeds when every game was won.
 pub fn play_series<G: PlayableGame>(
     game: &G,
     host: &dyn Host,
     screen: &mut WindowGrabber,
     config: PlayConfig,
-    games: usize,
-    screenshots: Option<&Path>,
-    record_to: Option<&Path>,
-    report: Option<&Path>,
+    out: &SeriesOutput,
 ) -> anyhow::Result<ExitCode> {
-    if games == 0 {
+    if out.games == 0 {
         bail!("--games must be at least 1");
     }
     let mut records = Vec::new();
     let outcome = with_player(game, host, screen, config, |player| -> anyhow::Result<()> {
-        for number in 1..=games {
+        for number in 1..=out.games {
             if number > 1 {
                 player.new_game()?;
             }
             let finished = player.play_game(number, &GameContext::default())?;
             println!("{}", game_line(&finished.record));
-            if let Some(dir) = screenshots {
+            if let Some(extra) = (out.extra_line)(&finished.record) {
+                println!("      {extra}");
+            }
+            if let Some(dir) = out.screenshots {
                 save_screenshots(dir, &finished)?;
             }
-            save_recording(record_to, games, &finished)?;
+            save_recording(out.record, out.games, &finished)?;
             let lost = finished.record.result == GameResult::Lost;
             records.push(finished.record);
             if lost {
@@ -250,9 +300,9 @@ pub fn play_series<G: PlayableGame>(
         }
         Ok(())
     })?;
-    finish_run(&records, report)?;
+    finish_run(&records, out.report)?;
     outcome?;
-    Ok(exit_code(&records, games))
+    Ok(exit_code(&records, out.games))
 }
 
 /// Plays one game (number `number`, with what the caller knows of it in
@@ -285,12 +335,7 @@ fn with_player<G: PlayableGame, T>(
     body: impl FnOnce(&mut Player<'_, G>) -> T,
 ) -> anyhow::Result<T> {
     let mut pointer = open_pointer()?;
-    let guard = AbortGuard::new(abort::interrupt_flag(), screen.screen_size());
-    let stacking = stacking_for(screen)?;
-    let mut player = Player::new(game, host, screen, &mut pointer, guard, config);
-    if let Some(check) = stacking {
-        player = player.with_occlusion(check);
-    }
+    let mut player = player_on(game, host, screen, &mut pointer, config)?;
     player.note_pointer()?;
     Ok(body(&mut player))
 }

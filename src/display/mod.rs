@@ -40,6 +40,26 @@ use std::time::{Duration, Instant};
 
 pub use x11::WindowInfo;
 
+/// A failure of the screen or the pointer (the display's devices, as the
+/// play loop uses them), with a readable message.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DeviceError(pub String);
+
+impl std::fmt::Display for DeviceError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for DeviceError {}
+
+impl DeviceError {
+    /// Wraps any displayable error.
+    pub fn from_display(err: impl std::fmt::Display) -> Self {
+        DeviceError(err.to_string())
+    }
+}
+
 /// How long [`VirtualDisplay::start`] waits for Xvfb and the window manager.
 pub const START_TIMEOUT: Duration = Duration::from_secs(30);
 

@@ -1,5 +1,6 @@
 //! The X server's window stacking, for the play loop's occlusion check
-//! ([`crate::play::occlusion`]): the game window by id (found once by
+//! (`play::occlusion`): the [`Stacking`] trait it asks, and [`XStacking`],
+//! its answer on an X display: the game window by id (found once by
 //! title, then followed by id only) and every viewable window stacked above
 //! it, from the root window's children in `QueryTree` order (bottom to top;
 //! with a window manager these are the frames, without one the clients).
@@ -8,9 +9,89 @@ use x11rb::connection::Connection;
 use x11rb::protocol::xproto::{ConnectionExt as _, MapState, Window, WindowClass};
 use x11rb::rust_connection::RustConnection;
 
-use super::{x11, DisplayError};
-use crate::play::io::DeviceError;
-use crate::play::occlusion::{ScreenRect, StackedWindow, Stacking};
+use std::fmt;
+
+use super::{x11, DeviceError, DisplayError};
+
+/// A rectangle in screen (root window) coordinates.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ScreenRect {
+    /// Left edge.
+    pub x: i32,
+    /// Top edge.
+    pub y: i32,
+    /// Width in pixels.
+    pub width: u32,
+    /// Height in pixels.
+    pub height: u32,
+}
+
+impl ScreenRect {
+    /// True if the two rectangles share at least one pixel.
+    pub fn overlaps(&self, other: &ScreenRect) -> bool {
+        let (ax1, ay1) = (
+            self.x as i64 + self.width as i64,
+            self.y as i64 + self.height as i64,
+        );
+        let (bx1, by1) = (
+            other.x as i64 + other.width as i64,
+            other.y as i64 + other.height as i64,
+        );
+        (self.x as i64) < bx1
+            && (other.x as i64) < ax1
+            && (self.y as i64) < by1
+            && (other.y as i64) < ay1
+    }
+
+    /// True if the point is inside.
+    pub fn contains(&self, (x, y): (i32, i32)) -> bool {
+        let (x, y) = (x as i64, y as i64);
+        x >= self.x as i64
+            && y >= self.y as i64
+            && x < self.x as i64 + self.width as i64
+            && y < self.y as i64 + self.height as i64
+    }
+}
+
+/// A window on the screen, as the stacking reports it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StackedWindow {
+    /// X window id (of the top-level window or frame).
+    pub id: u32,
+    /// Its title, or an empty string if it has none.
+    pub title: String,
+    /// Where it is on the screen.
+    pub rect: ScreenRect,
+}
+
+impl fmt::Display for StackedWindow {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let title = if self.title.is_empty() {
+            "(no title)".to_string()
+        } else {
+            format!("{:?}", self.title)
+        };
+        write!(
+            f,
+            "window {title} (id 0x{:x}) at ({}, {}) {}x{}",
+            self.id, self.rect.x, self.rect.y, self.rect.width, self.rect.height
+        )
+    }
+}
+
+/// What the window system says about the game window and what is above it.
+pub trait Stacking {
+    /// The game window as it is now, or `None` when the window the run
+    /// started with is gone (closed or unmapped).
+    fn game_window(&mut self) -> Result<Option<StackedWindow>, DeviceError>;
+    /// Every viewable window stacked above the game window, bottom first.
+    fn windows_above(&mut self) -> Result<Vec<StackedWindow>, DeviceError>;
+    /// The id of the window the screen is captured from now, when the
+    /// capture follows a window (so a switch to another window is seen).
+    fn captured_window(&mut self) -> Option<u32> {
+        None
+    }
+}
 
 /// The stacking of one X display around one game window.
 pub struct XStacking {

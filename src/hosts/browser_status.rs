@@ -11,7 +11,7 @@
 //! board plus the game's own margin, so the bar's distance below the board
 //! depends on the game and its tile size, and its height on the font: it is
 //! searched for, not computed. The rectangle returned is the bar's inside
-//! (between the borders), ready for [`crate::play::ocr::read_line`]; the
+//! (between the borders), ready for [`crate::capture::ocr::read_line`]; the
 //! text then parses like the desktop status line.
 
 use image::{Rgba, RgbaImage};
@@ -177,63 +177,6 @@ mod tests {
                 height: 18
             })
         );
-    }
-
-    /// The recorded sgt-web screenshots in `fixtures/flood/browser/`: the
-    /// board read with the game's calibration and 12x12 hints (the won
-    /// board is one colour), the bar found under it, and its text (when
-    /// tesseract is installed) parsed as the fixture's `status` says.
-    #[test]
-    fn finds_and_reads_the_bar_on_recorded_pages() {
-        use crate::calibration::{Calibration, GeometryHints};
-        use crate::games::flood::screen::read_board;
-        use crate::hosts::status::parse_status;
-        use std::path::Path;
-
-        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-        let path = root.join("calibration/sgt-flood.toml");
-        let mut calibration =
-            Calibration::parse(&std::fs::read_to_string(&path).unwrap(), &path).unwrap();
-        calibration.geometry = GeometryHints {
-            columns: Some(12),
-            rows: Some(12),
-            cell_size: None,
-        };
-        for name in ["start", "5moves", "completed"] {
-            let base = root.join(format!("fixtures/flood/browser/browser-12x12c6-{name}"));
-            let image = image::open(base.with_extension("png")).unwrap().to_rgba8();
-            let truth: toml::Table =
-                toml::from_str(&std::fs::read_to_string(base.with_extension("toml")).unwrap())
-                    .unwrap();
-            let reading = read_board(&image, Some(&calibration)).unwrap();
-            let bar = find_status_bar(&image, &reading.grid.lattice).unwrap();
-            println!("{name}: {bar:?}");
-            // Measured on the screenshots: left border columns 432-433,
-            // right border 847-848, bottom border rows 638-639, background
-            // from row 619 (the canvas's white line is rows 617-618).
-            assert_eq!(
-                bar,
-                Rect {
-                    x: 434,
-                    y: 619,
-                    width: 413,
-                    height: 19
-                },
-                "{name}"
-            );
-            let want = truth["status"].as_str().unwrap();
-            match crate::play::ocr::read_line(&image, bar) {
-                Ok(text) => {
-                    let (got, want) = (parse_status(&text), parse_status(want));
-                    assert_eq!(
-                        (got.result, got.moves, got.limit),
-                        (want.result, want.moves, want.limit),
-                        "{name}: read {text:?}"
-                    );
-                }
-                Err(e) => println!("{name}: status text not checked: {e}"),
-            }
-        }
     }
 
     #[test]

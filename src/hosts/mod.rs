@@ -1,4 +1,5 @@
-//! Hosts: where a game runs. The play loop asks its host what the game's
+//! Hosts: where a game runs. The play loop asks its host (the
+//! [`Host`] trait, defined by the loop in [`crate::play`]) what the game's
 //! status line says and how to ask for a new game; the game itself only
 //! knows its board.
 //!
@@ -19,18 +20,8 @@ pub mod status;
 
 use crate::actuator::Gesture;
 use crate::capture::screen::Screenshot;
+pub use crate::play::Host;
 use crate::play::{Rect, StatusReading};
-
-/// Where a game runs, as the play loop needs it.
-pub trait Host {
-    /// Short name for messages, e.g. `sgt-flood`.
-    fn name(&self) -> &str;
-    /// What the game's status line says on `shot`, whose board is at
-    /// `board` (image pixels).
-    fn status(&self, shot: &Screenshot, board: Rect) -> StatusReading;
-    /// The gesture that starts a new game, if the host has one.
-    fn new_game(&self) -> Option<Gesture<(f64, f64)>>;
-}
 
 /// A host that knows nothing: no status line, no new game. For tests and
 /// for games played in windows gridbot knows nothing about.

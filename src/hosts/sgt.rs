@@ -13,8 +13,9 @@ use std::path::PathBuf;
 use std::process::Command;
 
 use crate::actuator::{Gesture, KeyName};
+use crate::capture::ocr;
 use crate::capture::screen::Screenshot;
-use crate::play::{ocr, Rect, StatusReading};
+use crate::play::{Rect, StatusReading};
 
 use super::status::parse_status;
 use super::Host;

@@ -10,8 +10,9 @@
 use std::path::PathBuf;
 
 use crate::actuator::{Gesture, KeyName};
+use crate::capture::ocr;
 use crate::capture::screen::Screenshot;
-use crate::play::{ocr, Rect, StatusReading};
+use crate::play::{Rect, StatusReading};
 
 use super::browser_status::status_bar_below;
 use super::status::parse_status;
@@ -31,17 +32,20 @@ pub fn games_dir() -> Option<PathBuf> {
     .find(|d| d.is_dir())
 }
 
-/// The sgt web build's folder (holding `flood.html` and the others), or a
-/// message saying where it was looked for.
-pub fn sgt_web_dir() -> Result<PathBuf, String> {
+/// The sgt web build is not where it was looked for.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "the sgt-puzzles web build was not found: set GRIDBOT_GAMES to the folder that \
+     holds sgt-web/ (the project's ../shared/games)"
+)]
+pub struct SgtWebMissing;
+
+/// The sgt web build's folder (holding `flood.html` and the others).
+pub fn sgt_web_dir() -> Result<PathBuf, SgtWebMissing> {
     let dir = games_dir().map(|d| d.join("sgt-web"));
     match dir {
         Some(d) if d.join("flood.html").is_file() => Ok(d),
-        _ => Err(
-            "the sgt-puzzles web build was not found: set GRIDBOT_GAMES to the folder that \
-             holds sgt-web/ (the project's ../shared/games)"
-                .into(),
-        ),
+        _ => Err(SgtWebMissing),
     }
 }
 

@@ -3,6 +3,7 @@
 //! count and the limit where the line shows them). The same words serve
 //! the desktop programs and the web build.
 
+use crate::capture::ocr;
 use crate::play::{StatusReading, StatusResult};
 
 /// Interprets an sgt puzzle's status line: `"3 / 19 moves"`,
@@ -36,14 +37,7 @@ pub fn parse_status(text: &str) -> StatusReading {
 /// The `a / b` pair before "MOVES", tolerant of OCR slips.
 fn parse_counts(upper: &str) -> Option<(usize, usize)> {
     let end = upper.find("MOVE").unwrap_or(upper.len());
-    let head: String = upper[..end]
-        .chars()
-        .map(|c| match c {
-            'O' => '0',
-            'I' | 'L' | '|' => '1',
-            c => c,
-        })
-        .collect();
+    let head = ocr::digit_slips(&upper[..end]);
     let slash = head.rfind('/')?;
     let before: String = head[..slash]
         .trim_end()

@@ -12,14 +12,13 @@ use std::time::{Duration, Instant};
 
 use crate::actuator::Gesture;
 use crate::capture::screen::Screenshot;
-use crate::hosts::Host;
 
 use super::abort::{AbortGuard, AbortReason};
 use super::io::{DeviceError, Pointer, Screen};
 use super::occlusion::{self, Clearance, OcclusionCheck, OcclusionError};
 use super::report::{GameRecord, GameResult, StatusResult};
 use super::settle::{wait_until_settled, Fingerprint, SettleStats, SettleTiming, Settled};
-use super::{Plan, PlayableGame, StatusReading};
+use super::{Host, Plan, PlanError, PlayableGame, StatusReading};
 
 /// Knobs of the loop.
 #[derive(Debug, Clone)]
@@ -88,7 +87,7 @@ pub enum PlayError {
     },
     /// The solver failed.
     #[error("the solver failed: {0}")]
-    Solve(String),
+    Solve(PlanError),
     /// The game has no point to click for a planned move.
     #[error("no place to click for {0} on the board")]
     NoClickPoint(String),
@@ -134,6 +133,8 @@ pub struct DryRun {
     pub clicks: Vec<PlannedClick>,
     /// Whether the plan is proven optimal.
     pub proven_optimal: bool,
+    /// What the optimality counts (see [`super::Solving::metric`]).
+    pub metric: &'static str,
     /// The solver's lower bound.
     pub lower_bound: usize,
     /// Solver time.
@@ -198,6 +199,70 @@ impl Clock {
             .push((self.pending + click, self.pending_solve));
         self.pending = Duration::ZERO;
         self.pending_solve = Duration::ZERO;
+    }
+}
+
+/// One game in progress: what the loop sees, plans and has counted.
+struct Progress<G: PlayableGame> {
+    started: Instant,
+    clock: Clock,
+    /// The last screenshot read, its reading and state.
+    shot: Screenshot,
+    reading: G::Reading,
+    state: G::State,
+    /// The board as found, its text, and the screenshot it was read from.
+    start: G::State,
+    board_text: String,
+    first_shot: Screenshot,
+    frames: Vec<Screenshot>,
+    limit: Option<usize>,
+    /// The plan in use and the index of its next move.
+    plan: Plan<G::Move>,
+    cursor: usize,
+    /// The moves played, by name.
+    solution: Vec<String>,
+    counted_moves: usize,
+    mismatches: usize,
+    /// Mismatches in a row.
+    retries: usize,
+    /// The last clearance check refused a point outside the window.
+    refused_outside: bool,
+    solves: usize,
+    solve_total: Duration,
+    proven_optimal_first: bool,
+    lower_bound: usize,
+    all_proven: bool,
+}
+
+impl<G: PlayableGame> Progress<G> {
+    /// Takes a new plan (from its first move) and counts the solve.
+    fn take_plan(&mut self, plan: Plan<G::Move>) {
+        self.solves += 1;
+        self.solve_total += plan.elapsed;
+        self.clock.pending += plan.elapsed;
+        self.clock.pending_solve += plan.elapsed;
+        self.all_proven &= plan.proven_optimal;
+        self.plan = plan;
+        self.cursor = 0;
+    }
+
+    /// Makes the next turn solve again from the current state.
+    fn force_resolve(&mut self) {
+        self.cursor = self.plan.moves.len();
+    }
+}
+
+/// A move as clicked: its name (on the board it was played on) and the
+/// screen point of its gesture.
+struct Played {
+    name: String,
+    point: (i32, i32),
+}
+
+impl Played {
+    /// `red at (10, 20)`.
+    fn at(&self) -> String {
+        format!("{} at ({}, {})", self.name, self.point.0, self.point.1)
     }
 }
 
@@ -376,13 +441,14 @@ impl<'a, G: PlayableGame> Player<'a, G> {
             let area = self.game.board_area(&reading);
             self.clearance(&shot, area, &gesture)?;
             clicks.push(PlannedClick {
-                label: self.game.describe_move(mv),
+                label: self.game.describe_move(&state, mv),
                 gesture,
             });
             state = self.game.predict(&state, mv);
         }
         Ok(DryRun {
             board,
+            metric: self.game.metric(),
             clicks,
             proven_optimal: plan.proven_optimal,
             lower_bound: plan.lower_bound,
@@ -485,7 +551,7 @@ impl<'a, G: PlayableGame> Player<'a, G> {
         self.game
             .gesture(reading, state, mv)
             .and_then(|g| g.map(|(x, y)| Some(shot.to_screen(x, y))))
-            .ok_or_else(|| PlayError::NoClickPoint(self.game.describe_move(mv)))
+            .ok_or_else(|| PlayError::NoClickPoint(self.game.describe_move(state, mv)))
     }
 
     fn read_status(&self, shot: &Screenshot, reading: &G::Reading) -> StatusReading {
@@ -502,12 +568,27 @@ impl<'a, G: PlayableGame> Player<'a, G> {
         number: usize,
         context: &GameContext,
     ) -> Result<Finished<G::State>, PlayError> {
+        let mut game = self.start_game(number, context)?;
+        let result = loop {
+            if let Some(result) = self.step(&mut game)? {
+                break result;
+            }
+        };
+        Ok(self.finish(game, result, number, context))
+    }
+
+    /// Finds and reads the board, reads the move limit if it is not known,
+    /// and makes the first plan.
+    fn start_game(
+        &mut self,
+        number: usize,
+        context: &GameContext,
+    ) -> Result<Progress<G>, PlayError> {
         let started = Instant::now();
         let mut clock = Clock::default();
         self.game.begin_game();
-        let (mut shot, mut reading, busy) = self.find_board()?;
+        let (shot, reading, busy) = self.find_board()?;
         clock.pending += busy;
-        let first_shot = shot.clone();
         let mut frames = Vec::new();
         if self.config.keep_frames {
             frames.push(shot.clone());
@@ -523,19 +604,11 @@ impl<'a, G: PlayableGame> Player<'a, G> {
             limit = status.limit;
         }
 
-        let mut solves = 0usize;
-        let mut solve_total = Duration::ZERO;
-        let mut plan = self.solve(&start)?;
-        solves += 1;
-        solve_total += plan.elapsed;
-        clock.pending += plan.elapsed;
-        clock.pending_solve += plan.elapsed;
-        let proven_optimal_first = plan.proven_optimal;
-        let lower_bound = plan.lower_bound;
-        let mut all_proven = plan.proven_optimal;
+        let plan = self.solve(&start)?;
         log::info!(
-            "plan: {} moves, optimal={} (lower bound {}), solved in {:.1} ms",
+            "plan: {} moves, optimal_{}={} (lower bound {}), solved in {:.1} ms",
             plan.moves.len(),
+            self.game.metric(),
             if plan.proven_optimal {
                 "proven"
             } else {
@@ -544,207 +617,286 @@ impl<'a, G: PlayableGame> Player<'a, G> {
             plan.lower_bound,
             ms(plan.elapsed)
         );
-        let mut cursor = 0usize;
-        let mut played: Vec<G::Move> = Vec::new();
-        let mut counted_moves = 0usize;
-        let mut mismatches = 0usize;
-        let mut retries = 0usize;
-        let mut state = start.clone();
-        // The last clearance check refused a point outside the window.
-        let mut refused_outside = false;
+        clock.pending += plan.elapsed;
+        clock.pending_solve += plan.elapsed;
+        Ok(Progress {
+            started,
+            clock,
+            first_shot: shot.clone(),
+            shot,
+            reading,
+            state: start.clone(),
+            start,
+            board_text,
+            frames,
+            limit,
+            proven_optimal_first: plan.proven_optimal,
+            lower_bound: plan.lower_bound,
+            solves: 1,
+            solve_total: plan.elapsed,
+            all_proven: plan.proven_optimal,
+            plan,
+            cursor: 0,
+            solution: Vec::new(),
+            counted_moves: 0,
+            mismatches: 0,
+            retries: 0,
+            refused_outside: false,
+        })
+    }
 
-        let result = loop {
-            if self.game.is_won(&state) {
-                break GameResult::Won;
-            }
-            if let Some(l) = limit {
-                if counted_moves >= l {
-                    let status = self.read_status(&shot, &reading);
-                    if status.result == StatusResult::Failed
-                        || status.result == StatusResult::Unread
-                    {
-                        log::warn!(
-                            "move limit {l} reached without a win; the game says {:?}",
-                            status.text
-                        );
-                        break GameResult::Lost;
-                    }
-                }
-            }
-            if cursor >= plan.moves.len() && !plan.moves.is_empty() {
-                // The plan ran out without a win: the board differs from the
-                // solver's model; solve again from what is seen.
-                plan = self.solve(&state)?;
-                solves += 1;
-                solve_total += plan.elapsed;
-                clock.pending += plan.elapsed;
-                clock.pending_solve += plan.elapsed;
-                all_proven &= plan.proven_optimal;
-                cursor = 0;
-            }
-            if plan.moves.is_empty() {
-                // An empty plan for an unfinished board: the solver proved
-                // that it cannot be won (see [`Plan::moves`]).
-                log::warn!(
-                    "the board {} cannot be won any more (proven by the solver)",
-                    self.game.describe_state(&state)
-                );
-                break GameResult::Lost;
-            }
-            if !self.config.pause_between_moves.is_zero() {
-                self.sleep_checked(self.config.pause_between_moves)?;
-                // Find the board again: the window may have moved, the user
-                // may have played.
-                let (s, r, busy) = self.find_board()?;
-                clock.pending += busy;
-                let now = self.game.state(&r).clone();
-                shot = s;
-                reading = r;
-                if now != state {
-                    mismatches += 1;
-                    log::warn!(
-                        "the board changed while the bot waited: {}; re-solving",
-                        self.game.diff(&state, &now)
-                    );
-                    state = now;
-                    cursor = plan.moves.len();
-                    continue;
-                }
-            }
-            let mv = plan.moves[cursor];
-            let predicted = self.game.predict(&state, mv);
-            let gesture = self.screen_gesture(&shot, &reading, &state, mv)?;
-            let point = gesture.points().last().copied().unwrap_or_default();
-            let area = self.game.board_area(&reading);
-            let before = Fingerprint::of(&shot, area);
-            match self.clearance(&shot, area, &gesture) {
-                Ok(Clearance::Clear) => refused_outside = false,
-                Ok(Clearance::ClearedAfterWait(_)) => {
-                    // Something was over the board: read it again before acting.
-                    (shot, reading, _) = self.find_board()?;
-                    state = self.game.state(&reading).clone();
-                    cursor = plan.moves.len();
-                    continue;
-                }
-                Err(PlayError::Occluded(OcclusionError::OutsideWindow { point, .. }))
-                    if !refused_outside =>
-                {
-                    // The window moved after the capture the point came
-                    // from: capture and read again once; a second refusal
-                    // in a row stops the game.
-                    log::warn!(
-                        "({}, {}) is no longer on the game window (moved?); reading the board again",
-                        point.0,
-                        point.1
-                    );
-                    refused_outside = true;
-                    (shot, reading, _) = self.find_board()?;
-                    let now = self.game.state(&reading).clone();
-                    if now != state {
-                        state = now;
-                        cursor = plan.moves.len();
-                    }
-                    continue;
-                }
-                Err(e) => return Err(e),
-            }
-
-            self.check_abort()?;
-            let t = Instant::now();
-            self.pointer.perform(&gesture)?;
-            if !gesture.points().is_empty() {
-                self.guard.note_position(point);
-            }
-            clock.click_done(t.elapsed());
-            log::debug!(
-                "played {} at ({}, {})",
-                self.game.describe_move(mv),
-                point.0,
-                point.1
+    /// One turn of the loop: the game's end, a re-solve, a pause, or one
+    /// move played and checked. `Some` when the game is over.
+    fn step(&mut self, game: &mut Progress<G>) -> Result<Option<GameResult>, PlayError> {
+        if self.game.is_won(&game.state) {
+            return Ok(Some(GameResult::Won));
+        }
+        if self.limit_reached(game) {
+            return Ok(Some(GameResult::Lost));
+        }
+        if game.cursor >= game.plan.moves.len() && !game.plan.moves.is_empty() {
+            // The plan ran out without a win: the board differs from the
+            // solver's model; solve again from what is seen.
+            let plan = self.solve(&game.state)?;
+            game.take_plan(plan);
+        }
+        if game.plan.moves.is_empty() {
+            // An empty plan for an unfinished board: the solver proved
+            // that it cannot be won (see [`Plan::moves`]).
+            log::warn!(
+                "the board {} cannot be won any more (proven by the solver)",
+                self.game.describe_state(&game.state)
             );
+            return Ok(Some(GameResult::Lost));
+        }
+        if !self.config.pause_between_moves.is_zero() && self.pause_and_look(game)? {
+            return Ok(None);
+        }
+        self.play_next_move(game)?;
+        Ok(None)
+    }
 
-            let (new_shot, new_reading, changed) =
-                self.read_after_click(area, &before, &predicted, &mut clock)?;
-            if self.config.keep_frames {
-                frames.push(new_shot.clone());
+    /// True when the move limit is reached and the status line does not
+    /// say the game goes on.
+    fn limit_reached(&self, game: &Progress<G>) -> bool {
+        let Some(l) = game.limit.filter(|&l| game.counted_moves >= l) else {
+            return false;
+        };
+        let status = self.read_status(&game.shot, &game.reading);
+        let over = matches!(status.result, StatusResult::Failed | StatusResult::Unread);
+        if over {
+            log::warn!(
+                "move limit {l} reached without a win; the game says {:?}",
+                status.text
+            );
+        }
+        over
+    }
+
+    /// The pause before a move, then the board found again (the window
+    /// may have moved, the user may have played). True when the board
+    /// changed meanwhile (then the game is re-solved).
+    fn pause_and_look(&mut self, game: &mut Progress<G>) -> Result<bool, PlayError> {
+        self.sleep_checked(self.config.pause_between_moves)?;
+        let (s, r, busy) = self.find_board()?;
+        game.clock.pending += busy;
+        let now = self.game.state(&r).clone();
+        game.shot = s;
+        game.reading = r;
+        if now == game.state {
+            return Ok(false);
+        }
+        game.mismatches += 1;
+        log::warn!(
+            "the board changed while the bot waited: {}; re-solving",
+            self.game.diff(&game.state, &now)
+        );
+        game.state = now;
+        game.force_resolve();
+        Ok(true)
+    }
+
+    /// Plays the plan's next move (if the way to the board is clear) and
+    /// checks what the screen shows after it.
+    fn play_next_move(&mut self, game: &mut Progress<G>) -> Result<(), PlayError> {
+        let mv = game.plan.moves[game.cursor];
+        let predicted = self.game.predict(&game.state, mv);
+        let gesture = self.screen_gesture(&game.shot, &game.reading, &game.state, mv)?;
+        let point = gesture.points().last().copied().unwrap_or_default();
+        let area = self.game.board_area(&game.reading);
+        let before = Fingerprint::of(&game.shot, area);
+        if !self.cleared(game, area, &gesture)? {
+            return Ok(());
+        }
+
+        self.check_abort()?;
+        let t = Instant::now();
+        self.pointer.perform(&gesture)?;
+        if !gesture.points().is_empty() {
+            self.guard.note_position(point);
+        }
+        game.clock.click_done(t.elapsed());
+        let played = Played {
+            name: self.game.describe_move(&game.state, mv),
+            point,
+        };
+        log::debug!("played {}", played.at());
+
+        let (new_shot, new_reading, changed) =
+            self.read_after_click(area, &before, &predicted, &mut game.clock)?;
+        if self.config.keep_frames {
+            game.frames.push(new_shot.clone());
+        }
+        match new_reading {
+            None => self.after_unreadable(game, mv, &played, changed),
+            Some(reading) => self.after_move(game, mv, &played, predicted, new_shot, reading),
+        }
+    }
+
+    /// The clearance check before a move: false when the board had to be
+    /// read again first (something was over it, or the window moved once).
+    fn cleared(
+        &mut self,
+        game: &mut Progress<G>,
+        area: super::Rect,
+        gesture: &Gesture<(i32, i32)>,
+    ) -> Result<bool, PlayError> {
+        match self.clearance(&game.shot, area, gesture) {
+            Ok(Clearance::Clear) => {
+                game.refused_outside = false;
+                Ok(true)
             }
-            let Some(new_reading) = new_reading else {
-                retries += 1;
-                mismatches += 1;
-                if changed {
-                    counted_moves += self.game.counted(&state, mv);
-                }
-                let what = format!(
-                    "after playing {} at ({}, {}) no board could be read on the screen",
-                    self.game.describe_move(mv),
+            Ok(Clearance::ClearedAfterWait(_)) => {
+                // Something was over the board: read it again before acting.
+                (game.shot, game.reading, _) = self.find_board()?;
+                game.state = self.game.state(&game.reading).clone();
+                game.force_resolve();
+                Ok(false)
+            }
+            Err(PlayError::Occluded(OcclusionError::OutsideWindow { point, .. }))
+                if !game.refused_outside =>
+            {
+                // The window moved after the capture the point came
+                // from: capture and read again once; a second refusal
+                // in a row stops the game.
+                log::warn!(
+                    "({}, {}) is no longer on the game window (moved?); reading the board again",
                     point.0,
                     point.1
                 );
-                log::warn!("{what}; looking for the board again");
-                if retries > self.config.max_retries {
-                    return Err(PlayError::GaveUp {
-                        retries: retries - 1,
-                        last: what,
-                    });
+                game.refused_outside = true;
+                (game.shot, game.reading, _) = self.find_board()?;
+                let now = self.game.state(&game.reading).clone();
+                if now != game.state {
+                    game.state = now;
+                    game.force_resolve();
                 }
-                let (s, r, busy) = self.find_board()?;
-                clock.pending += busy;
-                shot = s;
-                reading = r;
-                state = self.game.state(&reading).clone();
-                cursor = plan.moves.len(); // forces a re-solve
-                continue;
-            };
-            let seen = self.game.state(&new_reading).clone();
-            if seen == predicted {
-                played.push(mv);
-                counted_moves += self.game.counted(&state, mv);
-                cursor += 1;
-                retries = 0;
-                shot = new_shot;
-                reading = new_reading;
-                state = seen;
-            } else {
-                mismatches += 1;
-                retries += 1;
-                let lost_click = seen == state;
-                if !lost_click {
-                    // The board changed, so the game most likely counted a move.
-                    counted_moves += self.game.counted(&state, mv);
-                    played.push(mv);
-                }
-                let what = if lost_click {
-                    format!(
-                        "after playing {} at ({}, {}) the board did not change (lost click?)",
-                        self.game.describe_move(mv),
-                        point.0,
-                        point.1
-                    )
-                } else {
-                    format!(
-                        "after playing {} at ({}, {}) the board differs from the prediction: {}",
-                        self.game.describe_move(mv),
-                        point.0,
-                        point.1,
-                        self.game.diff(&predicted, &seen)
-                    )
-                };
-                log::warn!("{what}; re-solving from what is on the screen");
-                if retries > self.config.max_retries {
-                    return Err(PlayError::GaveUp {
-                        retries: retries - 1,
-                        last: what,
-                    });
-                }
-                shot = new_shot;
-                reading = new_reading;
-                state = seen;
-                cursor = plan.moves.len(); // forces a re-solve
-                continue;
+                Ok(false)
             }
-        };
+            Err(e) => Err(e),
+        }
+    }
 
-        let status = self.read_status(&shot, &reading);
+    /// No board could be read after a move: counts the mismatch (and the
+    /// move, if the screen changed) and finds the board again.
+    fn after_unreadable(
+        &mut self,
+        game: &mut Progress<G>,
+        mv: G::Move,
+        played: &Played,
+        changed: bool,
+    ) -> Result<(), PlayError> {
+        game.retries += 1;
+        game.mismatches += 1;
+        if changed {
+            game.counted_moves += self.game.counted(&game.state, mv);
+        }
+        let what = format!(
+            "after playing {} no board could be read on the screen",
+            played.at()
+        );
+        log::warn!("{what}; looking for the board again");
+        self.give_up_after_retries(game, what)?;
+        let (s, r, busy) = self.find_board()?;
+        game.clock.pending += busy;
+        game.shot = s;
+        game.reading = r;
+        game.state = self.game.state(&game.reading).clone();
+        game.force_resolve();
+        Ok(())
+    }
+
+    /// The board read after a move: the plan goes on when it is the
+    /// predicted one; otherwise the mismatch is counted (and the move, if
+    /// the board changed) and the game re-solved from what is seen.
+    fn after_move(
+        &mut self,
+        game: &mut Progress<G>,
+        mv: G::Move,
+        played: &Played,
+        predicted: G::State,
+        shot: Screenshot,
+        reading: G::Reading,
+    ) -> Result<(), PlayError> {
+        let seen = self.game.state(&reading).clone();
+        if seen == predicted {
+            game.solution.push(played.name.clone());
+            game.counted_moves += self.game.counted(&game.state, mv);
+            game.cursor += 1;
+            game.retries = 0;
+        } else {
+            game.mismatches += 1;
+            game.retries += 1;
+            let lost_click = seen == game.state;
+            if !lost_click {
+                // The board changed, so the game most likely counted a move.
+                game.counted_moves += self.game.counted(&game.state, mv);
+                game.solution.push(played.name.clone());
+            }
+            let what = if lost_click {
+                format!(
+                    "after playing {} the board did not change (lost click?)",
+                    played.at()
+                )
+            } else {
+                format!(
+                    "after playing {} the board differs from the prediction: {}",
+                    played.at(),
+                    self.game.diff(&predicted, &seen)
+                )
+            };
+            log::warn!("{what}; re-solving from what is on the screen");
+            self.give_up_after_retries(game, what)?;
+            game.force_resolve();
+        }
+        game.shot = shot;
+        game.reading = reading;
+        game.state = seen;
+        Ok(())
+    }
+
+    /// Gives up when the mismatches in a row exceed `max_retries`, `what`
+    /// saying what the last one was.
+    fn give_up_after_retries(&self, game: &Progress<G>, what: String) -> Result<(), PlayError> {
+        if game.retries > self.config.max_retries {
+            return Err(PlayError::GaveUp {
+                retries: game.retries - 1,
+                last: what,
+            });
+        }
+        Ok(())
+    }
+
+    /// The game's record from what the loop counted and the status line.
+    fn finish(
+        &self,
+        game: Progress<G>,
+        result: GameResult,
+        number: usize,
+        context: &GameContext,
+    ) -> Finished<G::State> {
+        let status = self.read_status(&game.shot, &game.reading);
+        let counted_moves = game.counted_moves;
         if result == GameResult::Won {
             log::info!(
                 "won in {} moves; status line: {:?}",
@@ -757,34 +909,37 @@ impl<'a, G: PlayableGame> Player<'a, G> {
                 "the game counts {game_moves} moves, the bot counted {counted_moves}; reporting the game's count"
             );
         }
-        let wall = started.elapsed();
+        let wall = game.started.elapsed();
+        let clock = &game.clock;
         let n = clock.per_move.len().max(1) as f64;
         let total: Duration = clock.per_move.iter().map(|m| m.0).sum();
         let total_solve: Duration = clock.per_move.iter().map(|m| m.1).sum();
         let max = clock.per_move.iter().map(|m| m.0).max().unwrap_or_default();
-        let (width, height) = self.game.dimensions(&start);
+        let (width, height) = self.game.dimensions(&game.start);
+        let (moves, moves_disagree) = super::report::reported_moves(counted_moves, status.moves);
         let record = GameRecord {
             game: number,
             id: context.id.clone(),
-            board: board_text,
+            board: game.board_text,
             width,
             height,
-            limit: limit.or(status.limit),
+            limit: game.limit.or(status.limit),
             game_solver_moves: context.game_solver_moves,
-            moves: super::report::reported_moves(counted_moves, status.moves).0,
+            moves,
             bot_moves: counted_moves,
-            moves_disagree: super::report::reported_moves(counted_moves, status.moves).1,
-            solution: played.iter().map(|&m| self.game.describe_move(m)).collect(),
-            proven_optimal: all_proven && proven_optimal_first && mismatches == 0,
-            lower_bound,
+            moves_disagree,
+            solution: game.solution,
+            proven_optimal: game.all_proven && game.proven_optimal_first && game.mismatches == 0,
+            metric: self.game.metric(),
+            lower_bound: game.lower_bound,
             result,
             status: status.result,
             status_text: status.text.clone(),
             status_moves: status.moves,
             board_matches_id: None,
-            mismatches,
-            solves,
-            solve_ms: ms(solve_total),
+            mismatches: game.mismatches,
+            solves: game.solves,
+            solve_ms: ms(game.solve_total),
             bot_ms_per_move: ms(total) / n,
             bot_ms_per_move_excl_solve: ms(total.saturating_sub(total_solve)) / n,
             bot_ms_max: ms(max),
@@ -795,13 +950,13 @@ impl<'a, G: PlayableGame> Player<'a, G> {
             move_ms: clock.per_move.iter().map(|m| ms(m.0)).collect(),
             wall_ms: ms(wall),
         };
-        Ok(Finished {
+        Finished {
             record,
-            start,
-            first_shot,
-            last_shot: shot,
-            frames,
-        })
+            start: game.start,
+            first_shot: game.first_shot,
+            last_shot: game.shot,
+            frames: game.frames,
+        }
     }
 
     /// Presses the game's new-game key and waits until a new, unfinished
@@ -852,8 +1007,7 @@ mod tests {
     use std::sync::Arc;
 
     use super::*;
-    use crate::games::flood::Board;
-    use crate::play::fake::{FakeFlood, FakeHost, FakePointer, FakeScreen, World};
+    use crate::play::fake::{Board, FakeFlood, FakeHost, FakePointer, FakeScreen, World};
     use crate::play::Solving;
 
     fn board() -> Board {
@@ -897,12 +1051,14 @@ mod tests {
             }
         }
 
-        /// Plays one game; returns the result and how often buttons were released.
-        fn play(
+        /// Runs `f` with a player on the fake window (pointer noted when
+        /// `note`); returns its answer and how often buttons were released.
+        fn with_player<T>(
             &self,
             config: PlayConfig,
-            context: &GameContext,
-        ) -> (Result<GameRecord, PlayError>, usize) {
+            note: bool,
+            f: impl FnOnce(&mut Player<FakeFlood>) -> T,
+        ) -> (T, usize) {
             let mut screen = FakeScreen(self.world.clone());
             let mut pointer = FakePointer {
                 world: self.world.clone(),
@@ -918,10 +1074,23 @@ mod tests {
                     guard,
                     config,
                 );
-                player.note_pointer().unwrap();
-                player.play_game(1, context).map(|f| f.record)
+                if note {
+                    player.note_pointer().unwrap();
+                }
+                f(&mut player)
             };
             (result, pointer.released)
+        }
+
+        /// Plays one game; returns the result and how often buttons were released.
+        fn play(
+            &self,
+            config: PlayConfig,
+            context: &GameContext,
+        ) -> (Result<GameRecord, PlayError>, usize) {
+            self.with_player(config, true, |player| {
+                player.play_game(1, context).map(|f| f.record)
+            })
         }
 
         fn optimum(&self) -> usize {
@@ -1084,21 +1253,7 @@ mod tests {
     #[test]
     fn dry_run_lists_clicks_and_touches_nothing() {
         let rig = Rig::new();
-        let mut screen = FakeScreen(rig.world.clone());
-        let mut pointer = FakePointer {
-            world: rig.world.clone(),
-            released: 0,
-        };
-        let guard = AbortGuard::new(rig.flag.clone(), (1000, 800));
-        let mut player = Player::new(
-            &rig.game,
-            &FakeHost,
-            &mut screen,
-            &mut pointer,
-            guard,
-            config(),
-        );
-        let dry = player.dry_run().unwrap();
+        let (dry, _) = rig.with_player(config(), false, |player| player.dry_run().unwrap());
         assert_eq!(dry.clicks.len(), rig.optimum());
         assert!(dry.proven_optimal);
         // Every click lands on the fake window's board (window at 100, 50).
@@ -1119,24 +1274,12 @@ mod tests {
             vec![1, 1, 2, 2, 1, 1, 2, 2, 3, 3, 0, 0, 3, 3, 0, 0],
         );
         rig.world.borrow_mut().next_boards.push_back(next.clone());
-        let mut screen = FakeScreen(rig.world.clone());
-        let mut pointer = FakePointer {
-            world: rig.world.clone(),
-            released: 0,
-        };
-        let guard = AbortGuard::new(rig.flag.clone(), (1000, 800));
-        let mut player = Player::new(
-            &rig.game,
-            &FakeHost,
-            &mut screen,
-            &mut pointer,
-            guard,
-            config(),
-        );
-        player.note_pointer().unwrap();
-        let first = player.play_game(1, &GameContext::default()).unwrap();
-        player.new_game().unwrap();
-        let second = player.play_game(2, &GameContext::default()).unwrap();
+        let ((first, second), _) = rig.with_player(config(), true, |player| {
+            let first = player.play_game(1, &GameContext::default()).unwrap();
+            player.new_game().unwrap();
+            let second = player.play_game(2, &GameContext::default()).unwrap();
+            (first, second)
+        });
         assert_eq!(first.record.result, GameResult::Won);
         assert_eq!(second.start, next);
         assert_eq!(second.record.result, GameResult::Won);

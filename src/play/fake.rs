@@ -1,7 +1,8 @@
-//! Fakes for testing the loop without X: a simulated Flood-It window drawn
-//! into images, a pointer whose clicks play on it (and which can lose
-//! clicks, let a "user" interfere, or be moved into a corner), and a small
-//! game implementation that reads the fake window's pixels.
+//! Fakes for testing the loop without X: a small flood-fill game of its
+//! own ([`Board`]: Flood-It's rules, no game module needed), a simulated
+//! window drawn into images, a pointer whose clicks play on it (and which
+//! can lose clicks, let a "user" interfere, or be moved into a corner), and
+//! a game implementation that reads the fake window's pixels.
 
 use std::cell::RefCell;
 use std::collections::{HashSet, VecDeque};
@@ -11,13 +12,76 @@ use std::time::Duration;
 use image::{Rgba, RgbaImage};
 
 use crate::capture::screen::Screenshot;
-use crate::games::flood::Board;
 
 use super::io::{DeviceError, Pointer, Screen};
-use super::{Acting, Plan, ReadFailure, Reading, Rect, Rules, Solving, Text};
+use super::{Acting, Plan, PlanError, ReadFailure, Reading, Rect, Rules, Solving, Text};
 use crate::actuator::{Gesture, KeyName};
 
 pub const CELL: u32 = 10;
+
+/// A flood-fill board: a move gives the region connected to the top-left
+/// cell a colour; won when every cell has one colour.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Board {
+    pub width: usize,
+    pub height: usize,
+    pub cells: Vec<u8>,
+}
+
+impl Board {
+    /// A `width` x `height` board of `cells` (row by row); `colours` is
+    /// the palette size (the fake's palette has four).
+    pub fn new(width: usize, height: usize, colours: u8, cells: Vec<u8>) -> Self {
+        assert_eq!(cells.len(), width * height);
+        assert!(cells.iter().all(|&c| c < colours));
+        Board {
+            width,
+            height,
+            cells,
+        }
+    }
+
+    pub fn get(&self, r: usize, c: usize) -> u8 {
+        self.cells[r * self.width + c]
+    }
+
+    pub fn is_won(&self) -> bool {
+        self.cells.iter().all(|&c| c == self.cells[0])
+    }
+
+    /// Gives the region connected to the top-left cell `colour`.
+    pub fn play(&mut self, colour: u8) {
+        let old = self.cells[0];
+        if old == colour {
+            return;
+        }
+        let mut stack = vec![0usize];
+        self.cells[0] = colour;
+        while let Some(i) = stack.pop() {
+            let (r, c) = (i / self.width, i % self.width);
+            let mut near = Vec::with_capacity(4);
+            if r > 0 {
+                near.push(i - self.width);
+            }
+            if r + 1 < self.height {
+                near.push(i + self.width);
+            }
+            if c > 0 {
+                near.push(i - 1);
+            }
+            if c + 1 < self.width {
+                near.push(i + 1);
+            }
+            for j in near {
+                if self.cells[j] == old {
+                    self.cells[j] = colour;
+                    stack.push(j);
+                }
+            }
+        }
+    }
+}
+
 pub const PALETTE: [[u8; 3]; 4] = [[255, 0, 0], [255, 255, 0], [0, 255, 0], [50, 80, 255]];
 
 /// The simulated game window and everything that happens to it.
@@ -63,7 +127,7 @@ impl World {
     }
 
     fn render(&mut self) -> Screenshot {
-        let (w, h) = (self.board.width() as u32, self.board.height() as u32);
+        let (w, h) = (self.board.width as u32, self.board.height as u32);
         let mut image =
             RgbaImage::from_pixel(w * CELL + 20, h * CELL + 20, Rgba([200, 200, 200, 255]));
         let flash = self.pending_flash > 0;
@@ -105,7 +169,7 @@ impl World {
             let (ix, iy) = (x - self.window.0 - 10, y - self.window.1 - 10);
             if ix >= 0 && iy >= 0 {
                 let (c, r) = ((ix as u32 / CELL) as usize, (iy as u32 / CELL) as usize);
-                if r < self.board.height() && c < self.board.width() {
+                if r < self.board.height && c < self.board.width {
                     let colour = self.board.get(r, c);
                     if colour != self.board.get(0, 0) {
                         self.board.play(colour);
@@ -211,7 +275,7 @@ impl Rules for FakeFlood {
     }
 
     fn dimensions(&self, state: &Board) -> (usize, usize) {
-        (state.width(), state.height())
+        (state.width, state.height)
     }
 }
 
@@ -253,10 +317,10 @@ impl Reading for FakeFlood {
 }
 
 impl Solving for FakeFlood {
-    fn plan(&self, state: &Board, _budget: Duration) -> Result<Plan<u8>, String> {
+    fn plan(&self, state: &Board, _budget: Duration) -> Result<Plan<u8>, PlanError> {
         // Breadth-first search over move sequences: exact, fine for tiny boards.
         let mut queue = VecDeque::from([(state.clone(), Vec::new())]);
-        let mut seen = HashSet::from([state.cells().to_vec()]);
+        let mut seen = HashSet::from([state.cells.clone()]);
         while let Some((b, moves)) = queue.pop_front() {
             if b.is_won() {
                 return Ok(Plan {
@@ -272,21 +336,21 @@ impl Solving for FakeFlood {
                 }
                 let mut next = b.clone();
                 next.play(c);
-                if seen.insert(next.cells().to_vec()) {
+                if seen.insert(next.cells.clone()) {
                     let mut m = moves.clone();
                     m.push(c);
                     queue.push_back((next, m));
                 }
             }
         }
-        Err("no solution".into())
+        Err(PlanError::NoLine("no solution".into()))
     }
 }
 
 impl Acting for FakeFlood {
     fn gesture(&self, reading: &FakeReading, state: &Board, mv: u8) -> Option<Gesture<(f64, f64)>> {
-        for r in 0..state.height() {
-            for c in 0..state.width() {
+        for r in 0..state.height {
+            for c in 0..state.width {
                 if state.get(r, c) == mv {
                     let x = reading.origin.0 as f64 + (c as f64 + 0.5) * CELL as f64;
                     let y = reading.origin.1 as f64 + (r as f64 + 0.5) * CELL as f64;
@@ -303,19 +367,19 @@ impl Text for FakeFlood {
         "fake Flood-It"
     }
 
-    fn describe_move(&self, mv: u8) -> String {
+    fn describe_move(&self, _state: &Self::State, mv: u8) -> String {
         ["red", "yellow", "green", "blue"][mv as usize].to_string()
     }
 
     fn describe_state(&self, state: &Board) -> String {
-        state.cells().iter().map(|c| char::from(b'0' + c)).collect()
+        state.cells.iter().map(|c| char::from(b'0' + c)).collect()
     }
 
     fn diff(&self, expected: &Board, seen: &Board) -> String {
         let n = expected
-            .cells()
+            .cells
             .iter()
-            .zip(seen.cells())
+            .zip(&seen.cells)
             .filter(|(a, b)| a != b)
             .count();
         format!("{n} cells differ")
@@ -325,7 +389,7 @@ impl Text for FakeFlood {
 /// The fake window's host: no status line, `n` for a new game.
 pub struct FakeHost;
 
-impl crate::hosts::Host for FakeHost {
+impl super::Host for FakeHost {
     fn name(&self) -> &str {
         "fake window"
     }

@@ -17,7 +17,7 @@ use std::time::Duration;
 use crate::actuator::Gesture;
 use crate::capture::screen::Screenshot;
 
-use super::{Plan, ReadFailure, Rect};
+use super::{Plan, PlanError, ReadFailure, Rect};
 
 /// The game's logic as the loop sees it.
 pub trait Rules {
@@ -43,7 +43,13 @@ pub trait Rules {
 pub trait Solving: Rules {
     /// Solves `state` within `budget`; the plan says whether it is proven
     /// optimal.
-    fn plan(&self, state: &Self::State, budget: Duration) -> Result<Plan<Self::Move>, String>;
+    fn plan(&self, state: &Self::State, budget: Duration) -> Result<Plan<Self::Move>, PlanError>;
+    /// What a plan's optimality and lower bound count, as reports name
+    /// it (`optimal_moves=proven`): `moves` by default; Pegs proves the
+    /// fewest `jumps`.
+    fn metric(&self) -> &'static str {
+        "moves"
+    }
 }
 
 /// Reading the board off a screenshot.
@@ -79,12 +85,37 @@ pub trait Acting: Reading {
 pub trait Text: Rules {
     /// Short name for messages, e.g. `"Flood-It"`.
     fn name(&self) -> &str;
-    /// Human name of a move, e.g. `"yellow"`.
-    fn describe_move(&self, mv: Self::Move) -> String;
+    /// Human name of `mv` played on `state`, e.g. `"yellow"` (a move
+    /// alone may not know its board: Pegs names cells by row and column).
+    fn describe_move(&self, state: &Self::State, mv: Self::Move) -> String;
     /// Compact text of a state for logs and reports.
     fn describe_state(&self, state: &Self::State) -> String;
     /// What differs between the expected and the seen state, for logs.
     fn diff(&self, expected: &Self::State, seen: &Self::State) -> String;
+}
+
+/// The start of a [`Text::diff`] when the two boards are not of one size:
+/// `the board is 5x4 instead of 4x4`; `None` when the sizes agree.
+pub fn size_diff(expected: (usize, usize), seen: (usize, usize)) -> Option<String> {
+    (expected != seen).then(|| {
+        format!(
+            "the board is {}x{} instead of {}x{}",
+            seen.0, seen.1, expected.0, expected.1
+        )
+    })
+}
+
+/// A [`Text::diff`] of boards of one size from the cells that differ,
+/// each already described: `3 cells differ: a, b, c`, at most four named
+/// and `, ...` after them when there are more.
+pub fn cells_diff(cells: &[String]) -> String {
+    let shown = cells.len().min(4);
+    format!(
+        "{} cells differ: {}{}",
+        cells.len(),
+        cells[..shown].join(", "),
+        if cells.len() > shown { ", ..." } else { "" }
+    )
 }
 
 /// A game the loop can play: all five roles.

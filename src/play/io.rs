@@ -2,29 +2,9 @@
 //! capture and a [`Pointer`] to click with. The loop never talks to X
 //! directly, so tests drive it with fakes.
 
-use std::fmt;
-
 use crate::actuator::Gesture;
 use crate::capture::screen::Screenshot;
-
-/// A failure of the screen or the pointer, with a readable message.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct DeviceError(pub String);
-
-impl fmt::Display for DeviceError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for DeviceError {}
-
-impl DeviceError {
-    /// Wraps any displayable error.
-    pub fn from_display(err: impl fmt::Display) -> Self {
-        DeviceError(err.to_string())
-    }
-}
+pub use crate::display::DeviceError;
 
 /// Something that produces screenshots (the whole screen or one window).
 pub trait Screen {

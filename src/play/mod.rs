@@ -3,7 +3,7 @@
 //!
 //! A game plugs in through the role traits of [`game`] (rules, solving,
 //! reading, acting, text: together [`PlayableGame`]); where it runs (its
-//! status line, how a new game starts) through a [`crate::hosts::Host`];
+//! status line, how a new game starts) through a [`Host`];
 //! the screen and the mouse through the small [`io::Screen`] and
 //! [`io::Pointer`] traits so that the loop logic (settle, verify, retry,
 //! abort) is unit-tested with fakes and runs unchanged against X.
@@ -17,9 +17,10 @@
 pub mod abort;
 pub mod engine;
 pub mod game;
+pub mod host;
 pub mod io;
 pub mod occlusion;
-pub mod ocr;
+pub mod plan;
 pub mod record;
 pub mod report;
 pub mod settle;
@@ -29,39 +30,14 @@ pub mod x11;
 mod fake;
 
 use std::fmt;
-use std::time::Duration;
 
+pub use crate::capture::screen::Rect;
 pub use abort::{AbortGuard, AbortReason};
 pub use engine::{PlayConfig, PlayError, Player};
 pub use game::{Acting, PlayableGame, Reading, Rules, Solving, Text};
+pub use host::Host;
+pub use plan::{Plan, PlanError, Unproven};
 pub use report::{GameRecord, GameResult, StatusResult, Summary};
-
-/// An axis-aligned rectangle in image pixels.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Rect {
-    /// Left column.
-    pub x: u32,
-    /// Top row.
-    pub y: u32,
-    /// Width in pixels.
-    pub width: u32,
-    /// Height in pixels.
-    pub height: u32,
-}
-
-impl Rect {
-    /// The rectangle clipped to an image of `width` x `height` pixels.
-    pub fn clip(self, width: u32, height: u32) -> Rect {
-        let x = self.x.min(width);
-        let y = self.y.min(height);
-        Rect {
-            x,
-            y,
-            width: self.width.min(width - x),
-            height: self.height.min(height - y),
-        }
-    }
-}
 
 /// What the game's own status display says, read off the screen.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -86,22 +62,6 @@ impl StatusReading {
             limit: None,
         }
     }
-}
-
-/// A plan from the solver for the current state.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Plan<M> {
-    /// Moves to play in order; empty when the state is already won, or
-    /// when the solver proved that it cannot be won (the loop then ends the
-    /// game as lost). A solver that merely found no win within its budget
-    /// returns an error instead.
-    pub moves: Vec<M>,
-    /// True when no shorter solution exists.
-    pub proven_optimal: bool,
-    /// Best lower bound on the number of moves the solver proved.
-    pub lower_bound: usize,
-    /// Time the solver took.
-    pub elapsed: Duration,
 }
 
 /// Why a screenshot could not be read as a board.

@@ -72,6 +72,10 @@ pub struct GameRecord {
     pub solution: Vec<String>,
     /// Whether the plan played was proven optimal.
     pub proven_optimal: bool,
+    /// What the optimality counts (see [`crate::play::Solving::metric`]),
+    /// e.g. `moves` or `jumps`.
+    #[serde(skip)]
+    pub metric: &'static str,
     /// The solver's lower bound for the first board.
     pub lower_bound: usize,
     /// The outcome as the bot saw it.
@@ -146,6 +150,9 @@ pub struct Summary {
     pub status_read: usize,
     /// Games whose plan was proven optimal.
     pub proven_optimal: usize,
+    /// What the optimality counts (the games' [`GameRecord::metric`]).
+    #[serde(skip)]
+    pub metric: &'static str,
     /// Mean moves of the bot.
     pub mean_moves: f64,
     /// Mean moves of the game's solver, over games where it is known.
@@ -182,6 +189,7 @@ impl Summary {
             .collect();
         Summary {
             games: records.len(),
+            metric: records.first().map_or("moves", |r| r.metric),
             won: records
                 .iter()
                 .filter(|r| r.result == GameResult::Won)
@@ -230,8 +238,8 @@ impl Summary {
         };
         let _ = writeln!(
             out,
-            "won {}/{} games{status}; plans proven optimal: {}/{}",
-            self.won, self.games, self.proven_optimal, self.games
+            "won {}/{} games{status}; plans proven optimal in {}: {}/{}",
+            self.won, self.games, self.metric, self.proven_optimal, self.games
         );
         match self.mean_game_solver_moves {
             Some(g) => {
@@ -459,6 +467,7 @@ mod tests {
 
     fn record(game: usize, moves: usize, solver: Option<usize>) -> GameRecord {
         GameRecord {
+            metric: "moves",
             game,
             id: Some("3x1:012,2".into()),
             board: "012".into(),

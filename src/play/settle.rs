@@ -176,6 +176,30 @@ mod tests {
         }
     }
 
+    /// Settles `frames` (the red value of each capture in turn; the last
+    /// one stays), compared with a capture of red 0 when `changed_from_0`.
+    fn settle(
+        frames: &[u8],
+        changed_from_0: bool,
+        min_stable: Duration,
+        stop: bool,
+    ) -> (Settled, SettleStats) {
+        let mut screen = Frames(frames.iter().copied().collect(), 0);
+        let mut stats = SettleStats::default();
+        let before = fp(0);
+        let r = wait_until_settled(
+            &mut screen,
+            AREA,
+            changed_from_0.then_some(&before),
+            timing(),
+            min_stable,
+            &|| stop,
+            &mut stats,
+        )
+        .unwrap();
+        (r, stats)
+    }
+
     fn fp(v: u8) -> Fingerprint {
         Fingerprint::of(
             &Screenshot::from_image(RgbaImage::from_pixel(4, 4, Rgba([v, 0, 0, 255]))),
@@ -185,18 +209,7 @@ mod tests {
 
     #[test]
     fn settles_on_two_equal_changed_captures() {
-        let mut screen = Frames([0, 0, 5, 7, 7, 7].into(), 0);
-        let mut stats = SettleStats::default();
-        let r = wait_until_settled(
-            &mut screen,
-            AREA,
-            Some(&fp(0)),
-            timing(),
-            Duration::ZERO,
-            &|| false,
-            &mut stats,
-        )
-        .unwrap();
+        let (r, stats) = settle(&[0, 0, 5, 7, 7, 7], true, Duration::ZERO, false);
         match r {
             Settled::Changed(shot) => assert_eq!(shot.image.get_pixel(0, 0)[0], 7),
             other => panic!("{other:?}"),
@@ -206,18 +219,7 @@ mod tests {
 
     #[test]
     fn unchanged_screen_times_out() {
-        let mut screen = Frames(VecDeque::new(), 0);
-        let mut stats = SettleStats::default();
-        let r = wait_until_settled(
-            &mut screen,
-            AREA,
-            Some(&fp(0)),
-            timing(),
-            Duration::ZERO,
-            &|| false,
-            &mut stats,
-        )
-        .unwrap();
+        let (r, _) = settle(&[], true, Duration::ZERO, false);
         assert!(
             matches!(r, Settled::TimedOut { changed: false, .. }),
             "{r:?}"
@@ -228,18 +230,7 @@ mod tests {
     fn min_stable_waits_out_a_flash() {
         // Frames alternate quickly and then hold: with a minimum stable time
         // the short-lived equal pair (3, 3) is not taken.
-        let mut screen = Frames([1, 3, 3, 4, 9].into(), 0);
-        let mut stats = SettleStats::default();
-        let r = wait_until_settled(
-            &mut screen,
-            AREA,
-            None,
-            timing(),
-            Duration::from_millis(20),
-            &|| false,
-            &mut stats,
-        )
-        .unwrap();
+        let (r, _) = settle(&[1, 3, 3, 4, 9], false, Duration::from_millis(20), false);
         match r {
             Settled::Changed(shot) => assert_eq!(shot.image.get_pixel(0, 0)[0], 9),
             other => panic!("{other:?}"),
@@ -248,18 +239,7 @@ mod tests {
 
     #[test]
     fn stop_flag_interrupts() {
-        let mut screen = Frames(VecDeque::new(), 0);
-        let mut stats = SettleStats::default();
-        let r = wait_until_settled(
-            &mut screen,
-            AREA,
-            Some(&fp(0)),
-            timing(),
-            Duration::ZERO,
-            &|| true,
-            &mut stats,
-        )
-        .unwrap();
+        let (r, _) = settle(&[], true, Duration::ZERO, true);
         assert!(matches!(r, Settled::Interrupted));
     }
 }

@@ -121,7 +121,7 @@ fn flood_page_is_read_like_the_desktop_game_and_leaves_nothing_behind() {
         bar.y as f64 > reading.grid.lattice.origin_y + 12.0 * 32.0,
         "{bar:?}"
     );
-    match gridbot::play::ocr::read_line(&shot.image, bar) {
+    match gridbot::capture::ocr::read_line(&shot.image, bar) {
         Ok(text) => {
             let status = parse_status(&text);
             assert_eq!(

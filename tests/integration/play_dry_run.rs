@@ -25,7 +25,7 @@ fn dry_run_prints_the_board_and_clicks_and_does_not_click() {
         .lines()
         .find(|l| l.starts_with("plan: "))
         .expect("plan line");
-    assert!(plan.contains("optimal=proven"), "{plan}");
+    assert!(plan.contains("optimal_moves=proven"), "{plan}");
     let n: usize = plan["plan: ".len()..]
         .split(' ')
         .next()

@@ -13,7 +13,8 @@ use std::time::{Duration, Instant};
 
 use crate::actuator::Gesture;
 use crate::capture::screen::Screenshot;
-use crate::play::{Acting, Plan, ReadFailure, Reading, Rect, Rules, Solving, Text};
+use crate::play::game::{cells_diff, size_diff};
+use crate::play::{Acting, Plan, PlanError, ReadFailure, Reading, Rect, Rules, Solving, Text};
 use crate::solver::greedy::beam;
 use crate::solver::Budget;
 
@@ -108,7 +109,7 @@ impl Solving for FifteenGame {
     /// does not (a hard 4x4 board on a busy machine), a beam search with
     /// the same bound plays a longer line, reported as unproven with the
     /// proven lower bound.
-    fn plan(&self, state: &Board, budget: Duration) -> Result<Plan<Slide>, String> {
+    fn plan(&self, state: &Board, budget: Duration) -> Result<Plan<Slide>, PlanError> {
         let started = Instant::now();
         let limit = budget.max(Duration::from_millis(50));
         let opts = SolveOptions {
@@ -116,21 +117,31 @@ impl Solving for FifteenGame {
             time_limit: Some(limit),
             node_limit: None,
         };
-        let solved = solve(state, &opts).map_err(|e| e.to_string())?;
-        let o = solved.outcome;
-        if let Some(moves) = o.moves {
-            let bound = o.lower_bound as usize;
-            return Ok(Plan {
-                proven_optimal: o.proven_optimal,
-                lower_bound: if o.proven_optimal { moves.len() } else { bound },
-                moves: merge(&moves),
-                elapsed: started.elapsed(),
-            });
-        }
+        let solved = solve(state, &opts).map_err(PlanError::solver)?;
+        let lower_bound = match Plan::from_outcome(
+            solved.outcome,
+            started,
+            |_| format!("{} is unsolvable", state.sgt_id()),
+            |_, ms| format!("the search of {} after {ms:.0} ms", state.sgt_id()),
+        ) {
+            Ok(plan) => {
+                return Ok(Plan {
+                    proven_optimal: plan.proven_optimal,
+                    lower_bound: if plan.proven_optimal {
+                        plan.moves.len()
+                    } else {
+                        plan.lower_bound
+                    },
+                    moves: merge(&plan.moves),
+                    elapsed: started.elapsed(),
+                })
+            }
+            Err(unproven) => unproven.lower_bound,
+        };
         log::warn!(
             "no solution proven within {:.1} s (lower bound {}); playing a beam search's line",
             limit.as_secs_f64(),
-            o.lower_bound
+            lower_bound
         );
         // The beam ranks by Manhattan distance with linear conflicts (the
         // pattern databases' search node is not keyed for duplicates).
@@ -144,15 +155,15 @@ impl Solving for FifteenGame {
             .find_map(|width| beam(&problem, &start, width, &beam_budget).moves)
             .filter(|m| state.clone().play_all(m).is_ok())
             .ok_or_else(|| {
-                format!(
+                PlanError::NoLine(format!(
                     "no solution found for {} within {:.1} s",
                     state.sgt_id(),
                     started.elapsed().as_secs_f64()
-                )
+                ))
             })?;
         Ok(Plan {
             proven_optimal: false,
-            lower_bound: o.lower_bound as usize,
+            lower_bound: lower_bound as usize,
             moves: merge(&moves),
             elapsed: started.elapsed(),
         })
@@ -192,7 +203,7 @@ impl Text for FifteenGame {
         "Fifteen"
     }
 
-    fn describe_move(&self, mv: Slide) -> String {
+    fn describe_move(&self, _state: &Board, mv: Slide) -> String {
         // The tiles move against the gap.
         let way = match mv.dir {
             Dir::Up => "down",
@@ -215,14 +226,9 @@ impl Text for FifteenGame {
 
 /// What differs between two boards, for the log.
 pub fn board_diff(expected: &Board, seen: &Board) -> String {
-    if (expected.width(), expected.height()) != (seen.width(), seen.height()) {
-        return format!(
-            "the board is {}x{} instead of {}x{}",
-            seen.width(),
-            seen.height(),
-            expected.width(),
-            expected.height()
-        );
+    let size = |b: &Board| (b.width(), b.height());
+    if let Some(d) = size_diff(size(expected), size(seen)) {
+        return d;
     }
     let w = expected.width();
     let cells: Vec<String> = expected
@@ -233,12 +239,7 @@ pub fn board_diff(expected: &Board, seen: &Board) -> String {
         .filter(|(_, (a, b))| a != b)
         .map(|(i, (a, b))| format!("({},{}) {b} instead of {a}", i / w, i % w))
         .collect();
-    let shown = cells.iter().take(4).cloned().collect::<Vec<_>>().join(", ");
-    format!(
-        "{} cells differ: {shown}{}",
-        cells.len(),
-        if cells.len() > 4 { ", ..." } else { "" }
-    )
+    cells_diff(&cells)
 }
 
 #[cfg(test)]
@@ -291,7 +292,14 @@ mod tests {
         let after = game.predict(&b, s);
         assert_eq!(after.cells()[12..], [0, 13, 14, 15]);
         assert_eq!(game.counted(&b, s), 3);
-        assert_eq!(game.describe_move(s), "slide 3 tiles right");
+        assert_eq!(game.describe_move(&b, s), "slide 3 tiles right");
+    }
+
+    /// The board after `moves` from `b`, and the tile moves they count.
+    fn replay(game: &FifteenGame, b: &Board, moves: &[Slide]) -> (Board, usize) {
+        moves.iter().fold((b.clone(), 0), |(s, counted), &mv| {
+            (game.predict(&s, mv), counted + game.counted(&s, mv))
+        })
     }
 
     #[test]
@@ -300,12 +308,7 @@ mod tests {
         let b = parse_sgt_id("3x3:0,7,2,8,4,5,1,3,6").unwrap();
         let plan = game.plan(&b, Duration::from_secs(5)).unwrap();
         assert!(plan.proven_optimal);
-        let mut s = b.clone();
-        let mut counted = 0;
-        for &mv in &plan.moves {
-            counted += game.counted(&s, mv);
-            s = game.predict(&s, mv);
-        }
+        let (s, counted) = replay(&game, &b, &plan.moves);
         assert!(game.is_won(&s));
         assert_eq!(counted, plan.lower_bound, "the tile moves are the optimum");
         assert!(plan.moves.len() <= counted);
@@ -314,6 +317,7 @@ mod tests {
         assert!(game
             .plan(&bad, Duration::from_secs(1))
             .unwrap_err()
+            .to_string()
             .contains("unsolvable"));
     }
 
@@ -324,12 +328,7 @@ mod tests {
         let game = FifteenGame::new(None);
         let b = parse_sgt_id("4x4:15,7,2,5,4,3,12,10,0,14,6,1,8,13,11,9").unwrap();
         let plan = game.plan(&b, Duration::from_millis(300)).unwrap();
-        let mut s = b.clone();
-        let mut counted = 0;
-        for &mv in &plan.moves {
-            counted += game.counted(&s, mv);
-            s = game.predict(&s, mv);
-        }
+        let (s, counted) = replay(&game, &b, &plan.moves);
         assert!(game.is_won(&s));
         if !plan.proven_optimal {
             assert!(plan.lower_bound <= counted);

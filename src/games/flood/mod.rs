@@ -7,6 +7,7 @@ pub mod board;
 pub mod cli;
 pub mod greedy;
 pub mod heuristic;
+pub mod hosted;
 pub mod parse;
 pub mod play;
 pub mod problem;

@@ -5,7 +5,7 @@
 //! the solver proves the position lost).
 
 use crate::calibration::Calibration;
-use crate::cli::sgt_game::{Generated, SgtGame};
+use crate::cli::sgt_game::{Generated, SgtGame, SgtGameError};
 use crate::play::report::GameRecord;
 
 use super::parse::parse_game;
@@ -72,15 +72,14 @@ impl SgtGame for SgtPegs {
         "7x7random"
     }
 
-    fn check_params(&self, params: &str) -> Result<String, String> {
-        check_params(params)
+    fn check_params(&self, params: &str) -> Result<String, SgtGameError> {
+        check_params(params).map_err(SgtGameError::Params)
     }
 
-    fn generate(&self, params: &str, seed: Option<&str>) -> Result<Generated, String> {
-        let id =
-            crate::hosts::sgt::generate("pegs", params, seed, &[]).map_err(|e| e.to_string())?;
+    fn generate(&self, params: &str, seed: Option<&str>) -> Result<Generated, SgtGameError> {
+        let id = crate::hosts::sgt::generate("pegs", params, seed, &[])?;
         // The ID must be one the reader and solver take.
-        parse_game(&id).map_err(|e| format!("sgt-pegs printed {id:?}: {e}"))?;
+        parse_game(&id).map_err(|e| SgtGameError::Id(format!("sgt-pegs printed {id:?}: {e}")))?;
         Ok(Generated {
             id,
             limit: None,
@@ -92,8 +91,8 @@ impl SgtGame for SgtPegs {
         Ok(PegsGame::new())
     }
 
-    fn expected_state(&self, id: &str) -> Result<Game, String> {
-        expected_state(id)
+    fn expected_state(&self, id: &str) -> Result<Game, SgtGameError> {
+        expected_state(id).map_err(SgtGameError::Id)
     }
 
     fn has_status_line(&self) -> bool {

@@ -11,12 +11,12 @@
 //! a budget that ends before an answer is an error (`unproven`), never a
 //! guess.
 
-use std::cell::Cell;
 use std::time::{Duration, Instant};
 
 use crate::actuator::Gesture;
 use crate::capture::screen::Screenshot;
-use crate::play::{Acting, Plan, ReadFailure, Reading, Rect, Rules, Solving, Text};
+use crate::play::game::cells_diff;
+use crate::play::{Acting, Plan, PlanError, ReadFailure, Reading, Rect, Rules, Solving, Text};
 use crate::solver::Budget;
 
 use super::act::{jump_gesture, DEFAULT_STEPS};
@@ -31,9 +31,6 @@ pub struct PegsGame {
     pub drag_steps: usize,
     /// Memory the solver's table of lost positions may hold.
     pub memory_limit_bytes: usize,
-    /// Width of the last board read or solved (to name cells in messages:
-    /// a move alone does not know its board).
-    width: Cell<usize>,
 }
 
 impl Default for PegsGame {
@@ -48,14 +45,6 @@ impl PegsGame {
         PegsGame {
             drag_steps: DEFAULT_STEPS,
             memory_limit_bytes: 1 << 30,
-            width: Cell::new(0),
-        }
-    }
-
-    fn cell_name(&self, i: u8) -> String {
-        match self.width.get() {
-            0 => format!("cell {i}"),
-            w => format!("{},{}", i as usize / w, i as usize % w),
         }
     }
 }
@@ -81,44 +70,37 @@ impl Rules for PegsGame {
 }
 
 impl Solving for PegsGame {
-    fn plan(&self, state: &Game, budget: Duration) -> Result<Plan<Jump>, String> {
+    fn metric(&self) -> &'static str {
+        "jumps"
+    }
+
+    fn plan(&self, state: &Game, budget: Duration) -> Result<Plan<Jump>, PlanError> {
         let started = Instant::now();
-        self.width.set(state.board.width());
         let lower_bound = state.peg_count().saturating_sub(1) as usize;
         let mut solver = WinSolver::new(&state.board, SolveOptions::default());
-        let outcome = solver.solve(
+        let mut outcome = solver.solve(
             state.pegs,
             &Budget::new(Some(budget), self.memory_limit_bytes),
         );
-        if let Some(moves) = outcome.moves {
-            return Ok(Plan {
-                moves,
-                proven_optimal: true,
-                lower_bound,
-                elapsed: started.elapsed(),
-            });
-        }
-        if outcome.proven_unsolvable {
-            log::warn!(
-                "Pegs: no sequence of jumps from {} leaves one peg (proven)",
-                state.id()
-            );
-            return Ok(Plan {
-                moves: Vec::new(),
-                proven_optimal: false,
-                lower_bound,
-                elapsed: started.elapsed(),
-            });
-        }
-        Err(format!(
-            "unproven: the {} ended after {:.0} ms before the solver found a win or proved \
-             {} lost (raise --solve-budget-ms)",
-            outcome
-                .stopped
-                .map_or("budget".to_string(), |s| s.to_string()),
-            started.elapsed().as_secs_f64() * 1000.0,
-            state.id()
-        ))
+        // Every win takes exactly one jump per peg but the last.
+        outcome.lower_bound = lower_bound as u32;
+        outcome.proven_optimal = outcome.moves.is_some();
+        Ok(Plan::from_outcome(
+            outcome,
+            started,
+            |_| {
+                format!(
+                    "Pegs: no sequence of jumps from {} leaves one peg (proven)",
+                    state.id()
+                )
+            },
+            |_, ms| {
+                format!(
+                    "after {ms:.0} ms before the solver found a win or proved {} lost",
+                    state.id()
+                )
+            },
+        )?)
     }
 }
 
@@ -126,9 +108,7 @@ impl Reading for PegsGame {
     type Reading = PegsReading;
 
     fn read(&self, shot: &Screenshot) -> Result<PegsReading, ReadFailure> {
-        let reading = read_board(&shot.image).map_err(|e| ReadFailure(e.to_string()))?;
-        self.width.set(reading.game.board.width());
-        Ok(reading)
+        read_board(&shot.image).map_err(|e| ReadFailure(e.to_string()))
     }
 
     fn state<'a>(&self, reading: &'a PegsReading) -> &'a Game {
@@ -166,8 +146,10 @@ impl Text for PegsGame {
         "Pegs"
     }
 
-    fn describe_move(&self, mv: Jump) -> String {
-        format!("{}->{}", self.cell_name(mv.from), self.cell_name(mv.to))
+    fn describe_move(&self, state: &Game, mv: Jump) -> String {
+        let w = state.board.width();
+        let cell = |i: u8| format!("{},{}", i as usize / w, i as usize % w);
+        format!("{}->{}", cell(mv.from), cell(mv.to))
     }
 
     fn describe_state(&self, state: &Game) -> String {
@@ -209,13 +191,7 @@ pub fn board_diff(expected: &Game, seen: &Game) -> String {
             }
         }
     }
-    let shown = cells.len().min(4);
-    format!(
-        "{} cells differ: {}{}",
-        cells.len(),
-        cells[..shown].join(", "),
-        if cells.len() > shown { ", ..." } else { "" }
-    )
+    cells_diff(&cells)
 }
 
 /// Moves in the usual metric (chains of jumps by one peg) of a line of
@@ -265,7 +241,11 @@ mod tests {
             s = game.predict(&s, j);
         }
         assert!(game.is_won(&s));
-        let named: Vec<String> = plan.moves.iter().map(|&j| game.describe_move(j)).collect();
+        let named: Vec<String> = plan
+            .moves
+            .iter()
+            .map(|&j| game.describe_move(&g, j))
+            .collect();
         assert!(named.iter().all(|n| n.contains("->")), "{named:?}");
         assert_eq!(chains_in(&named), count_moves(&plan.moves));
     }
@@ -285,7 +265,7 @@ mod tests {
         let e = game
             .plan(&parse_game(ENGLISH).unwrap(), Duration::ZERO)
             .unwrap_err();
-        assert!(e.starts_with("unproven"), "{e}");
+        assert!(e.to_string().starts_with("unproven"), "{e}");
     }
 
     #[test]
@@ -324,7 +304,6 @@ mod tests {
         let a = parse_game("3x2:PPHHPP").unwrap();
         let b = parse_game("3x2:HHPHPP").unwrap();
         let game = PegsGame::new();
-        game.width.set(3);
         assert_eq!(
             game.diff(&a, &b),
             "3 cells differ: (0,0) hole instead of peg, (0,1) hole instead of peg, (0,2) peg instead of hole"
@@ -337,11 +316,14 @@ mod tests {
             .collect();
         assert_eq!(chains_in(&named), 3);
         assert_eq!(
-            game.describe_move(Jump {
-                from: 5,
-                over: 4,
-                to: 3
-            }),
+            game.describe_move(
+                &a,
+                Jump {
+                    from: 5,
+                    over: 4,
+                    to: 3
+                }
+            ),
             "1,2->1,0"
         );
     }

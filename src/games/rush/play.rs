@@ -28,7 +28,7 @@ use std::time::{Duration, Instant};
 
 use crate::actuator::Gesture;
 use crate::capture::screen::Screenshot;
-use crate::play::{Acting, Plan, ReadFailure, Reading, Rect, Rules, Solving, Text};
+use crate::play::{Acting, Plan, PlanError, ReadFailure, Reading, Rect, Rules, Solving, Text};
 use crate::solver::Budget;
 
 use super::act;
@@ -217,7 +217,7 @@ impl Rules for RushGame {
 }
 
 impl Solving for RushGame {
-    fn plan(&self, state: &RushState, budget: Duration) -> Result<Plan<RushMove>, String> {
+    fn plan(&self, state: &RushState, budget: Duration) -> Result<Plan<RushMove>, PlanError> {
         let started = Instant::now();
         let (board, start) = state.board();
         let outcome = bfs(
@@ -225,46 +225,28 @@ impl Solving for RushGame {
             start,
             &Budget::new(Some(budget), self.memory_limit_bytes),
         );
-        if let Some(moves) = outcome.moves.filter(|_| outcome.proven_optimal) {
-            let mut pos = start;
-            let moves = moves
-                .into_iter()
-                .map(|m| {
-                    let mv = RushMove::of(&board, pos, m);
-                    pos = board.apply(pos, m);
-                    mv
-                })
-                .collect();
-            return Ok(Plan {
-                moves,
-                proven_optimal: true,
-                lower_bound: outcome.lower_bound as usize,
-                elapsed: started.elapsed(),
-            });
-        }
-        if outcome.proven_unsolvable {
-            log::warn!(
-                "Rush Hour: {} cannot be solved (proven: {} positions reachable, none solved)",
-                state.text,
-                outcome.nodes
-            );
-            return Ok(Plan {
-                moves: Vec::new(),
-                proven_optimal: false,
-                lower_bound: 0,
-                elapsed: started.elapsed(),
-            });
-        }
-        Err(format!(
-            "unproven: the {} ended the breadth-first search of {} after {:.0} ms and {} \
-             positions (raise --solve-budget-ms)",
-            outcome
-                .stopped
-                .map_or("budget".to_string(), |s| s.to_string()),
-            state.text,
-            started.elapsed().as_secs_f64() * 1000.0,
-            outcome.nodes
-        ))
+        let plan = Plan::from_outcome(
+            outcome,
+            started,
+            |o| {
+                format!(
+                    "Rush Hour: {} cannot be solved (proven: {} positions reachable, none solved)",
+                    state.text, o.nodes
+                )
+            },
+            |o, ms| {
+                format!(
+                    "the breadth-first search of {} after {ms:.0} ms and {} positions",
+                    state.text, o.nodes
+                )
+            },
+        )?;
+        let mut pos = start;
+        Ok(plan.map_moves(|m| {
+            let mv = RushMove::of(&board, pos, m);
+            pos = board.apply(pos, m);
+            mv
+        }))
     }
 }
 
@@ -325,7 +307,7 @@ impl Text for RushGame {
         "Rush Hour"
     }
 
-    fn describe_move(&self, mv: RushMove) -> String {
+    fn describe_move(&self, _state: &RushState, mv: RushMove) -> String {
         let dir = match (mv.horizontal, mv.delta > 0) {
             (true, true) => "right",
             (true, false) => "left",
@@ -458,7 +440,7 @@ mod tests {
             (up.row, up.col, up.horizontal, up.label),
             (1, 4, false, 'B')
         );
-        assert_eq!(game.describe_move(up), "B up 1");
+        assert_eq!(game.describe_move(&a, up), "B up 1");
         let s1 = game.predict(&a, up);
         assert_eq!(s1.text(), "ooooBoooooBoAAoooooooooooooooooooooo");
         let right = RushMove {

@@ -7,7 +7,7 @@
 //! then the Random, Reset and Undo buttons. The counter is read off the
 //! screenshot like everything else: [`counter_line`] finds the first line
 //! of dark text under the board, tesseract reads it
-//! ([`crate::play::ocr::read_line`]) and [`parse_counter`] takes the two
+//! ([`crate::capture::ocr::read_line`]) and [`parse_counter`] takes the two
 //! numbers. The page says nothing when the puzzle is solved (it flashes
 //! the board), so the status is `playing` with the move count; the win is
 //! the board's business ([`super::play`]).
@@ -20,30 +20,40 @@ use std::path::PathBuf;
 use image::RgbaImage;
 
 use crate::actuator::Gesture;
+use crate::capture::ocr;
 use crate::capture::screen::Screenshot;
 use crate::hosts::sgt_web::games_dir;
 use crate::hosts::Host;
-use crate::play::{ocr, Rect, StatusReading, StatusResult};
+use crate::play::{Rect, StatusReading, StatusResult};
 
 /// The page of the player in its folder.
 pub const PAGE: &str = "index.html";
 
-/// The player's folder (holding `index.html` and `app.js`), or a message
-/// saying where it was looked for.
-pub fn rush_web_dir() -> Result<PathBuf, String> {
+/// Fogleman's player is not where it was looked for.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum RushWebMissing {
+    /// The shared games have a `rush-web/` without the player's files.
+    #[error(
+        "Fogleman's Rush Hour player was not found in {} (no index.html and app.js): set \
+         GRIDBOT_GAMES to the folder that holds rush-web/ (the project's ../shared/games)",
+        .0.display()
+    )]
+    Incomplete(PathBuf),
+    /// No shared games folder.
+    #[error(
+        "Fogleman's Rush Hour player was not found: set GRIDBOT_GAMES to the folder that \
+         holds rush-web/ (the project's ../shared/games)"
+    )]
+    NoGames,
+}
+
+/// The player's folder (holding `index.html` and `app.js`).
+pub fn rush_web_dir() -> Result<PathBuf, RushWebMissing> {
     let dir = games_dir().map(|d| d.join("rush-web"));
     match dir {
         Some(d) if d.join(PAGE).is_file() && d.join("app.js").is_file() => Ok(d),
-        Some(d) => Err(format!(
-            "Fogleman's Rush Hour player was not found in {} (no index.html and app.js): set \
-             GRIDBOT_GAMES to the folder that holds rush-web/ (the project's ../shared/games)",
-            d.display()
-        )),
-        None => Err(
-            "Fogleman's Rush Hour player was not found: set GRIDBOT_GAMES to the folder that \
-             holds rush-web/ (the project's ../shared/games)"
-                .into(),
-        ),
+        Some(d) => Err(RushWebMissing::Incomplete(d)),
+        None => Err(RushWebMissing::NoGames),
     }
 }
 
@@ -71,15 +81,7 @@ pub struct Counter {
 pub fn parse_counter(text: &str) -> Option<Counter> {
     let upper = text.to_ascii_uppercase();
     let at = upper.find("MOVES")? + "MOVES".len();
-    let rest: String = upper[at..]
-        .trim_start_matches([':', ';', '.', ' '])
-        .chars()
-        .map(|c| match c {
-            'O' => '0',
-            'I' | 'L' | '|' => '1',
-            c => c,
-        })
-        .collect();
+    let rest = ocr::digit_slips(upper[at..].trim_start_matches([':', ';', '.', ' ']));
     let number = |s: &str| -> Option<(usize, usize)> {
         let s_trim = s.trim_start();
         let skipped = s.len() - s_trim.len();
@@ -304,7 +306,7 @@ mod tests {
     fn a_missing_folder_names_the_variable() {
         // Only the message is checked: the folder may or may not exist here.
         if let Err(e) = rush_web_dir() {
-            assert!(e.contains("GRIDBOT_GAMES"), "{e}");
+            assert!(e.to_string().contains("GRIDBOT_GAMES"), "{e}");
         }
     }
 }

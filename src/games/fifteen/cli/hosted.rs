@@ -17,9 +17,11 @@ use anyhow::Context;
 use super::PdbChoice;
 use crate::actuator::{Gesture, KeyName};
 use crate::calibration::Calibration;
+use crate::capture::ocr;
 use crate::capture::window_grabber::WindowGrabber;
 use crate::cli::sgt_game::{
-    run_demo, run_play, run_validate, DemoArgs, Generated, PlayArgs, SgtGame, ValidateArgs,
+    run_demo, run_play, run_validate, DemoArgs, Generated, PlayArgs, SgtGame, SgtGameError,
+    ValidateArgs,
 };
 use crate::display::x11;
 use crate::games::fifteen::parse::parse_sgt_id;
@@ -31,7 +33,7 @@ use crate::hosts::sgt::{status_area, Launch};
 use crate::hosts::status::parse_status;
 use crate::play::report::GameRecord;
 use crate::play::x11::open_pointer;
-use crate::play::{ocr, StatusResult};
+use crate::play::StatusResult;
 
 /// The built-in calibration (timings, the new-game key).
 pub const DEFAULT_CALIBRATION: &str = include_str!("../../../../calibration/sgt-fifteen.toml");
@@ -138,27 +140,30 @@ impl SgtGame for Fifteen {
         "4x4"
     }
 
-    fn check_params(&self, params: &str) -> Result<String, String> {
-        let bad = || format!("bad sgt-fifteen parameters {params:?}: expected WxH, e.g. 4x4");
+    fn check_params(&self, params: &str) -> Result<String, SgtGameError> {
+        let bad = || {
+            SgtGameError::Params(format!(
+                "bad sgt-fifteen parameters {params:?}: expected WxH, e.g. 4x4"
+            ))
+        };
         let (w, h) = params.trim().split_once('x').ok_or_else(bad)?;
         let w: usize = w.parse().map_err(|_| bad())?;
         let h: usize = h.parse().map_err(|_| bad())?;
         if !(2..=Board::MAX_SIDE).contains(&w) || !(2..=Board::MAX_SIDE).contains(&h) {
-            return Err(format!(
+            return Err(SgtGameError::Params(format!(
                 "board size {w}x{h} is out of range (2 to {} each way)",
                 Board::MAX_SIDE
-            ));
+            )));
         }
         Ok(format!("{w}x{h}"))
     }
 
-    fn generate(&self, params: &str, seed: Option<&str>) -> Result<Generated, String> {
-        let id =
-            crate::hosts::sgt::generate("fifteen", params, seed, &[]).map_err(|e| e.to_string())?;
+    fn generate(&self, params: &str, seed: Option<&str>) -> Result<Generated, SgtGameError> {
+        let id = crate::hosts::sgt::generate("fifteen", params, seed, &[])?;
         let mut game_solver_moves = None;
         if self.hint_cap > 0 {
-            let run =
-                hint_moves(&id, self.tile_size, self.hint_cap).map_err(|e| format!("{e:#}"))?;
+            let run = hint_moves(&id, self.tile_size, self.hint_cap)
+                .map_err(|e| SgtGameError::Game(format!("{e:#}")))?;
             game_solver_moves = run.moves;
             self.hints.borrow_mut().push((id.clone(), run));
         }
@@ -192,8 +197,8 @@ impl SgtGame for Fifteen {
         Ok(FifteenGame::new(pdb))
     }
 
-    fn expected_state(&self, id: &str) -> Result<Board, String> {
-        parse_sgt_id(id).map_err(|e| e.to_string())
+    fn expected_state(&self, id: &str) -> Result<Board, SgtGameError> {
+        parse_sgt_id(id).map_err(|e| SgtGameError::Id(e.to_string()))
     }
 
     fn extra_line(&self, r: &GameRecord) -> Option<String> {
@@ -380,7 +385,11 @@ mod tests {
         });
         assert_eq!(f.check_params(" 4x3 ").unwrap(), "4x3");
         assert!(f.check_params("4").is_err());
-        assert!(f.check_params("1x4").unwrap_err().contains("out of range"));
+        assert!(f
+            .check_params("1x4")
+            .unwrap_err()
+            .to_string()
+            .contains("out of range"));
         assert!(f.check_params("16x4").is_err());
         assert_eq!(f.page(), "fifteen.html");
     }

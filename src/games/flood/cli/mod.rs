@@ -1,18 +1,16 @@
 //! Flood-It's command line: `gridbot VERB flood ...` for every verb it
-//! supports. Each verb's arguments and code live in a file of their own
-//! here, built on the game-independent pieces of [`crate::cli::play`].
+//! supports. Each of Flood-It's own verbs has its arguments and code in a
+//! file here; `play`, `demo`, `validate` and `bench play` are the generic
+//! sgt commands with [`super::hosted::SgtFlood`].
 
 pub mod bench;
-pub mod bench_play;
 pub mod bench_read;
 pub mod calibrate;
-pub mod demo;
 pub mod fixtures;
-pub mod play;
 pub mod read;
 pub mod solve;
-pub mod validate;
 
+use super::hosted::{run_bench_play_cmd, run_demo_cmd, run_play_cmd, run_validate_cmd};
 use crate::games::registry::{verbs, Entry, GameCli, Verb};
 
 /// `gridbot calibrate flood`: Flood-It's own verb.
@@ -61,17 +59,17 @@ fn entries() -> Vec<Entry> {
         Entry::new(
             verbs::PLAY,
             "Play sgt-flood on the current display",
-            play::run,
+            run_play_cmd,
         ),
         Entry::new(
             verbs::DEMO,
             "Play sgt-flood to a win on a virtual display",
-            demo::run,
+            run_demo_cmd,
         ),
         Entry::new(
             verbs::VALIDATE,
             "Play games sgt-flood generates and compare with its own solver",
-            validate::run,
+            run_validate_cmd,
         ),
         Entry::new(
             verbs::BENCH,
@@ -86,7 +84,7 @@ fn entries() -> Vec<Entry> {
         Entry::new(
             BENCH_PLAY,
             "Play sgt-flood games and report the bot's own time per move",
-            bench_play::run,
+            run_bench_play_cmd,
         ),
         Entry::new(
             verbs::FIXTURES,

@@ -24,7 +24,8 @@ use crate::capture::window_grabber::WindowGrabber;
 use crate::cli::args::{parse_number, parse_seed};
 use crate::cli::play::{
     config_from, finish_run, game_line, load_calibration, parse_size, play_one, play_series,
-    print_dry_run, save_recording, save_screenshots, start_display, LoopArgs,
+    print_dry_run, save_recording, save_screenshots, start_display, LoopArgs, SeriesOutput,
+    WindowArgs,
 };
 use crate::display::VirtualDisplay;
 use crate::games::rush::generate::{generate_random, spread_from_database, Rng};
@@ -50,13 +51,9 @@ pub const HARDEST_WALL_FREE: &str = "51 BCDDEoBCFoEGBoFAAGHHHIoGooJIKKLLJMMo 478
 /// `gridbot play rush`.
 #[derive(Debug, Clone, clap::Args)]
 pub struct PlayArgs {
-    /// Title (substring) of the player's window; default: the
-    /// calibration's window_title (`Rush Hour`).
-    #[arg(long, value_name = "TITLE", conflicts_with = "full_screen")]
-    pub window: Option<String>,
-    /// Capture the whole screen instead of one window.
-    #[arg(long)]
-    pub full_screen: bool,
+    #[command(flatten)]
+    /// The window to play in (default title `Rush Hour`).
+    pub window: WindowArgs,
     /// Read, solve and print the drags it would make, without moving the mouse.
     #[arg(long)]
     pub dry_run: bool,
@@ -158,11 +155,7 @@ pub fn parse_puzzle(text: &str) -> anyhow::Result<Chosen> {
 /// `gridbot play rush`.
 pub fn run_play(args: PlayArgs) -> anyhow::Result<ExitCode> {
     let (config, title) = setup(&args.common)?;
-    let title = if args.full_screen {
-        None
-    } else {
-        Some(args.window.clone().unwrap_or(title))
-    };
+    let title = args.window.title(&title);
     let mut screen = open_screen(title.as_deref())?;
     let game = RushGame::new();
     if args.dry_run {
@@ -173,10 +166,13 @@ pub fn run_play(args: PlayArgs) -> anyhow::Result<ExitCode> {
         &RushWebHost,
         &mut screen,
         config,
-        1,
-        args.screenshots.as_deref(),
-        args.common.record.as_deref(),
-        args.common.report.as_deref(),
+        &SeriesOutput {
+            games: 1,
+            screenshots: args.screenshots.as_deref(),
+            record: args.common.record.as_deref(),
+            report: args.common.report.as_deref(),
+            extra_line: &|_| None,
+        },
     )
 }
 
@@ -357,7 +353,7 @@ fn run_puzzles(
     browser_args: &BrowserArgs,
     common: &LoopArgs,
 ) -> anyhow::Result<ExitCode> {
-    let dir = rush_web_dir().map_err(anyhow::Error::msg)?;
+    let dir = rush_web_dir()?;
     let (config, _) = setup(common)?;
     let window = parse_size(&browser_args.window_size)?;
     let screen_size = parse_size(&browser_args.screen)?;

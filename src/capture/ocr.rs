@@ -10,7 +10,7 @@ use std::process::{Command, Output, Stdio};
 use image::imageops::{self, FilterType};
 use image::RgbaImage;
 
-use super::Rect;
+use super::screen::Rect;
 
 /// Why a line could not be read.
 #[derive(Debug, thiserror::Error)]
@@ -24,6 +24,18 @@ pub enum OcrError {
     /// Writing the temporary image or running the program failed.
     #[error("OCR failed: {0}")]
     Failed(String),
+}
+
+/// `text` (in upper case) with the usual slips of OCR in numbers mended:
+/// `O` read for `0`, and `I`, `L` or `|` for `1`.
+pub fn digit_slips(text: &str) -> String {
+    text.chars()
+        .map(|c| match c {
+            'O' => '0',
+            'I' | 'L' | '|' => '1',
+            c => c,
+        })
+        .collect()
 }
 
 /// Reads the text in `area` of `image` as a single line.
