@@ -433,7 +433,10 @@ mod tests {
         fs::write(&target, "old").unwrap();
         std::os::unix::fs::symlink("target.txt", &link).unwrap();
         write_all(&link, b"new", Replace::Allow).unwrap();
-        assert!(fs::symlink_metadata(&link).unwrap().file_type().is_symlink());
+        assert!(fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink());
         assert_eq!(fs::read_to_string(&target).unwrap(), "new");
         // A link to a file yet to be made creates the file, keeps the link.
         let fresh = d.path().join("fresh-link");
@@ -445,7 +448,10 @@ mod tests {
     #[test]
     fn devices_are_written_through_and_directories_refused() {
         write_all(Path::new("/dev/null"), b"gone", Replace::Refuse).unwrap();
-        assert!(fs::metadata("/dev/null").unwrap().file_type().is_char_device());
+        assert!(fs::metadata("/dev/null")
+            .unwrap()
+            .file_type()
+            .is_char_device());
         let d = dir();
         let e = write_all(d.path(), b"x", Replace::Allow).unwrap_err();
         assert!(e.to_string().contains("a directory"), "{e}");
