@@ -16,6 +16,7 @@ mod capture_fresh;
 mod display;
 mod fifteen_play;
 mod fixtures_check;
+mod hostile_io;
 mod pegs_play;
 mod play_abort;
 mod play_dry_run;
