@@ -25,6 +25,7 @@ pub mod calibration;
 pub mod capture;
 pub mod cli;
 pub mod display;
+pub mod files;
 pub mod games;
 pub mod hosts;
 pub mod measure;

@@ -261,8 +261,9 @@ impl Browser {
                 (Some(server), url)
             }
         };
+        remove_stale_profiles(&std::env::temp_dir());
         let profile = tempfile::Builder::new()
-            .prefix("gridbot-chromium-")
+            .prefix(&profile_prefix(std::process::id()))
             .tempdir()
             .map_err(BrowserError::Profile)?;
         let (process, window) = launch(&binary, &options, profile.path(), &url)?;
@@ -553,6 +554,66 @@ fn chromium_args(options: &BrowserOptions, profile: &Path, url: &str) -> Vec<Str
     args
 }
 
+/// The start of a profile folder's name: gridbot's, and the process that
+/// owns it, so that a later run can tell a killed run's folder.
+fn profile_prefix(pid: u32) -> String {
+    format!("gridbot-chromium-{pid}-")
+}
+
+/// The folder inside the profile that Chromium takes for its temporary files.
+fn chromium_tmp(profile: &Path) -> Result<PathBuf, BrowserError> {
+    // Short: Chromium puts a socket in it (paths of at most 107 bytes).
+    let tmp = profile.join("t");
+    std::fs::create_dir_all(&tmp).map_err(BrowserError::Profile)?;
+    Ok(tmp)
+}
+
+/// Removes the profile folders that runs killed before they could clean up
+/// left in `dir`: only folders named by [`profile_prefix`], owned by this
+/// user, whose process is gone.
+fn remove_stale_profiles(dir: &Path) {
+    use std::os::unix::fs::MetadataExt;
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    // SAFETY: geteuid has no preconditions.
+    let me = unsafe { libc::geteuid() };
+    for entry in entries.flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let Some(pid) = stale_owner(&name) else {
+            continue;
+        };
+        let Ok(meta) = std::fs::symlink_metadata(entry.path()) else {
+            continue;
+        };
+        if !meta.is_dir() || meta.uid() != me || process_alive(pid) {
+            continue;
+        }
+        log::info!(
+            "removing {} left by a killed run (pid {pid})",
+            entry.path().display()
+        );
+        let _ = std::fs::remove_dir_all(entry.path());
+    }
+}
+
+/// The process that made a folder named `name`, if gridbot made it.
+fn stale_owner(name: &str) -> Option<u32> {
+    let rest = name.strip_prefix("gridbot-chromium-")?;
+    let (pid, _) = rest.split_once('-')?;
+    pid.parse().ok()
+}
+
+/// True while a process `pid` exists (ours or another user's).
+fn process_alive(pid: u32) -> bool {
+    let Ok(pid) = libc::pid_t::try_from(pid) else {
+        return false;
+    };
+    // SAFETY: signal 0 only checks that the process exists.
+    let rc = unsafe { libc::kill(pid, 0) };
+    rc == 0 || std::io::Error::last_os_error().raw_os_error() == Some(libc::EPERM)
+}
+
 /// Starts Chromium and waits for its window.
 fn launch(
     binary: &Path,
@@ -566,9 +627,12 @@ fn launch(
         .args(chromium_args(options, profile, url))
         .env("DISPLAY", &options.display)
         .env(MARKER_ENV, &marker)
-        // Crash reports and caches go to the throwaway profile, not $HOME.
+        // Crash reports, caches and Chromium's own temporary folders
+        // (`org.chromium.Chromium.*`) go to the throwaway profile, not
+        // $HOME or /tmp, so that removing the profile removes them all.
         .env("XDG_CONFIG_HOME", profile.join("config"))
         .env("XDG_CACHE_HOME", profile.join("cache"))
+        .env("TMPDIR", chromium_tmp(profile)?)
         .env_remove("WAYLAND_DISPLAY")
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
@@ -830,6 +894,26 @@ mod tests {
             find_chromium_in(Some(fake.clone().into()), None).unwrap(),
             fake
         );
+    }
+
+    #[test]
+    fn only_a_dead_runs_own_profile_folders_are_removed() {
+        let dir = tempfile::tempdir().unwrap();
+        // A pid that cannot exist (above the kernel's pid_max of 2^22).
+        let dead = dir.path().join(format!("{}abc", profile_prefix(9_999_999)));
+        let alive = dir
+            .path()
+            .join(format!("{}abc", profile_prefix(std::process::id())));
+        let foreign = dir.path().join("chromium-9999999-abc");
+        for d in [&dead, &alive, &foreign] {
+            std::fs::create_dir_all(d.join("tmp")).unwrap();
+        }
+        remove_stale_profiles(dir.path());
+        assert!(!dead.exists());
+        assert!(alive.exists());
+        assert!(foreign.exists());
+        assert_eq!(stale_owner("gridbot-chromium-42-x1"), Some(42));
+        assert_eq!(stale_owner("gridbot-chromium-x1"), None);
     }
 
     #[test]

@@ -17,6 +17,7 @@ mod display;
 mod every_verb;
 mod fifteen_play;
 mod fixtures_check;
+mod hostile_io;
 mod pegs_play;
 mod play_abort;
 mod play_dry_run;

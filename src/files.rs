@@ -1,0 +1,466 @@
+//! The files a command reads and writes, guarded the same way everywhere.
+//!
+//! Reading: an input is a regular file (symbolic links followed) or `-`
+//! for standard input, and never more than a cap that fits its format; a
+//! directory, a FIFO or a device is refused before it is opened, so
+//! nothing blocks on a FIFO without a writer or reads `/dev/zero` until
+//! memory runs out.
+//!
+//! Writing: an [`Output`] is written to a temporary file beside its target
+//! and renamed over it only when [`Output::commit`] is called, so a failed
+//! or interrupted run leaves nothing half-made. An existing regular file
+//! is replaced only when the caller allows it (a command's `--force`); a
+//! symbolic link is followed to its target, never replaced itself; a
+//! character device or a FIFO (`/dev/null`, a pipe) is written through;
+//! a directory, a block device or a socket is refused.
+//!
+//! ```no_run
+//! use gridbot::files::{read_text, Output, Replace};
+//! let text = read_text("board.txt", 1 << 20)?;
+//! let mut out = Output::create("solution.txt".as_ref(), Replace::Refuse)?;
+//! std::io::Write::write_all(&mut out, text.as_bytes()).map_err(|e| out.error(e))?;
+//! out.commit()?;
+//! # Ok::<(), gridbot::files::FileError>(())
+//! ```
+
+use std::fs::{self, File, Metadata, OpenOptions};
+use std::io::{self, BufReader, Read, Write};
+use std::os::unix::fs::FileTypeExt;
+use std::path::{Path, PathBuf};
+
+/// What went wrong with a file, naming it.
+#[derive(Debug, thiserror::Error)]
+pub enum FileError {
+    /// The path exists but is not something that can be read or written.
+    #[error("{path}: {kind}, not a regular file")]
+    NotAFile {
+        /// The path given.
+        path: String,
+        /// What it is instead ("a directory", "a FIFO"...).
+        kind: &'static str,
+    },
+    /// The input is larger than its format allows.
+    #[error("{path}: larger than {cap}, too large for {what}")]
+    TooLarge {
+        /// The path given (`standard input` for `-`).
+        path: String,
+        /// The cap, as text (e.g. `16 MiB`).
+        cap: String,
+        /// What the file was to hold.
+        what: &'static str,
+    },
+    /// The output exists and replacing it was not allowed.
+    #[error("{path} already exists: give another path, or add --force to replace it")]
+    Exists {
+        /// The path given.
+        path: String,
+    },
+    /// A symbolic link that leads nowhere (or in a loop).
+    #[error("{path}: a symbolic link to {target}, which does not exist")]
+    DanglingLink {
+        /// The path given.
+        path: String,
+        /// Where the link points.
+        target: String,
+    },
+    /// The file could not be opened, read or written.
+    #[error("{path}: {source}")]
+    Io {
+        /// The path given.
+        path: String,
+        /// The system's reason.
+        source: io::Error,
+    },
+    /// The bytes are not UTF-8 text.
+    #[error("{path}: not UTF-8 text")]
+    NotText {
+        /// The path given.
+        path: String,
+    },
+}
+
+/// What a kind of file is called in messages, for anything but a regular file.
+pub fn kind_of(meta: &Metadata) -> &'static str {
+    let t = meta.file_type();
+    if t.is_dir() {
+        "a directory"
+    } else if t.is_fifo() {
+        "a FIFO"
+    } else if t.is_char_device() {
+        "a character device"
+    } else if t.is_block_device() {
+        "a block device"
+    } else if t.is_socket() {
+        "a socket"
+    } else {
+        "not a regular file"
+    }
+}
+
+/// A byte count as people write it: `512 bytes`, `16 MiB`.
+pub fn human_bytes(n: u64) -> String {
+    const UNITS: [(&str, u64); 3] = [("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)];
+    for (unit, size) in UNITS {
+        if n >= size && n % size == 0 {
+            return format!("{} {unit}", n / size);
+        }
+    }
+    format!("{n} bytes")
+}
+
+fn io_error(path: &Path, source: io::Error) -> FileError {
+    FileError::Io {
+        path: path.display().to_string(),
+        source,
+    }
+}
+
+/// Opens `path` for reading if it is a regular file (after links).
+pub fn open_regular(path: &Path) -> Result<File, FileError> {
+    let meta = fs::metadata(path).map_err(|e| match fs::read_link(path) {
+        Ok(target) if e.kind() == io::ErrorKind::NotFound => FileError::DanglingLink {
+            path: path.display().to_string(),
+            target: target.display().to_string(),
+        },
+        _ => io_error(path, e),
+    })?;
+    if !meta.is_file() {
+        return Err(FileError::NotAFile {
+            path: path.display().to_string(),
+            kind: kind_of(&meta),
+        });
+    }
+    File::open(path).map_err(|e| io_error(path, e))
+}
+
+/// The bytes of `arg` (a regular file, or `-` for standard input), at most
+/// `cap` of them; `what` names the format in the error.
+pub fn read_bytes(arg: &str, cap: u64, what: &'static str) -> Result<Vec<u8>, FileError> {
+    let (reader, name): (Box<dyn Read>, String) = if arg == "-" {
+        (Box::new(io::stdin()), "standard input".into())
+    } else {
+        (Box::new(open_regular(Path::new(arg))?), arg.into())
+    };
+    let mut bytes = Vec::new();
+    reader
+        .take(cap.saturating_add(1))
+        .read_to_end(&mut bytes)
+        .map_err(|e| io_error(Path::new(&name), e))?;
+    if bytes.len() as u64 > cap {
+        return Err(FileError::TooLarge {
+            path: name,
+            cap: human_bytes(cap),
+            what,
+        });
+    }
+    Ok(bytes)
+}
+
+/// The text of `arg` (a regular file, or `-`), at most `cap` bytes of UTF-8.
+pub fn read_text(arg: &str, cap: u64) -> Result<String, FileError> {
+    let bytes = read_bytes(arg, cap, "this input")?;
+    String::from_utf8(bytes).map_err(|_| FileError::NotText {
+        path: if arg == "-" {
+            "standard input".into()
+        } else {
+            arg.into()
+        },
+    })
+}
+
+/// A buffered reader over a regular file of any size, for formats read a
+/// line at a time (databases, tables): the size is bounded by the reader's
+/// own use, but a FIFO or a device is refused all the same.
+pub fn open_lines(path: &Path) -> Result<BufReader<File>, FileError> {
+    Ok(BufReader::new(open_regular(path)?))
+}
+
+/// Whether an existing regular file may be replaced.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Replace {
+    /// Refuse with [`FileError::Exists`] (the default of every command).
+    Refuse,
+    /// Replace it (`--force`, or the command's own resumable output).
+    Allow,
+}
+
+impl Replace {
+    /// [`Replace::Allow`] when `force` is set.
+    pub fn from_force(force: bool) -> Replace {
+        if force {
+            Replace::Allow
+        } else {
+            Replace::Refuse
+        }
+    }
+}
+
+/// Where an output's bytes go until it is committed.
+#[derive(Debug)]
+enum Sink {
+    /// A temporary file beside the target, renamed over it on commit.
+    Staged(tempfile::NamedTempFile),
+    /// A character device or a FIFO, written through.
+    Through(File),
+}
+
+/// A file being written: see the module doc for the rules.
+#[derive(Debug)]
+pub struct Output {
+    target: PathBuf,
+    shown: String,
+    sink: Sink,
+}
+
+impl Output {
+    /// Prepares to write `path`, checking it first (see the module doc).
+    pub fn create(path: &Path, replace: Replace) -> Result<Output, FileError> {
+        let shown = path.display().to_string();
+        let target = resolve_link(path)?;
+        match fs::metadata(&target) {
+            Ok(meta) => {
+                let t = meta.file_type();
+                if t.is_char_device() || t.is_fifo() {
+                    let file = OpenOptions::new()
+                        .write(true)
+                        .open(&target)
+                        .map_err(|e| io_error(path, e))?;
+                    return Ok(Output {
+                        target,
+                        shown,
+                        sink: Sink::Through(file),
+                    });
+                }
+                if !meta.is_file() {
+                    return Err(FileError::NotAFile {
+                        path: shown,
+                        kind: kind_of(&meta),
+                    });
+                }
+                if replace == Replace::Refuse {
+                    return Err(FileError::Exists { path: shown });
+                }
+            }
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+            Err(e) => return Err(io_error(path, e)),
+        }
+        let staged = stage_beside(&target).map_err(|e| io_error(path, e))?;
+        Ok(Output {
+            target,
+            shown,
+            sink: Sink::Staged(staged),
+        })
+    }
+
+    /// The error for a failed write to this output.
+    pub fn error(&self, source: io::Error) -> FileError {
+        FileError::Io {
+            path: self.shown.clone(),
+            source,
+        }
+    }
+
+    /// Puts the file in place: renames the staged file over the target
+    /// (or flushes a device). Dropping an output without committing it
+    /// removes what was staged.
+    pub fn commit(self) -> Result<(), FileError> {
+        let shown = self.shown;
+        match self.sink {
+            Sink::Through(mut file) => file.flush().map_err(|e| io_error(Path::new(&shown), e)),
+            Sink::Staged(staged) => {
+                staged
+                    .as_file()
+                    .sync_all()
+                    .map_err(|e| io_error(Path::new(&shown), e))?;
+                staged
+                    .persist(&self.target)
+                    .map(|_| ())
+                    .map_err(|e| io_error(Path::new(&shown), e.error))
+            }
+        }
+    }
+}
+
+impl Write for Output {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        match &mut self.sink {
+            Sink::Staged(f) => f.write(buf),
+            Sink::Through(f) => f.write(buf),
+        }
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        match &mut self.sink {
+            Sink::Staged(f) => f.flush(),
+            Sink::Through(f) => f.flush(),
+        }
+    }
+}
+
+/// Writes `bytes` to `path` under the rules of [`Output`], all or nothing.
+pub fn write_all(path: &Path, bytes: &[u8], replace: Replace) -> Result<(), FileError> {
+    let mut out = Output::create(path, replace)?;
+    out.write_all(bytes).map_err(|e| out.error(e))?;
+    out.commit()
+}
+
+/// The path a write to `path` lands on: `path` itself, or the end of its
+/// chain of symbolic links (which must lead somewhere, or to a file that
+/// may be created in an existing folder).
+fn resolve_link(path: &Path) -> Result<PathBuf, FileError> {
+    let mut current = path.to_path_buf();
+    for _ in 0..40 {
+        match fs::symlink_metadata(&current) {
+            Ok(meta) if meta.file_type().is_symlink() => {
+                let target = fs::read_link(&current).map_err(|e| io_error(path, e))?;
+                current = match current.parent() {
+                    Some(dir) if target.is_relative() => dir.join(target),
+                    _ => target,
+                };
+            }
+            _ => return Ok(current),
+        }
+    }
+    Err(io_error(
+        path,
+        io::Error::other("too many levels of symbolic links"),
+    ))
+}
+
+/// A temporary file in the target's folder (so the rename is atomic),
+/// named after the target so that a leftover is recognisable.
+fn stage_beside(target: &Path) -> io::Result<tempfile::NamedTempFile> {
+    let dir = match target.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let name = target
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "output".into());
+    tempfile::Builder::new()
+        .prefix(&format!(".{name}."))
+        .suffix(".partial")
+        .tempfile_in(dir)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn dir() -> tempfile::TempDir {
+        tempfile::tempdir().unwrap()
+    }
+
+    fn leftovers(d: &Path) -> Vec<String> {
+        fs::read_dir(d)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|n| n.ends_with(".partial"))
+            .collect()
+    }
+
+    #[test]
+    fn reads_a_regular_file_within_its_cap() {
+        let d = dir();
+        let p = d.path().join("a.txt");
+        fs::write(&p, "hello").unwrap();
+        assert_eq!(read_text(p.to_str().unwrap(), 5).unwrap(), "hello");
+        let e = read_text(p.to_str().unwrap(), 4).unwrap_err();
+        assert!(matches!(e, FileError::TooLarge { .. }), "{e}");
+        assert!(e.to_string().contains("larger than 4 bytes"), "{e}");
+    }
+
+    #[test]
+    fn refuses_directories_devices_and_fifos_before_opening() {
+        let d = dir();
+        let e = read_text(d.path().to_str().unwrap(), 10).unwrap_err();
+        assert!(e.to_string().contains("a directory"), "{e}");
+        let e = read_text("/dev/zero", 10).unwrap_err();
+        assert!(e.to_string().contains("a character device"), "{e}");
+        let fifo = d.path().join("fifo");
+        let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+        // Opening a FIFO with no writer would block: it must be refused first.
+        let e = read_text(fifo.to_str().unwrap(), 10).unwrap_err();
+        assert!(e.to_string().contains("a FIFO"), "{e}");
+    }
+
+    #[test]
+    fn names_a_dangling_link_and_binary_data() {
+        let d = dir();
+        let link = d.path().join("link");
+        std::os::unix::fs::symlink(d.path().join("nowhere"), &link).unwrap();
+        let e = read_text(link.to_str().unwrap(), 10).unwrap_err();
+        assert!(matches!(e, FileError::DanglingLink { .. }), "{e}");
+        let bin = d.path().join("bin");
+        fs::write(&bin, [0xff, 0xfe, 0x00]).unwrap();
+        let e = read_text(bin.to_str().unwrap(), 10).unwrap_err();
+        assert!(e.to_string().contains("not UTF-8"), "{e}");
+    }
+
+    #[test]
+    fn an_existing_file_is_kept_unless_replacing_is_allowed() {
+        let d = dir();
+        let p = d.path().join("keep.txt");
+        fs::write(&p, "mine").unwrap();
+        let e = write_all(&p, b"new", Replace::Refuse).unwrap_err();
+        assert!(e.to_string().contains("--force"), "{e}");
+        assert_eq!(fs::read_to_string(&p).unwrap(), "mine");
+        write_all(&p, b"new", Replace::Allow).unwrap();
+        assert_eq!(fs::read_to_string(&p).unwrap(), "new");
+        assert!(leftovers(d.path()).is_empty());
+    }
+
+    #[test]
+    fn an_uncommitted_output_leaves_nothing() {
+        let d = dir();
+        let p = d.path().join("out.txt");
+        {
+            let mut out = Output::create(&p, Replace::Refuse).unwrap();
+            out.write_all(b"half").unwrap();
+            assert_eq!(leftovers(d.path()).len(), 1);
+        }
+        assert!(!p.exists());
+        assert!(leftovers(d.path()).is_empty());
+    }
+
+    #[test]
+    fn a_symlink_is_followed_never_replaced() {
+        let d = dir();
+        let target = d.path().join("target.txt");
+        let link = d.path().join("link.txt");
+        fs::write(&target, "old").unwrap();
+        std::os::unix::fs::symlink("target.txt", &link).unwrap();
+        write_all(&link, b"new", Replace::Allow).unwrap();
+        assert!(fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink());
+        assert_eq!(fs::read_to_string(&target).unwrap(), "new");
+        // A link to a file yet to be made creates the file, keeps the link.
+        let fresh = d.path().join("fresh-link");
+        std::os::unix::fs::symlink("made.txt", &fresh).unwrap();
+        write_all(&fresh, b"x", Replace::Refuse).unwrap();
+        assert_eq!(fs::read_to_string(d.path().join("made.txt")).unwrap(), "x");
+    }
+
+    #[test]
+    fn devices_are_written_through_and_directories_refused() {
+        write_all(Path::new("/dev/null"), b"gone", Replace::Refuse).unwrap();
+        assert!(fs::metadata("/dev/null")
+            .unwrap()
+            .file_type()
+            .is_char_device());
+        let d = dir();
+        let e = write_all(d.path(), b"x", Replace::Allow).unwrap_err();
+        assert!(e.to_string().contains("a directory"), "{e}");
+    }
+
+    #[test]
+    fn byte_counts_read_as_people_write_them() {
+        assert_eq!(human_bytes(16 << 20), "16 MiB");
+        assert_eq!(human_bytes(1000), "1000 bytes");
+        assert_eq!(human_bytes(2 << 30), "2 GiB");
+    }
+}
