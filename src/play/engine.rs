@@ -170,12 +170,17 @@ pub struct Finished<S> {
 
 /// Plays games.
 pub struct Player<'a, G: PlayableGame> {
+    /// The game's roles.
     game: &'a G,
+    /// Where it runs: its status line and new-game gesture.
     host: &'a dyn Host,
+    /// The devices.
     screen: &'a mut dyn Screen,
     pointer: &'a mut dyn Pointer,
+    /// Ctrl-C and the pointer's corner.
     guard: AbortGuard,
     config: PlayConfig,
+    /// The window stacking check before every move, when set.
     occlusion: Option<OcclusionCheck<'a>>,
 }
 

@@ -17,7 +17,7 @@ use crate::cli::sgt_game::{
     ValidateArgs,
 };
 
-use super::play::{generate, FloodGame, GeneratedGame, SgtParams};
+use super::play::{generate, FloodGame, FloodIdError, GeneratedGame, SgtParams};
 use super::{Board, Strategy};
 
 /// The built-in sgt-flood calibration, used when no file is given.
@@ -81,7 +81,7 @@ impl SgtGame for SgtFlood {
     fn check_params(&self, params: &str) -> Result<String, SgtGameError> {
         SgtParams::parse(params)
             .map(|p| p.text())
-            .map_err(SgtGameError::Params)
+            .map_err(|e| SgtGameError::Params(e.to_string()))
     }
 
     fn env(&self, params: &str) -> Vec<(String, String)> {
@@ -89,8 +89,11 @@ impl SgtGame for SgtFlood {
     }
 
     fn generate(&self, params: &str, seed: Option<&str>) -> Result<Generated, SgtGameError> {
-        let params = SgtParams::parse(params).map_err(SgtGameError::Params)?;
-        let g = generate(&params, seed).map_err(SgtGameError::Game)?;
+        let params = SgtParams::parse(params).map_err(|e| SgtGameError::Params(e.to_string()))?;
+        let g = generate(&params, seed).map_err(|e| match e {
+            FloodIdError::Program(e) => SgtGameError::Program(e),
+            e => SgtGameError::Id(e.to_string()),
+        })?;
         Ok(Generated {
             limit: Some(g.limit),
             game_solver_moves: Some(g.solver_moves()),
@@ -107,7 +110,7 @@ impl SgtGame for SgtFlood {
     fn expected_state(&self, id: &str) -> Result<Board, SgtGameError> {
         GeneratedGame::from_id(id)
             .map(|g| g.board)
-            .map_err(SgtGameError::Id)
+            .map_err(|e| SgtGameError::Id(e.to_string()))
     }
 
     /// The same cells in the same shape (the number of colours read off

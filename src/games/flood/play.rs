@@ -447,6 +447,35 @@ impl Lookahead {
     }
 }
 
+/// Why sgt-flood parameters or a game ID were refused, or no game came.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum FloodIdError {
+    /// Parameters not of the form `WxHcKmL`.
+    #[error("bad sgt-flood parameters {0:?}: expected WxHcKmL, e.g. 12x12c6m5")]
+    Params(String),
+    /// A colour count sgt-flood does not take.
+    #[error("sgt-flood needs 3 to 10 colours, not {0}")]
+    Colours(u8),
+    /// A board size out of range.
+    #[error("board size {0}x{1} is out of range (2 to {max})", max = Board::MAX_SIDE)]
+    Size(usize, usize),
+    /// A full game ID without the `:` after its parameters.
+    #[error("game ID {0:?} has no ':'")]
+    NoColon(String),
+    /// A game ID that does not parse.
+    #[error("cannot parse game ID {0:?}: {1}")]
+    Id(String, super::ParseError),
+    /// A game ID without the move limit sgt-flood writes.
+    #[error("game ID {0:?} has no move limit")]
+    NoLimit(String),
+    /// A game ID of another size than asked for.
+    #[error("game ID {0:?} is not {1}x{2}")]
+    NotSize(String, usize, usize),
+    /// sgt-flood could not be run.
+    #[error(transparent)]
+    Program(#[from] crate::hosts::sgt::SgtError),
+}
+
 /// sgt-flood parameters such as `12x12c6m5`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SgtParams {
@@ -462,8 +491,8 @@ pub struct SgtParams {
 
 impl SgtParams {
     /// Parses `WxH[cK][mL]` (defaults as sgt-flood's: 6 colours, leniency 5).
-    pub fn parse(text: &str) -> Result<Self, String> {
-        let bad = || format!("bad sgt-flood parameters {text:?}: expected WxHcKmL, e.g. 12x12c6m5");
+    pub fn parse(text: &str) -> Result<Self, FloodIdError> {
+        let bad = || FloodIdError::Params(text.to_string());
         let t = text.trim();
         let digits = |s: &str| s.chars().take_while(char::is_ascii_digit).count();
         let n = digits(t);
@@ -487,13 +516,10 @@ impl SgtParams {
             rest = &r[n..];
         }
         if !(3..=10).contains(&colours) {
-            return Err(format!("sgt-flood needs 3 to 10 colours, not {colours}"));
+            return Err(FloodIdError::Colours(colours));
         }
         if width < 2 || height < 2 || width > Board::MAX_SIDE || height > Board::MAX_SIDE {
-            return Err(format!(
-                "board size {width}x{height} is out of range (2 to {})",
-                Board::MAX_SIDE
-            ));
+            return Err(FloodIdError::Size(width, height));
         }
         Ok(SgtParams {
             width,
@@ -533,11 +559,11 @@ impl GeneratedGame {
 
     /// Parses a game ID with full parameters, `WxHcKmL:<cells>,<limit>`
     /// (as [`GeneratedGame::id`] writes it).
-    pub fn from_id(id: &str) -> Result<Self, String> {
+    pub fn from_id(id: &str) -> Result<Self, FloodIdError> {
         let (params, rest) = id
             .trim()
             .split_once(':')
-            .ok_or_else(|| format!("game ID {id:?} has no ':'"))?;
+            .ok_or_else(|| FloodIdError::NoColon(id.to_string()))?;
         let params = SgtParams::parse(params)?;
         parse_generated(
             &params,
@@ -547,17 +573,18 @@ impl GeneratedGame {
 }
 
 /// Parses what `sgt-flood --generate` prints: `WxH:<cells>,<limit>`.
-pub fn parse_generated(params: &SgtParams, line: &str) -> Result<GeneratedGame, String> {
+pub fn parse_generated(params: &SgtParams, line: &str) -> Result<GeneratedGame, FloodIdError> {
     let line = line.trim();
-    let parsed = parse_game_id(line).map_err(|e| format!("cannot parse game ID {line:?}: {e}"))?;
+    let parsed = parse_game_id(line).map_err(|e| FloodIdError::Id(line.to_string(), e))?;
     let limit = parsed
         .move_limit
-        .ok_or_else(|| format!("game ID {line:?} has no move limit"))?;
+        .ok_or_else(|| FloodIdError::NoLimit(line.to_string()))?;
     let board = parsed.board;
     if board.width() != params.width || board.height() != params.height {
-        return Err(format!(
-            "game ID {line:?} is not {}x{}",
-            params.width, params.height
+        return Err(FloodIdError::NotSize(
+            line.to_string(),
+            params.width,
+            params.height,
         ));
     }
     let cells = line
@@ -573,10 +600,9 @@ pub fn parse_generated(params: &SgtParams, line: &str) -> Result<GeneratedGame, 
 }
 
 /// Asks sgt-flood for a new game (`--generate 1 PARAMS[#SEED]`).
-pub fn generate(params: &SgtParams, seed: Option<&str>) -> Result<GeneratedGame, String> {
+pub fn generate(params: &SgtParams, seed: Option<&str>) -> Result<GeneratedGame, FloodIdError> {
     let env = [("FLOOD_DEFAULT".to_string(), params.text())];
-    let line = crate::hosts::sgt::generate("flood", &params.text(), seed, &env)
-        .map_err(|e| e.to_string())?;
+    let line = crate::hosts::sgt::generate("flood", &params.text(), seed, &env)?;
     parse_generated(params, &line)
 }
 
