@@ -549,12 +549,21 @@ mod tests {
             .join("\n")
     }
 
+    /// A rule's name, a level, a move (column, row, direction) and the
+    /// level after it.
+    type Case = (
+        &'static str,
+        &'static str,
+        (usize, usize, Dir),
+        &'static str,
+    );
+
     /// One move on a small level and the level after it, each case named
     /// after the rule it shows.
     #[test]
     fn single_moves_follow_the_rules() {
         #[rustfmt::skip]
-        let cases: &[(&str, &str, (usize, usize, Dir), &str)] = &[
+        let cases: &[Case] = &[
             // Red moves right next to the white and pushes it one tile on.
             ("red pushes simple", "R.W..", (0, 0, Dir::Right), ".R.W."),
             ("red cannot push black", "R.K..", (0, 0, Dir::Right), ".RK.."),
