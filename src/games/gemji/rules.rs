@@ -530,6 +530,12 @@ mod tests {
         }
     }
 
+    /// The legal move of the gem on `cell` towards `dir` from the level's
+    /// start: the state after it and what happened.
+    fn play_start(l: &Level, cell: u8, dir: Dir) -> (State, TurnReport) {
+        l.play(&l.start, Move { cell, dir }).unwrap()
+    }
+
     fn after(l: &Level, x: usize, y: usize, d: Dir) -> Option<String> {
         let mv = Move {
             cell: (y * l.width + x) as u8,
@@ -549,12 +555,21 @@ mod tests {
             .join("\n")
     }
 
+    /// A rule's name, a level, a move (column, row, direction) and the
+    /// level after it.
+    type Case = (
+        &'static str,
+        &'static str,
+        (usize, usize, Dir),
+        &'static str,
+    );
+
     /// One move on a small level and the level after it, each case named
     /// after the rule it shows.
     #[test]
     fn single_moves_follow_the_rules() {
         #[rustfmt::skip]
-        let cases: &[(&str, &str, (usize, usize, Dir), &str)] = &[
+        let cases: &[Case] = &[
             // Red moves right next to the white and pushes it one tile on.
             ("red pushes simple", "R.W..", (0, 0, Dir::Right), ".R.W."),
             ("red cannot push black", "R.K..", (0, 0, Dir::Right), ".RK.."),
@@ -652,28 +667,12 @@ mod tests {
         // red from b1 to c1; the red has acted already and does not push
         // again; the white activates (no effect).
         let l = lv("R.Y..W.");
-        let (s, rep) = l
-            .play(
-                &l.start,
-                Move {
-                    cell: 0,
-                    dir: Dir::Right,
-                },
-            )
-            .unwrap();
+        let (s, rep) = play_start(&l, 0, Dir::Right);
         assert_eq!(show(&l, &s), "..RYW..");
         assert_eq!(rep.activations, 3);
         // Two reds pushing each other apart: each acts once, the chain ends.
         let l = lv("R.R....");
-        let (s, rep) = l
-            .play(
-                &l.start,
-                Move {
-                    cell: 0,
-                    dir: Dir::Right,
-                },
-            )
-            .unwrap();
+        let (s, rep) = play_start(&l, 0, Dir::Right);
         assert_eq!(show(&l, &s), ".R.R...");
         assert_eq!(rep.activations, 2);
     }
@@ -681,26 +680,10 @@ mod tests {
     #[test]
     fn decision_grey_never_activates_and_white_does() {
         let l = lv("R.W..");
-        let (_, rep) = l
-            .play(
-                &l.start,
-                Move {
-                    cell: 0,
-                    dir: Dir::Right,
-                },
-            )
-            .unwrap();
+        let (_, rep) = play_start(&l, 0, Dir::Right);
         assert_eq!(rep.activations, 2);
         let l = lv("R.G..");
-        let (_, rep) = l
-            .play(
-                &l.start,
-                Move {
-                    cell: 0,
-                    dir: Dir::Right,
-                },
-            )
-            .unwrap();
+        let (_, rep) = play_start(&l, 0, Dir::Right);
         assert_eq!(rep.activations, 1);
     }
 

@@ -102,10 +102,17 @@ mod tests {
         assert!(won > 15 && lost > 300, "won {won} lost {lost}");
     }
 
-    /// Plain memoised search over every jump.
-    fn reference_winnable(board: &Board, pegs: Cells, memo: &mut HashMap<Cells, bool>) -> bool {
-        if pegs.count_ones() == 1 {
-            return true;
+    /// Plain memoised search over every jump: true when some sequence of
+    /// jumps from `pegs` reaches a position `end` accepts (`end` gives a
+    /// position's verdict once no further jump counts, `None` before).
+    fn reference_search(
+        board: &Board,
+        pegs: Cells,
+        end: &dyn Fn(Cells) -> Option<bool>,
+        memo: &mut HashMap<Cells, bool>,
+    ) -> bool {
+        if let Some(v) = end(pegs) {
+            return v;
         }
         if let Some(&w) = memo.get(&pegs) {
             return w;
@@ -114,9 +121,19 @@ mod tests {
         board.jumps(pegs, &mut js);
         let w = js
             .iter()
-            .any(|&j| reference_winnable(board, apply(pegs, j), memo));
+            .any(|&j| reference_search(board, apply(pegs, j), end, memo));
         memo.insert(pegs, w);
         w
+    }
+
+    /// True when the jumps from `pegs` can leave one peg.
+    fn reference_winnable(board: &Board, pegs: Cells, memo: &mut HashMap<Cells, bool>) -> bool {
+        reference_search(
+            board,
+            pegs,
+            &|p| (p.count_ones() == 1).then_some(true),
+            memo,
+        )
     }
 
     /// Every position reachable from `pegs`.
@@ -200,7 +217,7 @@ mod tests {
                 options(true, false, false),
                 options(false, true, true),
             ] {
-                let o = solve(&g, opts, &Budget::unlimited());
+                let o = solve(g, opts, &Budget::unlimited());
                 assert_eq!(o.moves.is_some(), truth, "{} {opts:?}", g.id());
                 assert_eq!(o.proven_unsolvable, !truth, "{} {opts:?}", g.id());
                 if let Some(m) = &o.moves {
@@ -217,19 +234,8 @@ mod tests {
         goal: Cells,
         memo: &mut HashMap<Cells, bool>,
     ) -> bool {
-        if pegs.count_ones() <= goal.count_ones() {
-            return pegs == goal;
-        }
-        if let Some(&w) = memo.get(&pegs) {
-            return w;
-        }
-        let mut js = Vec::new();
-        board.jumps(pegs, &mut js);
-        let w = js
-            .iter()
-            .any(|&j| reference_reaches(board, apply(pegs, j), goal, memo));
-        memo.insert(pegs, w);
-        w
+        let end = |p: Cells| (p.count_ones() <= goal.count_ones()).then_some(p == goal);
+        reference_search(board, pegs, &end, memo)
     }
 
     #[test]
