@@ -32,18 +32,9 @@ fn a_closed_pipe_ends_the_output_quietly() {
 /// `TMPDIR` gridbot was given, which must be empty again afterwards.
 #[test]
 fn a_browser_run_leaves_no_temporary_files() {
-    let root = std::env::var_os("GRIDBOT_GAMES")
-        .map(std::path::PathBuf::from)
-        .unwrap_or_else(|| {
-            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/games")
-        });
-    if !root.join("sgt-web/flood.html").is_file() {
-        println!(
-            "skipped: {} not found (set GRIDBOT_GAMES)",
-            root.join("sgt-web").display()
-        );
+    let Some(root) = crate::util::shared_games("sgt-web/flood.html") else {
         return;
-    }
+    };
     // A short path: Chromium keeps a socket under TMPDIR (107 bytes at most).
     let tmp = tempfile::tempdir_in("/tmp").expect("a temporary folder");
     let out = gridbot(None)
