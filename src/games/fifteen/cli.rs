@@ -20,8 +20,8 @@ use super::pdb::{cache_dir, OpenReport, Partition, PatternDb};
 use super::rules::{clicks, Board};
 use super::solve::{solve, SolveOptions};
 use crate::cli::args::{parse_duration, read_input, source_name};
-pub use bench::{run_bench, BenchArgs};
 use crate::games::registry::{verbs, Entry, GameCli};
+pub use bench::{run_bench, BenchArgs};
 
 /// Fifteen in the registry.
 pub static GAME: GameCli = GameCli {

@@ -21,9 +21,9 @@ use super::draw::draw;
 use super::endgame::{placements, Endgame, LevelStats, MAX_TABLE_BALLS};
 use super::parse::parse_boards;
 use super::rules::{coords, Board};
+use crate::cli::args::parse_number;
 use crate::cli::args::{parse_random_boards, parse_seed};
 use crate::cli::bench::BenchOptions;
-use crate::cli::args::parse_number;
 use crate::games::registry::{verbs, Entry, GameCli, Verb};
 
 /// `gridbot endgame fling`: Fling!'s own verb.

@@ -28,8 +28,8 @@ use crate::cli::args::{
 };
 use crate::cli::bench::BenchOptions;
 use crate::cli::sgt_game::{run_demo, run_play, run_validate, DemoArgs, PlayArgs, ValidateArgs};
-use crate::measure::peak_rss_bytes;
 use crate::games::registry::{verbs, Entry, GameCli};
+use crate::measure::peak_rss_bytes;
 use crate::solver::{Budget, Outcome};
 
 /// Pegs in the registry.

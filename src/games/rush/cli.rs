@@ -21,11 +21,11 @@ use super::generate::{from_database, generate_random, Rng};
 use super::parse::{parse_line, parse_puzzles, Puzzle};
 use super::search::steps;
 use super::solve::{solve, Strategy};
-use crate::cli::bench::BenchOptions;
 use crate::cli::args::{
     parse_bytes, parse_number, parse_seed, parse_span, parse_threads, read_input, source_name,
     ArgError, SearchLimits,
 };
+use crate::cli::bench::BenchOptions;
 use crate::games::registry::{verbs, Entry, GameCli, Verb};
 use crate::solver::Budget;
 
