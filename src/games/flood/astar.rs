@@ -30,20 +30,7 @@ use super::heuristic::layered_bound_capped;
 use super::problem::{Flood, State};
 use super::regions::BitGraph;
 use crate::solver::astar::{astar_with, AstarProblem, Config, NodeView};
-use crate::solver::{Bits, Budget, BudgetExceeded};
-
-/// The result of one search.
-#[derive(Debug, Clone)]
-pub struct Outcome {
-    /// Best solution found (colours).
-    pub moves: Vec<u8>,
-    /// Proven lower bound on the optimum.
-    pub lower_bound: usize,
-    /// Nodes expanded.
-    pub nodes: u64,
-    /// Why the search stopped early, if it did.
-    pub stopped: Option<BudgetExceeded>,
-}
+use crate::solver::{Bits, Budget, Outcome};
 
 /// Tag of the children of an expansion narrowed by colour elimination.
 pub const FORCED: u8 = 1;
@@ -207,20 +194,19 @@ impl<const N: usize> AstarProblem for Flood<'_, N> {
     }
 }
 
-/// Runs A* from the start state, with `incumbent` as a known solution.
-pub fn astar<const N: usize>(g: &BitGraph<N>, budget: &Budget, incumbent: Vec<u8>) -> Outcome {
+/// Runs A* from the start state, with `incumbent` as a known solution:
+/// the outcome always holds a line (the incumbent when A* found nothing
+/// better), with a lower bound of at most its length.
+pub fn astar<const N: usize>(g: &BitGraph<N>, budget: &Budget, incumbent: Vec<u8>) -> Outcome<u8> {
     let problem = Flood::new(g, budget);
     let start = problem.start();
     let config = Config {
         incumbent: Some(incumbent.clone()),
         check_every: 256,
     };
-    let o = astar_with(&problem, &start, budget, &config);
-    let moves = o.moves.unwrap_or(incumbent);
-    Outcome {
-        lower_bound: (o.lower_bound as usize).min(moves.len()),
-        moves,
-        nodes: o.nodes,
-        stopped: o.stopped,
-    }
+    let mut o = astar_with(&problem, &start, budget, &config);
+    let moves = o.moves.take().unwrap_or(incumbent);
+    o.lower_bound = o.lower_bound.min(moves.len() as u32);
+    o.moves = Some(moves);
+    o
 }

@@ -16,38 +16,23 @@
 use super::problem::Flood;
 use super::regions::BitGraph;
 use crate::solver::dfbnb::{dfbnb_with, Config};
-use crate::solver::{Budget, BudgetExceeded};
-
-/// The result of a branch-and-bound run.
-#[derive(Debug, Clone)]
-pub struct Outcome {
-    /// Best solution found.
-    pub moves: Vec<u8>,
-    /// True when the unrestricted pass finished.
-    pub exhausted: bool,
-    /// Nodes visited.
-    pub nodes: u64,
-    /// Why the search stopped early, if it did.
-    pub stopped: Option<BudgetExceeded>,
-}
+use crate::solver::{Budget, Outcome};
 
 /// Runs limited discrepancy passes then a full pass, improving `incumbent`
-/// (a winning sequence: the greedy one).
+/// (a winning sequence: the greedy one). The outcome always holds a line
+/// (the incumbent when nothing better was found); it is proven optimal
+/// when the unrestricted pass finished.
 pub fn branch_and_bound<const N: usize>(
     g: &BitGraph<N>,
     budget: &Budget,
     incumbent: Vec<u8>,
-) -> Outcome {
+) -> Outcome<u8> {
     let problem = Flood::new(g, budget);
     let config = Config {
         discrepancies: 4,
         initial: Some(incumbent.clone()),
     };
-    let o = dfbnb_with(&problem, &problem.start(), budget, &config);
-    Outcome {
-        exhausted: o.proven_optimal,
-        moves: o.moves.unwrap_or(incumbent),
-        nodes: o.nodes,
-        stopped: o.stopped,
-    }
+    let mut o = dfbnb_with(&problem, &problem.start(), budget, &config);
+    o.moves = Some(o.moves.take().unwrap_or(incumbent));
+    o
 }

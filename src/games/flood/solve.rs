@@ -162,16 +162,18 @@ fn run<const N: usize>(graph: &RegionGraph, strategy: Strategy, budget: &Budget)
     let (moves, lower_bound, nodes, stopped) = match strategy {
         Strategy::Astar => {
             let o = astar::astar(&g, budget, incumbent);
-            (o.moves, o.lower_bound.max(root_bound), o.nodes, o.stopped)
+            let lb = (o.lower_bound as usize).max(root_bound);
+            (o.moves.unwrap_or_default(), lb, o.nodes, o.stopped)
         }
         Strategy::BranchAndBound => {
             let o = bnb::branch_and_bound(&g, budget, incumbent);
-            let lb = if o.exhausted {
-                o.moves.len()
+            let moves = o.moves.unwrap_or_default();
+            let lb = if o.proven_optimal {
+                moves.len()
             } else {
                 root_bound
             };
-            (o.moves, lb, o.nodes, o.stopped)
+            (moves, lb, o.nodes, o.stopped)
         }
         Strategy::Greedy => (incumbent, root_bound, 0, None),
         Strategy::Beam => match greedy::beam(&g, 64, budget) {
