@@ -373,25 +373,6 @@ pub enum BoardInput {
     Literal(String),
 }
 
-/// What kind of thing is at `path` when it is not a regular file.
-fn kind_of(meta: &std::fs::Metadata) -> &'static str {
-    use std::os::unix::fs::FileTypeExt;
-    let t = meta.file_type();
-    if t.is_dir() {
-        "a directory"
-    } else if t.is_fifo() {
-        "a FIFO"
-    } else if t.is_char_device() {
-        "a character device"
-    } else if t.is_block_device() {
-        "a block device"
-    } else if t.is_socket() {
-        "a socket"
-    } else {
-        "not a regular file"
-    }
-}
-
 /// True if `text` could be a board written on the command line: an
 /// sgt-style game ID (`WxH:...`), several rows, or one word with at least
 /// one digit made of digits and letters only. A single word of letters only
@@ -432,7 +413,7 @@ pub fn board_input(arg: &str) -> Result<BoardInput, ArgError> {
         Ok(meta) => {
             return Err(ArgError::NotAFile {
                 path: arg.into(),
-                kind: kind_of(&meta),
+                kind: crate::files::kind_of(&meta),
             })
         }
         Err(err) if err.kind() == std::io::ErrorKind::NotFound => {
