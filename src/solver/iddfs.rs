@@ -52,6 +52,40 @@ struct Search<'a, P: Keyed> {
 
 /// A shortest solution from `start` by iterative deepening with a
 /// depth-keyed transposition table.
+///
+/// A counter from 0 to 5 by `+1` and `*2` steps, keyed by its value:
+///
+/// ```
+/// use gridbot::solver::{iddfs, Budget, Keyed, Problem};
+///
+/// struct Count;
+/// impl Problem for Count {
+///     type State = u32;
+///     type Move = u32;
+///     fn moves(&self, _: &u32, out: &mut Vec<u32>) {
+///         out.extend([1, 2]); // 1: add one, 2: double
+///     }
+///     fn apply(&self, s: &u32, m: u32) -> u32 {
+///         if m == 1 { s + 1 } else { s * 2 }
+///     }
+///     fn is_goal(&self, s: &u32) -> bool {
+///         *s == 5
+///     }
+///     fn lower_bound(&self, s: &u32) -> u32 {
+///         u32::from(*s > 5) * 99 // overshot: never a goal again
+///     }
+/// }
+/// impl Keyed for Count {
+///     type Key = u32;
+///     fn key(&self, s: &u32) -> u32 {
+///         *s
+///     }
+/// }
+///
+/// let o = iddfs(&Count, &0, &Budget::unlimited());
+/// assert_eq!(o.moves.map(|m| m.len()), Some(4)); // e.g. 1, 2, 4, 5
+/// assert!(o.proven_optimal);
+/// ```
 pub fn iddfs<P: Keyed>(problem: &P, start: &P::State, budget: &Budget) -> Outcome<P::Move> {
     let t0 = Instant::now();
     let mut s = Search {
