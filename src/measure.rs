@@ -84,6 +84,16 @@ pub fn percentile<T: Copy>(sorted: &[T], p: f64) -> Option<T> {
     Some(sorted[i])
 }
 
+/// The mean of `values`, 0 when there are none.
+pub fn mean(values: impl Iterator<Item = f64>) -> f64 {
+    let (sum, n) = values.fold((0.0, 0usize), |(s, n), v| (s + v, n + 1));
+    if n == 0 {
+        0.0
+    } else {
+        sum / n as f64
+    }
+}
+
 /// The middle sample of `sorted` (the upper one of an even count).
 pub fn median<T: Copy>(sorted: &[T]) -> Option<T> {
     percentile(sorted, 0.5)

@@ -12,6 +12,7 @@ use anyhow::bail;
 
 use super::play::{finish_run, parse_size, pin_to_one_core, start_display, LoopArgs};
 use super::sgt_game::{play_generated, Found, GeneratedRun, Setup, SgtGame, Target};
+use crate::measure::mean;
 use crate::play::report::{GameRecord, GameResult};
 
 /// `gridbot bench play GAME`.
@@ -37,21 +38,9 @@ pub struct BenchPlayArgs {
     pub common: LoopArgs,
 }
 
+/// [`crate::measure::percentile`], 0 when there are no samples.
 fn percentile(sorted: &[f64], p: f64) -> f64 {
-    if sorted.is_empty() {
-        return 0.0;
-    }
-    let i = ((sorted.len() - 1) as f64 * p).round() as usize;
-    sorted[i]
-}
-
-fn mean(v: impl Iterator<Item = f64>) -> f64 {
-    let (s, n) = v.fold((0.0, 0usize), |(s, n), x| (s + x, n + 1));
-    if n == 0 {
-        0.0
-    } else {
-        s / n as f64
-    }
+    crate::measure::percentile(sorted, p).unwrap_or(0.0)
 }
 
 /// The figures of the benchmark's text report: the bot's mean time per

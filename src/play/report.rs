@@ -6,6 +6,8 @@ use std::path::Path;
 
 use serde::Serialize;
 
+use crate::measure::mean;
+
 /// How a game ended, as the bot saw it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -169,15 +171,6 @@ pub struct Summary {
     pub mean_bot_ms_per_move_excl_solve: f64,
     /// Mean solver time per game, ms.
     pub mean_solve_ms: f64,
-}
-
-fn mean(values: impl Iterator<Item = f64>) -> f64 {
-    let (sum, n) = values.fold((0.0, 0usize), |(s, n), v| (s + v, n + 1));
-    if n == 0 {
-        0.0
-    } else {
-        sum / n as f64
-    }
 }
 
 impl Summary {
