@@ -7,7 +7,6 @@
 //! (a duration that overflows an `Instant`, a thread count that takes a
 //! minute to spawn).
 
-use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -55,7 +54,7 @@ pub enum ArgError {
         kind: &'static str,
     },
     /// A word that is neither an existing file nor a plausible board.
-    #[error("no such file: {0}")]
+    #[error("{0}: no such file, and not a board written on the command line (see the command's --help for the board format)")]
     NoSuchFile(String),
     /// The file or standard input could not be read.
     #[error("cannot read {path}: {message}")]
@@ -362,6 +361,12 @@ pub fn parse_screen_size(text: &str) -> Result<(u32, u32), ArgError> {
     Ok((side(w)?, side(h)?))
 }
 
+/// Checks a screen size `WxH` (see [`parse_screen_size`]) for clap,
+/// keeping the text.
+pub fn valid_screen_size(text: &str) -> Result<String, ArgError> {
+    parse_screen_size(text).map(|_| text.to_string())
+}
+
 /// Where a board argument comes from.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum BoardInput {
@@ -374,9 +379,11 @@ pub enum BoardInput {
 }
 
 /// True if `text` could be a board written on the command line: an
-/// sgt-style game ID (`WxH:...`), several rows, or one word with at least
-/// one digit made of digits and letters only. A single word of letters only
-/// (`test`) or with a `/` or a `.` is taken for a misspelt file name.
+/// sgt-style game ID (`WxH:...`), several rows, or one word of digits,
+/// letters and `.` (an empty cell) with at least one digit or `.`. A
+/// single word of letters only (`test`), a word with a `/`, or one that
+/// ends in a file extension (`boards.txt`) is taken for a misspelt file
+/// name.
 pub fn plausible_board(text: &str) -> bool {
     let t = text.trim();
     if t.is_empty() {
@@ -391,11 +398,21 @@ pub fn plausible_board(text: &str) -> bool {
         .collect();
     let cells_only = rows
         .iter()
-        .all(|r| r.chars().all(|c| c.is_ascii_alphanumeric()));
-    if !cells_only {
+        .all(|r| r.chars().all(|c| c.is_ascii_alphanumeric() || c == '.'));
+    if !cells_only || looks_like_a_file_name(t) {
         return false;
     }
-    rows.len() > 1 || t.chars().any(|c| c.is_ascii_digit())
+    rows.len() > 1 || t.chars().any(|c| c.is_ascii_digit() || c == '.')
+}
+
+/// A word ending in `.` and one to four letters, as `boards.txt`, `a.toml`.
+fn looks_like_a_file_name(t: &str) -> bool {
+    t.rsplit_once('.').is_some_and(|(stem, ext)| {
+        !stem.is_empty()
+            && !stem.ends_with('.')
+            && (1..=4).contains(&ext.len())
+            && ext.chars().all(|c| c.is_ascii_alphabetic())
+    })
 }
 
 /// Decides what a board argument is: `-` is standard input; an existing
@@ -446,35 +463,15 @@ pub fn board_input(arg: &str) -> Result<BoardInput, ArgError> {
 /// The text of a board argument (see [`board_input`]): standard input, a
 /// regular file of at most [`MAX_BOARD_FILE`] bytes, or the argument.
 pub fn read_board_text(arg: &str) -> Result<String, ArgError> {
-    let read = |mut r: Box<dyn Read>, path: &str| -> Result<String, ArgError> {
-        let mut bytes = Vec::new();
-        (&mut r)
-            .take(MAX_BOARD_FILE + 1)
-            .read_to_end(&mut bytes)
-            .map_err(|e| ArgError::Read {
-                path: path.into(),
-                message: e.to_string(),
-            })?;
-        if bytes.len() as u64 > MAX_BOARD_FILE {
-            return Err(ArgError::Read {
-                path: path.into(),
-                message: "larger than 16 MiB, not a board".into(),
-            });
-        }
-        String::from_utf8(bytes).map_err(|_| ArgError::Read {
-            path: path.into(),
-            message: "not UTF-8 text".into(),
+    let read = |path: &str| {
+        crate::files::read_text(path, MAX_BOARD_FILE, "a board").map_err(|e| ArgError::Read {
+            path: crate::files::shorten(arg),
+            message: e.reason(),
         })
     };
     match board_input(arg)? {
-        BoardInput::Stdin => read(Box::new(std::io::stdin()), "standard input"),
-        BoardInput::File(p) => {
-            let f = std::fs::File::open(&p).map_err(|e| ArgError::Read {
-                path: arg.into(),
-                message: e.to_string(),
-            })?;
-            read(Box::new(f), arg)
-        }
+        BoardInput::Stdin => read("-"),
+        BoardInput::File(p) => read(&p.to_string_lossy()),
         BoardInput::Literal(s) => Ok(s),
     }
 }
@@ -702,6 +699,9 @@ mod tests {
         assert!(!plausible_board("test"));
         assert!(!plausible_board("adir"));
         assert!(!plausible_board("boards.txt"));
+        assert!(!plausible_board("a.toml"));
+        assert!(plausible_board("AA....|xx"));
+        assert!(plausible_board("...."));
         assert!(!plausible_board("dir/x1"));
         assert!(!plausible_board(""));
     }
@@ -743,7 +743,7 @@ mod tests {
         ));
         assert_eq!(
             board_input("test").unwrap_err().to_string(),
-            "no such file: test"
+            "test: no such file, and not a board written on the command line (see the command's --help for the board format)"
         );
         assert_eq!(board_input("0101"), Ok(BoardInput::Literal("0101".into())));
         std::fs::remove_dir_all(&dir).unwrap();
