@@ -456,7 +456,7 @@ pub fn board_input(arg: &str) -> Result<BoardInput, ArgError> {
     if plausible_board(arg) {
         Ok(BoardInput::Literal(arg.into()))
     } else {
-        Err(ArgError::NoSuchFile(arg.into()))
+        Err(ArgError::NoSuchFile(crate::files::shorten(arg)))
     }
 }
 
@@ -747,5 +747,90 @@ mod tests {
         );
         assert_eq!(board_input("0101"), Ok(BoardInput::Literal("0101".into())));
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
+
+/// Property tests: every option parser takes any text without panicking,
+/// and whatever it accepts lies in its documented range.
+#[cfg(test)]
+mod fuzz {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// Text that looks like an option value, or like nothing at all.
+    fn value() -> impl Strategy<Value = String> {
+        prop_oneof![
+            "\\PC{0,24}",
+            "-?[0-9]{0,25}(\\.[0-9]{0,4})?(e[0-9]{1,3})?(ms|s|m|h|K|M|G|T|iB|B)?",
+            "[0-9]{0,12}(\\.\\.=?)?[0-9]{0,12}",
+            "[0-9]{0,6}[xX][0-9]{0,6}",
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(crate::fuzz::config(512))]
+
+        #[test]
+        fn durations_stay_in_range(t in value()) {
+            if let Ok(d) = parse_duration(&t) {
+                prop_assert!(d <= MAX_DURATION);
+            }
+            if let Ok(ms) = parse_millis(&t) {
+                prop_assert!(ms <= MAX_MILLIS);
+            }
+        }
+
+        #[test]
+        fn sizes_and_counts_stay_in_range(t in value()) {
+            if let Ok(b) = parse_bytes(&t) {
+                prop_assert!((1..=MAX_BYTES).contains(&(b as u64)));
+            }
+            if let Ok(n) = parse_threads(&t) {
+                prop_assert!((1..=MAX_THREADS).contains(&n));
+            }
+            if let Ok(n) = parse_board_count(&t) {
+                prop_assert!((1..=MAX_BOARDS as usize).contains(&n));
+            }
+            if let Ok(n) = parse_runs(&t) {
+                prop_assert!((1..=10_000).contains(&n));
+            }
+            if let Ok(n) = parse_node_limit(&t) {
+                prop_assert!(n >= 1);
+            }
+            if let Ok(n) = parse_number::<u8, 2, 9>(&t) {
+                prop_assert!((2..=9).contains(&n));
+            }
+        }
+
+        #[test]
+        fn pairs_spans_and_screens_stay_in_range(t in value()) {
+            if let Ok((w, h)) = parse_pair::<1, 30>(&t) {
+                prop_assert!((1..=30).contains(&w) && (1..=30).contains(&h));
+            }
+            if let Ok((a, b)) = parse_span::<0, 250>(&t) {
+                prop_assert!(a <= b && b <= 250);
+            }
+            if let Ok((w, h)) = parse_screen_size(&t) {
+                prop_assert!(w > 0 && h > 0);
+                prop_assert!(valid_screen_size(&t).is_ok());
+            }
+        }
+
+        #[test]
+        fn board_arguments_never_panic(t in "\\PC{0,40}") {
+            let _ = plausible_board(&t);
+            if let Err(e) = board_input(&t) {
+                // Messages shorten what they echo.
+                prop_assert!(e.to_string().len() < 400, "{e}");
+            }
+        }
+
+        #[test]
+        fn shortened_text_is_short_and_a_prefix(t in "\\PC{0,300}") {
+            let s = crate::files::shorten(&t);
+            prop_assert!(s.chars().count() <= crate::files::ECHO_CHARS + 30);
+            let kept = s.split("... (").next().unwrap();
+            prop_assert!(t.starts_with(kept));
+        }
     }
 }

@@ -227,14 +227,14 @@ fn save_words(
     head.extend_from_slice(&u64::from(k).to_le_bytes());
     head.extend_from_slice(&placements(k).to_le_bytes());
     head.extend_from_slice(&checksum_of(n, &word).to_le_bytes());
-    w.write_all(&head).map_err(io_err(&tmp))?;
+    w.write_all(&head).map_err(io_err(tmp))?;
     let mut bytes = Vec::with_capacity(8 << 16);
     for start in (0..n).step_by(1 << 16) {
         bytes.clear();
         for i in start..(start + (1 << 16)).min(n) {
             bytes.extend_from_slice(&word(i).to_le_bytes());
         }
-        w.write_all(&bytes).map_err(io_err(&tmp))?;
+        w.write_all(&bytes).map_err(io_err(tmp))?;
     }
     w.flush().map_err(io_err(tmp))?;
     drop(w);
