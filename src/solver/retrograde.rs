@@ -371,7 +371,7 @@ mod tests {
         assert!(e.to_string().contains("t.nib"));
         // Missing.
         let e = NibbleTable::load(&scratch("absent")).unwrap_err();
-        assert!(matches!(e, TableError::Io { .. }));
+        assert!(matches!(e, TableError::File(_)), "{e}");
         std::fs::remove_file(&path).unwrap();
     }
 }
