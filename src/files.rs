@@ -465,8 +465,11 @@ fn resolve_link(path: &Path) -> Result<PathBuf, FileError> {
 }
 
 /// A temporary file in the target's folder (so the rename is atomic),
-/// named after the target so that a leftover is recognisable.
+/// named after the target so that a leftover is recognisable, with the
+/// mode the file will keep: the replaced file's, or for a new file what
+/// the umask leaves of 0666 (as any program's new file).
 fn stage_beside(target: &Path) -> io::Result<tempfile::NamedTempFile> {
+    use std::os::unix::fs::PermissionsExt;
     let dir = match target.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => Path::new("."),
@@ -475,10 +478,15 @@ fn stage_beside(target: &Path) -> io::Result<tempfile::NamedTempFile> {
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_else(|| "output".into());
-    tempfile::Builder::new()
+    let staged = tempfile::Builder::new()
         .prefix(&format!(".{name}."))
         .suffix(".partial")
-        .tempfile_in(dir)
+        .permissions(fs::Permissions::from_mode(0o666))
+        .tempfile_in(dir)?;
+    if let Ok(meta) = fs::metadata(target) {
+        staged.as_file().set_permissions(meta.permissions())?;
+    }
+    Ok(staged)
 }
 
 #[cfg(test)]
@@ -653,6 +661,28 @@ mod tests {
         }
         assert_eq!(reader.join().unwrap(), b"through");
         assert!(fs::symlink_metadata(&fifo).unwrap().file_type().is_fifo());
+    }
+
+    #[test]
+    fn outputs_get_the_usual_mode_or_keep_the_old_one() {
+        use std::os::unix::fs::PermissionsExt;
+        let d = dir();
+        let p = d.path().join("new.txt");
+        write_all(&p, b"x", Replace::Refuse).unwrap();
+        // SAFETY: umask(2) read and restored at once.
+        let umask = unsafe {
+            let m = libc::umask(0o022);
+            libc::umask(m);
+            m
+        };
+        let mode = fs::metadata(&p).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o666 & !(umask as u32));
+        fs::set_permissions(&p, fs::Permissions::from_mode(0o640)).unwrap();
+        write_all(&p, b"y", Replace::Allow).unwrap();
+        assert_eq!(
+            fs::metadata(&p).unwrap().permissions().mode() & 0o777,
+            0o640
+        );
     }
 
     #[test]
