@@ -29,3 +29,4 @@ mod reliability;
 mod rush_enumerate;
 mod rush_play;
 mod solver_cli;
+mod units;
