@@ -12,6 +12,7 @@
 pub mod args;
 pub mod bench;
 pub mod click;
+pub mod cluster;
 pub mod fixtures;
 pub mod games;
 pub mod play;
@@ -51,6 +52,8 @@ enum Fixed {
     Games(games::Args),
     /// Merge the units of a job folder into the output of the local run.
     Merge(units::MergeArgs),
+    /// Run a job's units as Slurm job arrays: submit, status, resume.
+    Cluster(cluster::Args),
 }
 
 /// The game `gridbot demo` plays when no game is named.
@@ -155,6 +158,7 @@ pub fn main() -> ExitCode {
                 Fixed::Click(args) => click::run(args),
                 Fixed::Games(args) => games::run(args),
                 Fixed::Merge(args) => units::run_merge(args),
+                Fixed::Cluster(args) => cluster::run(args),
             },
             Err(e) => e.exit(),
         },
