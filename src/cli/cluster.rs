@@ -145,7 +145,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         Action::Submit(a) => submit(a),
         Action::Status(a) => status(&a.dir),
         Action::Resume(a) => {
-            let (dir, plan) = open_job(&a.dir)?;
+            // Absolute: the tasks may start in another folder.
+            let path =
+                std::path::absolute(&a.dir).with_context(|| format!("{}", a.dir.display()))?;
+            let (dir, plan) = open_job(&path)?;
             launch(&dir, plan.as_ref(), &a.options)
         }
     }
@@ -195,6 +198,10 @@ fn submit(args: SubmitArgs) -> anyhow::Result<ExitCode> {
         let all: Vec<usize> = (0..plan.manifest().units).collect();
         print_scripts(&dir, &plan.manifest().command, &all, &args.options)?;
         return Ok(ExitCode::SUCCESS);
+    }
+    if !args.options.dry_run {
+        // Slurm answers before anything is written.
+        max_array_size()?;
     }
     let jd = JobDir::open(&dir, plan.manifest())?;
     launch(&jd, plan.as_ref(), &args.options)

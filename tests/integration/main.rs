@@ -13,6 +13,7 @@ mod util;
 mod browser;
 mod capture_cli;
 mod capture_fresh;
+mod cluster;
 mod display;
 mod every_verb;
 mod fifteen_play;
