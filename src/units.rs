@@ -100,6 +100,14 @@ pub enum UnitsError {
         /// The job asked for.
         wanted: String,
     },
+    /// A job folder's path that is something else.
+    #[error("{path}: {kind}, not a folder; give a folder (new or of this job) as --out")]
+    NotAFolder {
+        /// The path.
+        path: String,
+        /// What it is.
+        kind: &'static str,
+    },
     /// A folder with files but no manifest.
     #[error("{path}: not a job folder (no {MANIFEST}) and not empty{hint}; use another --out, or delete it")]
     NotJobFolder {
@@ -321,6 +329,18 @@ impl JobDir {
             path: dir.display().to_string(),
             source: e,
         };
+        if let Ok(meta) = std::fs::metadata(dir) {
+            if !meta.is_dir() {
+                return Err(UnitsError::NotAFolder {
+                    path: dir.display().to_string(),
+                    kind: if meta.is_file() {
+                        "a regular file"
+                    } else {
+                        files::kind_of(&meta)
+                    },
+                });
+            }
+        }
         std::fs::create_dir_all(dir).map_err(io)?;
         let path = dir.join(MANIFEST);
         if !path.exists() {
@@ -603,6 +623,11 @@ pub fn run_local<J: Job>(
     replace: Replace,
     progress: impl Fn(u64, u64) + Sync,
 ) -> Result<J::Merged, UnitsError> {
+    if let Some(out) = out {
+        // An output that cannot be written is refused before any work
+        // (and before the job folder is made).
+        drop(files::Output::create(out, replace)?);
+    }
     let d = JobDir::open(dir, Manifest::of(job))?;
     if job.unit_count() > 0 {
         run_units(&d, job, 0..=job.unit_count() - 1, progress)?;
