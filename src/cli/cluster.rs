@@ -616,3 +616,97 @@ fn status(path: &Path) -> anyhow::Result<ExitCode> {
     }
     Ok(ExitCode::SUCCESS)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn options(tasks: Option<usize>) -> Options {
+        Options {
+            partition: Some("batch".into()),
+            max_parallel: Some(4),
+            time: None,
+            mem: Some("2G".into()),
+            tasks,
+            dry_run: false,
+            wait: false,
+        }
+    }
+
+    #[test]
+    fn arrays_split_at_max_array_size_and_cover_every_unit_once() {
+        let todo: Vec<usize> = (0..10).chain(20..25).collect();
+        let command = vec![
+            "enumerate".to_string(),
+            "rush".into(),
+            "--size".into(),
+            "5".into(),
+        ];
+        let s = scripts(
+            Path::new("/shared/j"),
+            &command,
+            &todo,
+            &options(None),
+            1,
+            &[4],
+        )
+        .unwrap();
+        // 15 tasks of one unit, 4 a script, then the merge.
+        assert_eq!(s.len(), 5);
+        assert_eq!(s[4].0, "merge.sh");
+        let mut covered = Vec::new();
+        for (name, text) in &s[..4] {
+            assert!(text.contains("#SBATCH --open-mode=append"), "{name}");
+            assert!(
+                text.contains("#SBATCH --partition=batch\n#SBATCH --mem=2G\n"),
+                "{text}"
+            );
+            let ranges = text
+                .lines()
+                .find_map(|l| l.strip_prefix("RANGES=("))
+                .unwrap();
+            let ranges: Vec<&str> = ranges.trim_end_matches(')').split(' ').collect();
+            assert!(text.contains(&format!("#SBATCH --array=0-{}%4\n", ranges.len() - 1)));
+            for r in ranges {
+                let (a, b) = r.split_once("..").unwrap();
+                covered.extend(a.parse::<usize>().unwrap()..=b.parse().unwrap());
+            }
+        }
+        assert_eq!(covered, todo);
+        assert!(s[4].1.contains("--kill-on-invalid-dep=yes"));
+        assert!(s[4].1.contains("merge '/shared/j'"));
+    }
+
+    #[test]
+    fn tasks_group_units_into_ranges() {
+        let todo: Vec<usize> = (0..178).collect();
+        let r = task_ranges(&todo, Some(8));
+        assert_eq!(r.len(), 8);
+        assert_eq!(r[0], (0, 22));
+        assert_eq!(r[7], (161, 177));
+        assert_eq!(task_ranges(&[5, 9], None), vec![(5, 5), (9, 9)]);
+        assert!(task_ranges(&[], Some(3)).is_empty());
+    }
+
+    #[test]
+    fn words_and_options_are_checked() {
+        assert_eq!(quote("it's"), r"'it'\''s'");
+        assert_eq!(job_id("123\n").unwrap(), "123");
+        assert_eq!(job_id("77;cluster\n").unwrap(), "77");
+        assert!(job_id("sbatch: error").is_err());
+        assert!(parse_slurm_time("1-02:00:00").is_ok());
+        assert!(parse_slurm_time("10; rm -rf /").is_err());
+        assert!(parse_slurm_mem("4G").is_ok());
+        assert!(parse_slurm_mem("0").is_err());
+        assert!(parse_slurm_mem("4GB").is_err());
+        assert!(parse_slurm_word("debug").is_ok());
+        assert!(parse_slurm_word("a b").is_err());
+        let words: Vec<String> = ["rush", "--out", "d", "--size", "5"]
+            .map(String::from)
+            .to_vec();
+        let (out, rest) = split_out(&words).unwrap();
+        assert!(out.is_absolute() && out.ends_with("d"));
+        assert_eq!(rest, ["rush", "--size", "5"]);
+        assert!(split_out(&words[..1]).is_err());
+    }
+}
