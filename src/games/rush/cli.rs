@@ -501,24 +501,20 @@ fn run_enumerate(args: EnumerateArgs) -> anyhow::Result<ExitCode> {
         );
         return Ok(ExitCode::SUCCESS);
     }
-    // The local run: every unit into `FILE.units/` (a temporary folder
-    // without --out), then the merge, as for a split run.
+    // The local run: every unit into `FILE.units/`, then the merge, as
+    // for a split run. Without --out there is nothing to merge into: the
+    // units are counted in memory and no file is written.
     let t0 = std::time::Instant::now();
-    let scratch = match args.out {
-        Some(_) => None,
-        None => Some(
-            tempfile::Builder::new()
-                .prefix("gridbot-enumerate-")
-                .tempdir()?,
-        ),
-    };
-    let dir = match (&args.out, &scratch) {
-        (Some(out), _) => units_dir(out),
-        (None, Some(t)) => t.path().join("units"),
-        (None, None) => unreachable!("a scratch folder without --out"),
-    };
-    let summary = pool
-        .install(|| units::run_local(&dir, &job, args.out.as_deref(), Replace::Allow, progress))?;
+    let summary = pool.install(|| match &args.out {
+        Some(out) => Ok::<_, anyhow::Error>(units::run_local(
+            &units_dir(out),
+            &job,
+            Some(out),
+            Replace::Allow,
+            progress,
+        )?),
+        None => Ok(job.summary(progress)?),
+    })?;
     bar.finish_and_clear();
     print_summary(&summary, args.rules, args.json, Some(t0.elapsed()))?;
     Ok(ExitCode::SUCCESS)

@@ -617,17 +617,7 @@ fn walk_units(
     progress: impl Fn(u64, u64) + Sync,
 ) -> Result<(Summary, Vec<Entry>), EnumerateError> {
     let job = EnumerateJob::new(n, walls, rules, stride)?;
-    let done = AtomicU64::new(0);
-    let total = job.unit_count() as u64;
-    let results: Vec<UnitResult> = (0..job.unit_count())
-        .into_par_iter()
-        .with_max_len(1)
-        .map(|k| {
-            let r = job.result(k)?;
-            progress(done.fetch_add(1, Ordering::Relaxed) + 1, total);
-            Ok(r)
-        })
-        .collect::<Result<_, EnumerateError>>()?;
+    let results = job.walk(progress, |r| r)?;
     Ok(summarise(n, walls, results))
 }
 
@@ -665,6 +655,42 @@ impl EnumerateJob {
             all,
             index,
         })
+    }
+
+    /// Walks every unit in memory (in parallel, rayon) and returns what
+    /// `each` makes of each unit's result, in unit order.
+    fn walk<T: Send>(
+        &self,
+        progress: impl Fn(u64, u64) + Sync,
+        each: impl Fn(UnitResult) -> T + Sync,
+    ) -> Result<Vec<T>, EnumerateError> {
+        let done = AtomicU64::new(0);
+        let total = self.unit_count() as u64;
+        (0..self.unit_count())
+            .into_par_iter()
+            .with_max_len(1)
+            .map(|k| {
+                let r = self.result(k)?;
+                progress(done.fetch_add(1, Ordering::Relaxed) + 1, total);
+                Ok(each(r))
+            })
+            .collect()
+    }
+
+    /// The summary of every unit, walked in memory with no file written:
+    /// each unit's entries are counted and dropped, so memory stays one
+    /// unit's entries per thread (for a run that writes no database).
+    pub fn summary(&self, progress: impl Fn(u64, u64) + Sync) -> Result<Summary, EnumerateError> {
+        let parts = self.walk(progress, |r| {
+            let mut part = Summary::default();
+            tally(&mut part, &r);
+            part
+        })?;
+        let (mut s, _) = summarise(self.n, self.walls, Vec::new());
+        for p in parts {
+            combine(&mut s, p);
+        }
+        Ok(s)
     }
 
     /// Unit `k`'s counts and entries, in database order.
