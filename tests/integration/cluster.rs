@@ -83,27 +83,25 @@ fn local_database(dir: &TempDir) -> Vec<u8> {
     std::fs::read(local).unwrap()
 }
 
+/// `gridbot cluster submit OPTIONS -- gridbot enumerate rush --size 5
+/// --out JOB`.
+fn submit_rush5(job: &Path, options: &[&str]) -> std::process::Output {
+    let command = ["gridbot", "enumerate", "rush", "--size", "5", "--out"];
+    run(gridbot(None)
+        .args(["cluster", "submit"])
+        .args(options)
+        .arg("--")
+        .args(command)
+        .arg(job))
+}
+
 #[test]
 fn enumerate_rush_through_slurm_in_8_tasks_is_byte_identical() {
     need_cluster!();
     let dir = TempDir::new("cluster-rush");
     let local = local_database(&dir);
     let job = dir.join("job");
-    let out = run(gridbot(None).args([
-        "cluster",
-        "submit",
-        "--tasks",
-        "8",
-        "--wait",
-        "--",
-        "gridbot",
-        "enumerate",
-        "rush",
-        "--size",
-        "5",
-        "--out",
-        job.to_str().unwrap(),
-    ]));
+    let out = submit_rush5(&job, &["--tasks", "8", "--wait"]);
     assert_success(&out);
     assert!(
         stdout(&out).contains("merged every unit"),
@@ -132,22 +130,7 @@ fn a_cancelled_task_is_named_by_the_merge_and_resumed_alone() {
     let job = dir.join("job");
     let job_arg = job.to_str().unwrap();
     // One task at a time, so that task 5 is still pending when cancelled.
-    let submit = run(gridbot(None).args([
-        "cluster",
-        "submit",
-        "--tasks",
-        "8",
-        "--max-parallel",
-        "1",
-        "--",
-        "gridbot",
-        "enumerate",
-        "rush",
-        "--size",
-        "5",
-        "--out",
-        job_arg,
-    ]));
+    let submit = submit_rush5(&job, &["--tasks", "8", "--max-parallel", "1"]);
     assert_success(&submit);
     let (arrays, merge_id) = job_ids(&job);
     assert_eq!(arrays.len(), 1);
