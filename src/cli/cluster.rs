@@ -519,8 +519,8 @@ fn merged_after(
     Ok(ExitCode::SUCCESS)
 }
 
-/// The jobs of every submission to `dir`: (kind, id, script name).
-fn submitted(dir: &Path) -> Vec<(String, String, String)> {
+/// The jobs of every submission to `dir`: (kind, id, script).
+fn submitted(dir: &Path) -> Vec<(String, String, PathBuf)> {
     let mut jobs = Vec::new();
     for n in 1.. {
         let f = dir.join("slurm").join(n.to_string()).join("jobs.txt");
@@ -533,7 +533,8 @@ fn submitted(dir: &Path) -> Vec<(String, String, String)> {
         for l in text.lines() {
             let w: Vec<&str> = l.split(' ').collect();
             if let [kind, id, name] = w[..] {
-                jobs.push((kind.into(), id.into(), name.into()));
+                let script = f.with_file_name(name);
+                jobs.push((kind.into(), id.into(), script));
             }
         }
     }
@@ -565,17 +566,54 @@ fn status(path: &Path) -> anyhow::Result<ExitCode> {
     } else {
         slurm(&["squeue", "-h", "-r", "-o", "%F %K %T", "-j", &ids.join(",")]).unwrap_or_default()
     };
+    // The units of each queued task, from its array script's ranges.
+    let ranges_of = |script: &Path| -> Vec<(usize, usize)> {
+        let text = files::read_text(&script.display().to_string(), 1 << 24).unwrap_or_default();
+        let list = text.lines().find_map(|l| l.strip_prefix("RANGES=("));
+        list.unwrap_or("")
+            .trim_end_matches(')')
+            .split(' ')
+            .filter_map(|r| {
+                let (a, b) = r.split_once("..")?;
+                Some((a.parse().ok()?, b.parse().ok()?))
+            })
+            .collect()
+    };
+    let scripts: Vec<(&str, Vec<(usize, usize)>)> = jobs
+        .iter()
+        .filter(|(kind, _, _)| kind == "array")
+        .map(|(_, id, script)| (id.as_str(), ranges_of(script)))
+        .collect();
     let (mut running, mut pending) = (0, 0);
+    let mut queued_units = vec![false; count];
     for l in queued.lines() {
-        match l.split_whitespace().nth(2) {
-            Some("RUNNING") | Some("COMPLETING") => running += 1,
-            Some(_) => pending += 1,
-            None => {}
+        let w: Vec<&str> = l.split_whitespace().collect();
+        let [array, task, state] = w[..] else {
+            continue;
+        };
+        let range = scripts
+            .iter()
+            .find(|(id, _)| *id == array)
+            .and_then(|(_, r)| r.get(task.parse::<usize>().ok()?));
+        let units: Vec<usize> = range
+            .map(|&(a, b)| (a..=b.min(count.saturating_sub(1))).collect())
+            .unwrap_or_default();
+        let missing = units.iter().filter(|&&k| states[k] == UnitState::Missing);
+        let n = missing.clone().count();
+        for &k in missing {
+            queued_units[k] = true;
+        }
+        match state {
+            "RUNNING" | "COMPLETING" => running += n,
+            _ => pending += n,
         }
     }
+    let failed = (0..count)
+        .filter(|&k| states[k] == UnitState::Missing && !queued_units[k])
+        .count();
     let rest = count - done.len() - bad;
     println!(
-        "{}: {} of {count} units done; {running} tasks running, {pending} pending; {bad} damaged; {rest} units not done",
+        "{}: {} of {count} units done, {running} running, {pending} pending, {failed} failed or not submitted, {bad} damaged",
         path.display(),
         done.len()
     );
@@ -597,7 +635,7 @@ fn status(path: &Path) -> anyhow::Result<ExitCode> {
         if rest > 0 {
             let lanes = running.max(1) as f64;
             println!(
-                "projected finish: in about {:.0} s ({rest} units at {mean:.2} s on {} running tasks)",
+                "projected finish: in about {:.0} s ({rest} units at {mean:.2} s, {} at a time)",
                 rest as f64 * mean / lanes,
                 running.max(1)
             );

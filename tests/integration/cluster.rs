@@ -116,7 +116,7 @@ fn enumerate_rush_through_slurm_in_8_tasks_is_byte_identical() {
     let status = run(gridbot(None).args(["cluster", "status", job.to_str().unwrap()]));
     assert_success(&status);
     assert!(
-        stdout(&status).contains("178 of 178 units done"),
+        stdout(&status).contains("178 of 178 units done, 0 running, 0 pending, 0 failed"),
         "{}",
         stdout(&status)
     );
@@ -150,6 +150,12 @@ fn a_cancelled_task_is_named_by_the_merge_and_resumed_alone() {
     assert_clean_failure(
         &run(gridbot(None).args(["merge", job_arg])),
         "missing units 115..137",
+    );
+    let status = run(gridbot(None).args(["cluster", "status", job_arg]));
+    assert!(
+        stdout(&status).contains("155 of 178 units done, 0 running, 0 pending, 23 failed"),
+        "{}",
+        stdout(&status)
     );
     // Resume submits those units only, then the merge.
     let resume = run(gridbot(None).args(["cluster", "resume", "--wait", job_arg]));
