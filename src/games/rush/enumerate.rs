@@ -21,12 +21,15 @@
 //! ([`super::densewalk`]; the same search over a hash table,
 //! [`super::setbfs`], and the earlier flood fill per cluster,
 //! [`super::setwalk`], are kept as its references). Units run in parallel
-//! (rayon), and with an output folder each finished unit is saved, so an
-//! interrupted run resumes where it stopped. Memory: per thread, the
+//! (rayon). [`EnumerateJob`] is the enumeration as a job of units
+//! ([`crate::units`]): each finished unit is saved with a checksummed done
+//! marker, so an interrupted run resumes where it stopped and a run split
+//! over machines merges into the same database. Memory: per thread, the
 //! positions of the largest piece set met and their labels, and one
-//! unit's entries; [`enumerate_counts`] keeps no entries beyond a unit
-//! (the database file is merged from the units' files by
-//! [`super::dbmerge`]), [`enumerate`] returns them all.
+//! unit's entries; the job keeps no entries beyond a unit (the database
+//! file is merged from the units' files by [`super::dbmerge`], and
+//! [`EnumerateJob::summary`] counts without files), [`enumerate`] returns
+//! them all.
 //!
 //! [`enumerate_per_cluster`] is the first design, kept as the reference the
 //! tests compare with: one hashed breadth-first search per cluster, from
