@@ -127,13 +127,8 @@ pub struct Keys {
 #[derive(Debug, thiserror::Error)]
 pub enum CalibrationError {
     /// The file could not be read.
-    #[error("cannot read calibration file {path}: {source}")]
-    Read {
-        /// The file concerned.
-        path: PathBuf,
-        /// The underlying error.
-        source: std::io::Error,
-    },
+    #[error("cannot read the calibration file: {0}")]
+    Read(#[from] crate::files::FileError),
     /// The file is not valid TOML or has wrong fields.
     #[error("calibration file {path} is invalid: {message}")]
     Parse {
@@ -189,10 +184,11 @@ pub enum CalibrationError {
 impl Calibration {
     /// Loads and validates a calibration file.
     pub fn load(path: &Path) -> Result<Self, CalibrationError> {
-        let text = std::fs::read_to_string(path).map_err(|source| CalibrationError::Read {
-            path: path.to_owned(),
-            source,
-        })?;
+        let text = crate::files::read_text(
+            &path.to_string_lossy(),
+            crate::files::SMALL_FILE_CAP,
+            "a calibration file",
+        )?;
         Self::parse(&text, path)
     }
 

@@ -16,7 +16,7 @@
 //!
 //! ```no_run
 //! use gridbot::files::{read_text, Output, Replace};
-//! let text = read_text("board.txt", 1 << 20)?;
+//! let text = read_text("board.txt", 1 << 20, "a board")?;
 //! let mut out = Output::create("solution.txt".as_ref(), Replace::Refuse)?;
 //! std::io::Write::write_all(&mut out, text.as_bytes()).map_err(|e| out.error(e))?;
 //! out.commit()?;
@@ -71,12 +71,61 @@ pub enum FileError {
         /// The system's reason.
         source: io::Error,
     },
+    /// A folder is needed where something else is.
+    #[error("{path}: {kind}, where a folder is needed")]
+    NotADir {
+        /// The path in the way.
+        path: String,
+        /// What it is ("a regular file"...).
+        kind: &'static str,
+    },
     /// The bytes are not UTF-8 text.
     #[error("{path}: not UTF-8 text")]
     NotText {
         /// The path given.
         path: String,
     },
+}
+
+impl FileError {
+    /// What is wrong, without the path (for errors that name it already).
+    pub fn reason(&self) -> String {
+        match self {
+            FileError::NotAFile { kind, .. } => format!("{kind}, not a regular file"),
+            FileError::TooLarge { cap, what, .. } => {
+                format!("larger than {cap}, too large for {what}")
+            }
+            FileError::Exists { .. } => {
+                "already exists: give another path, or add --force to replace it".into()
+            }
+            FileError::DanglingLink { target, .. } => {
+                format!("a symbolic link to {target}, which does not exist")
+            }
+            FileError::Io { source, .. } => source.to_string(),
+            FileError::NotText { .. } => "not UTF-8 text".into(),
+            FileError::NotADir { kind, .. } => format!("{kind}, where a folder is needed"),
+        }
+    }
+}
+
+/// Largest benchmark file read whole (a million boards of a few hundred
+/// cells each).
+pub const BENCH_FILE_CAP: u64 = 256 << 20;
+
+/// Largest small text file read whole: a level, a calibration file.
+pub const SMALL_FILE_CAP: u64 = 1 << 20;
+
+/// Most characters of a user's input echoed in a message.
+pub const ECHO_CHARS: usize = 80;
+
+/// `text` as a message shows it: whole when short, otherwise its first
+/// [`ECHO_CHARS`] characters and how long it was, so that a 10 MB line or
+/// a 100 KB window title does not flood the terminal.
+pub fn shorten(text: &str) -> String {
+    match text.char_indices().nth(ECHO_CHARS) {
+        None => text.to_string(),
+        Some((cut, _)) => format!("{}... ({} bytes in all)", &text[..cut], text.len()),
+    }
 }
 
 /// What a kind of file is called in messages, for anything but a regular file.
@@ -156,9 +205,10 @@ pub fn read_bytes(arg: &str, cap: u64, what: &'static str) -> Result<Vec<u8>, Fi
     Ok(bytes)
 }
 
-/// The text of `arg` (a regular file, or `-`), at most `cap` bytes of UTF-8.
-pub fn read_text(arg: &str, cap: u64) -> Result<String, FileError> {
-    let bytes = read_bytes(arg, cap, "this input")?;
+/// The text of `arg` (a regular file, or `-`), at most `cap` bytes of
+/// UTF-8; `what` names the format in the error ("a board").
+pub fn read_text(arg: &str, cap: u64, what: &'static str) -> Result<String, FileError> {
+    let bytes = read_bytes(arg, cap, what)?;
     String::from_utf8(bytes).map_err(|_| FileError::NotText {
         path: if arg == "-" {
             "standard input".into()
@@ -216,39 +266,16 @@ impl Output {
     /// Prepares to write `path`, checking it first (see the module doc).
     pub fn create(path: &Path, replace: Replace) -> Result<Output, FileError> {
         let shown = path.display().to_string();
-        let target = resolve_link(path)?;
-        match fs::metadata(&target) {
-            Ok(meta) => {
-                let t = meta.file_type();
-                if t.is_char_device() || t.is_fifo() {
-                    let file = OpenOptions::new()
-                        .write(true)
-                        .open(&target)
-                        .map_err(|e| io_error(path, e))?;
-                    return Ok(Output {
-                        target,
-                        shown,
-                        sink: Sink::Through(file),
-                    });
-                }
-                if !meta.is_file() {
-                    return Err(FileError::NotAFile {
-                        path: shown,
-                        kind: kind_of(&meta),
-                    });
-                }
-                if replace == Replace::Refuse {
-                    return Err(FileError::Exists { path: shown });
-                }
-            }
-            Err(e) if e.kind() == io::ErrorKind::NotFound => {}
-            Err(e) => return Err(io_error(path, e)),
-        }
-        let staged = stage_beside(&target).map_err(|e| io_error(path, e))?;
+        let (target, through) = check_target(path, replace)?;
+        let sink = if through {
+            Sink::Through(open_through(&target).map_err(|e| io_error(path, e))?)
+        } else {
+            Sink::Staged(stage_beside(&target).map_err(|e| io_error(path, e))?)
+        };
         Ok(Output {
             target,
             shown,
-            sink: Sink::Staged(staged),
+            sink,
         })
     }
 
@@ -310,6 +337,116 @@ impl Write for Output {
             Sink::Through(f) => f.flush(),
         }
     }
+}
+
+/// Opens a character device or a FIFO for writing without blocking: a
+/// FIFO nobody reads is an error (ENXIO) instead of a hang.
+fn open_through(target: &Path) -> io::Result<File> {
+    use std::os::unix::fs::OpenOptionsExt;
+    let file = OpenOptions::new()
+        .write(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(target)
+        .map_err(|e| match e.raw_os_error() {
+            Some(libc::ENXIO) => io::Error::other("a FIFO that nobody reads"),
+            _ => e,
+        })?;
+    // Back to blocking writes, so a slow reader is waited for.
+    use std::os::fd::AsRawFd;
+    // SAFETY: fcntl on a descriptor this function owns.
+    let fd = file.as_raw_fd();
+    unsafe {
+        let flags = libc::fcntl(fd, libc::F_GETFL);
+        libc::fcntl(fd, libc::F_SETFL, flags & !libc::O_NONBLOCK);
+    }
+    Ok(file)
+}
+
+/// Checks, before a long run, that `path` could be written under the
+/// rules of [`Output`] (it may still fail later, e.g. on a full disk).
+pub fn check_output(path: &Path, replace: Replace) -> Result<(), FileError> {
+    check_target(path, replace).map(|_| ())
+}
+
+/// Where `path` leads (links followed) and whether it is written through
+/// (a character device or a FIFO); an error when it may not be written.
+fn check_target(path: &Path, replace: Replace) -> Result<(PathBuf, bool), FileError> {
+    let shown = || path.display().to_string();
+    let target = resolve_link(path)?;
+    match fs::metadata(&target) {
+        Ok(meta) => {
+            let t = meta.file_type();
+            if t.is_char_device() || t.is_fifo() {
+                return Ok((target, true));
+            }
+            if !meta.is_file() {
+                return Err(FileError::NotAFile {
+                    path: shown(),
+                    kind: kind_of(&meta),
+                });
+            }
+            if replace == Replace::Refuse {
+                return Err(FileError::Exists { path: shown() });
+            }
+            Ok((target, false))
+        }
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok((target, false)),
+        Err(e) => Err(io_error(path, e)),
+    }
+}
+
+/// Makes sure the folder `dir` exists (creating it and its parents), with
+/// a clear error when something else is in the way.
+pub fn ensure_dir(dir: &Path) -> Result<(), FileError> {
+    match fs::metadata(dir) {
+        Ok(meta) if meta.is_dir() => return Ok(()),
+        Ok(meta) => {
+            let kind = if meta.is_file() {
+                "a regular file"
+            } else {
+                kind_of(&meta)
+            };
+            return Err(FileError::NotADir {
+                path: dir.display().to_string(),
+                kind,
+            });
+        }
+        Err(_) => {}
+    }
+    fs::create_dir_all(dir).map_err(|e| {
+        // A parent that is a file gives ENOTDIR or EEXIST: name the parent.
+        let blocker = dir.ancestors().skip(1).find_map(|a| {
+            fs::metadata(a)
+                .ok()
+                .filter(|m| !m.is_dir())
+                .map(|_| a.display().to_string())
+        });
+        match blocker {
+            Some(parent) => FileError::NotADir {
+                path: parent,
+                kind: "a regular file",
+            },
+            None => io_error(dir, e),
+        }
+    })
+}
+
+/// Writes `image` as a PNG file to `path` under the rules of [`Output`].
+pub fn write_png<P, C>(
+    path: &Path,
+    image: &image::ImageBuffer<P, C>,
+    replace: Replace,
+) -> Result<(), FileError>
+where
+    P: image::PixelWithColorType,
+    [P::Subpixel]: image::EncodableLayout,
+    C: std::ops::Deref<Target = [P::Subpixel]>,
+{
+    let mut png = io::Cursor::new(Vec::new());
+    image
+        .write_to(&mut png, image::ImageFormat::Png)
+        .map_err(|e| io_error(path, io::Error::other(e)))?;
+    write_all(path, png.get_ref(), replace)
 }
 
 /// Writes `bytes` to `path` under the rules of [`Output`], all or nothing.
@@ -380,24 +517,57 @@ mod tests {
         let d = dir();
         let p = d.path().join("a.txt");
         fs::write(&p, "hello").unwrap();
-        assert_eq!(read_text(p.to_str().unwrap(), 5).unwrap(), "hello");
-        let e = read_text(p.to_str().unwrap(), 4).unwrap_err();
+        assert_eq!(
+            read_text(p.to_str().unwrap(), 5, "a test").unwrap(),
+            "hello"
+        );
+        let e = read_text(p.to_str().unwrap(), 4, "a test").unwrap_err();
         assert!(matches!(e, FileError::TooLarge { .. }), "{e}");
         assert!(e.to_string().contains("larger than 4 bytes"), "{e}");
     }
 
     #[test]
+    fn a_file_where_a_folder_is_needed_is_named_once() {
+        let d = dir();
+        let f = d.path().join("f");
+        fs::write(&f, "x").unwrap();
+        let e = ensure_dir(&f).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            format!("{}: a regular file, where a folder is needed", f.display())
+        );
+        let e = ensure_dir(&f.join("sub")).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            format!("{}: a regular file, where a folder is needed", f.display())
+        );
+        ensure_dir(&d.path().join("a/b")).unwrap();
+        ensure_dir(&d.path().join("a/b")).unwrap();
+    }
+
+    #[test]
+    fn long_inputs_are_shortened_in_messages() {
+        assert_eq!(shorten("short"), "short");
+        let long = "x".repeat(10_000_000);
+        let s = shorten(&long);
+        assert!(s.len() < 120, "{s}");
+        assert!(s.ends_with("... (10000000 bytes in all)"), "{s}");
+        // Never cut inside a character.
+        assert!(shorten(&"é".repeat(100)).starts_with(&"é".repeat(80)));
+    }
+
+    #[test]
     fn refuses_directories_devices_and_fifos_before_opening() {
         let d = dir();
-        let e = read_text(d.path().to_str().unwrap(), 10).unwrap_err();
+        let e = read_text(d.path().to_str().unwrap(), 10, "a test").unwrap_err();
         assert!(e.to_string().contains("a directory"), "{e}");
-        let e = read_text("/dev/zero", 10).unwrap_err();
+        let e = read_text("/dev/zero", 10, "a test").unwrap_err();
         assert!(e.to_string().contains("a character device"), "{e}");
         let fifo = d.path().join("fifo");
         let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
         assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
         // Opening a FIFO with no writer would block: it must be refused first.
-        let e = read_text(fifo.to_str().unwrap(), 10).unwrap_err();
+        let e = read_text(fifo.to_str().unwrap(), 10, "a test").unwrap_err();
         assert!(e.to_string().contains("a FIFO"), "{e}");
     }
 
@@ -406,11 +576,11 @@ mod tests {
         let d = dir();
         let link = d.path().join("link");
         std::os::unix::fs::symlink(d.path().join("nowhere"), &link).unwrap();
-        let e = read_text(link.to_str().unwrap(), 10).unwrap_err();
+        let e = read_text(link.to_str().unwrap(), 10, "a test").unwrap_err();
         assert!(matches!(e, FileError::DanglingLink { .. }), "{e}");
         let bin = d.path().join("bin");
         fs::write(&bin, [0xff, 0xfe, 0x00]).unwrap();
-        let e = read_text(bin.to_str().unwrap(), 10).unwrap_err();
+        let e = read_text(bin.to_str().unwrap(), 10, "a test").unwrap_err();
         assert!(e.to_string().contains("not UTF-8"), "{e}");
     }
 
@@ -470,6 +640,34 @@ mod tests {
         let d = dir();
         let e = write_all(d.path(), b"x", Replace::Allow).unwrap_err();
         assert!(e.to_string().contains("a directory"), "{e}");
+    }
+
+    #[test]
+    fn a_fifo_is_written_through_when_read_and_refused_when_not() {
+        let d = dir();
+        let fifo = d.path().join("fifo");
+        let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+        // Nobody reads: an error at once, not a hang.
+        let e = write_all(&fifo, b"x", Replace::Refuse).unwrap_err();
+        assert!(e.to_string().contains("nobody reads"), "{e}");
+        // A reader: the bytes go through, the FIFO stays a FIFO.
+        let reader = {
+            let fifo = fifo.clone();
+            std::thread::spawn(move || fs::read(&fifo).unwrap())
+        };
+        let end = std::time::Instant::now() + std::time::Duration::from_secs(10);
+        loop {
+            match write_all(&fifo, b"through", Replace::Refuse) {
+                Ok(()) => break,
+                Err(_) if std::time::Instant::now() < end => {
+                    std::thread::sleep(std::time::Duration::from_millis(10))
+                }
+                Err(e) => panic!("{e}"),
+            }
+        }
+        assert_eq!(reader.join().unwrap(), b"through");
+        assert!(fs::symlink_metadata(&fifo).unwrap().file_type().is_fifo());
     }
 
     #[test]

@@ -31,6 +31,7 @@ pub mod games;
 pub mod hosts;
 pub mod measure;
 pub mod play;
+pub mod process;
 pub mod solver;
 pub mod units;
 

@@ -243,7 +243,7 @@ impl Manifest {
     pub fn read(dir: &Path) -> Result<Manifest, UnitsError> {
         let path = dir.join(MANIFEST);
         let shown = path.display().to_string();
-        let text = files::read_text(&shown, SMALL_CAP)?;
+        let text = files::read_text(&shown, SMALL_CAP, "a job manifest")?;
         let bad = |why: String| UnitsError::Manifest {
             path: shown.clone(),
             why,
@@ -423,7 +423,7 @@ impl JobDir {
 
     fn check(&self, k: usize, marker: &Path, file: &Path) -> Result<Done, (PathBuf, String)> {
         let on_marker = |why: String| (marker.to_path_buf(), format!("its done marker: {why}"));
-        let text = files::read_text(&marker.display().to_string(), SMALL_CAP)
+        let text = files::read_text(&marker.display().to_string(), SMALL_CAP, "a done marker")
             .map_err(|e| on_marker(e.to_string()))?;
         let fields = unseal(&text, MARKER_HEAD).map_err(on_marker)?;
         let get = |key| field(&fields, key).map_err(on_marker);

@@ -14,12 +14,13 @@ use super::ReadError;
 
 fn save(image: &RgbaImage, dir: &Path, name: &str) -> Result<(), ReadError> {
     let path = dir.join(name);
-    let err = |e: &dyn std::fmt::Display| ReadError::Dump {
+    let err = |e: crate::files::FileError| ReadError::Dump {
         path: path.display().to_string(),
-        message: e.to_string(),
+        message: e.reason(),
     };
-    std::fs::create_dir_all(dir).map_err(|e| err(&e))?;
-    image.save(&path).map_err(|e| err(&e))
+    crate::files::ensure_dir(dir).map_err(err)?;
+    // The stage files are the folder's own, rewritten on every run.
+    crate::files::write_png(&path, image, crate::files::Replace::Allow).map_err(err)
 }
 
 /// `1-mask.png`: saturated samples white, the board rectangle in red.

@@ -43,7 +43,7 @@ pub enum ReadError {
     )]
     NoBoard,
     /// The board touches an edge of the image.
-    #[error("board is cut off at the {edge} edge of the screenshot (move the game window fully onto the screen)")]
+    #[error("board is cut off at the {edge} edge of the screenshot, or covered there by another window (move the game window fully onto the screen, and other windows off it)")]
     CutOff {
         /// Which edge.
         edge: &'static str,

@@ -68,7 +68,7 @@ pub fn read_line_scaled(image: &RgbaImage, area: Rect, scale: u32) -> Result<Str
     big.write_to(&mut std::io::Cursor::new(&mut png), image::ImageFormat::Png)
         .map_err(|e| OcrError::Failed(format!("cannot encode the status line image: {e}")))?;
     let output = run_with_stdin(
-        Command::new("tesseract").args(["stdin", "stdout", "--psm", "7"]),
+        crate::process::child("tesseract").args(["stdin", "stdout", "--psm", "7"]),
         &png,
     );
     let output = match output {

@@ -197,18 +197,11 @@ pub fn capture_window(title: &str) -> Result<Screenshot, CaptureError> {
     // Fallback: find it in the X window tree and cut it out of the monitor.
     let (conn, screen) = x11::connect(Some(&display))?;
     let Some(window) = x11::find_window(&conn, screen, title)? else {
-        let open = x11::list_windows(&conn, screen)?
-            .iter()
-            .map(|w| format!("{:?}", w.title))
-            .collect::<Vec<_>>();
+        let windows = x11::list_windows(&conn, screen)?;
         return Err(CaptureError::NoWindow {
-            title: title.into(),
+            title: crate::files::shorten(title),
             display,
-            open: if open.is_empty() {
-                "none".into()
-            } else {
-                open.join(", ")
-            },
+            open: crate::display::titles_for_message(windows.iter().map(|w| w.title.as_str())),
         });
     };
     let monitor = primary_monitor(&display)?;

@@ -7,7 +7,6 @@
 //! (a duration that overflows an `Instant`, a thread count that takes a
 //! minute to spawn).
 
-use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -55,7 +54,7 @@ pub enum ArgError {
         kind: &'static str,
     },
     /// A word that is neither an existing file nor a plausible board.
-    #[error("no such file: {0}")]
+    #[error("{0}: no such file, and not a board written on the command line (see the command's --help for the board format)")]
     NoSuchFile(String),
     /// The file or standard input could not be read.
     #[error("cannot read {path}: {message}")]
@@ -362,6 +361,12 @@ pub fn parse_screen_size(text: &str) -> Result<(u32, u32), ArgError> {
     Ok((side(w)?, side(h)?))
 }
 
+/// Checks a screen size `WxH` (see [`parse_screen_size`]) for clap,
+/// keeping the text.
+pub fn valid_screen_size(text: &str) -> Result<String, ArgError> {
+    parse_screen_size(text).map(|_| text.to_string())
+}
+
 /// Where a board argument comes from.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum BoardInput {
@@ -374,9 +379,11 @@ pub enum BoardInput {
 }
 
 /// True if `text` could be a board written on the command line: an
-/// sgt-style game ID (`WxH:...`), several rows, or one word with at least
-/// one digit made of digits and letters only. A single word of letters only
-/// (`test`) or with a `/` or a `.` is taken for a misspelt file name.
+/// sgt-style game ID (`WxH:...`), several rows, or one word of digits,
+/// letters and `.` (an empty cell) with at least one digit or `.`. A
+/// single word of letters only (`test`), a word with a `/`, or one that
+/// ends in a file extension (`boards.txt`) is taken for a misspelt file
+/// name.
 pub fn plausible_board(text: &str) -> bool {
     let t = text.trim();
     if t.is_empty() {
@@ -391,11 +398,21 @@ pub fn plausible_board(text: &str) -> bool {
         .collect();
     let cells_only = rows
         .iter()
-        .all(|r| r.chars().all(|c| c.is_ascii_alphanumeric()));
-    if !cells_only {
+        .all(|r| r.chars().all(|c| c.is_ascii_alphanumeric() || c == '.'));
+    if !cells_only || looks_like_a_file_name(t) {
         return false;
     }
-    rows.len() > 1 || t.chars().any(|c| c.is_ascii_digit())
+    rows.len() > 1 || t.chars().any(|c| c.is_ascii_digit() || c == '.')
+}
+
+/// A word ending in `.` and one to four letters, as `boards.txt`, `a.toml`.
+fn looks_like_a_file_name(t: &str) -> bool {
+    t.rsplit_once('.').is_some_and(|(stem, ext)| {
+        !stem.is_empty()
+            && !stem.ends_with('.')
+            && (1..=4).contains(&ext.len())
+            && ext.chars().all(|c| c.is_ascii_alphabetic())
+    })
 }
 
 /// Decides what a board argument is: `-` is standard input; an existing
@@ -439,42 +456,22 @@ pub fn board_input(arg: &str) -> Result<BoardInput, ArgError> {
     if plausible_board(arg) {
         Ok(BoardInput::Literal(arg.into()))
     } else {
-        Err(ArgError::NoSuchFile(arg.into()))
+        Err(ArgError::NoSuchFile(crate::files::shorten(arg)))
     }
 }
 
 /// The text of a board argument (see [`board_input`]): standard input, a
 /// regular file of at most [`MAX_BOARD_FILE`] bytes, or the argument.
 pub fn read_board_text(arg: &str) -> Result<String, ArgError> {
-    let read = |mut r: Box<dyn Read>, path: &str| -> Result<String, ArgError> {
-        let mut bytes = Vec::new();
-        (&mut r)
-            .take(MAX_BOARD_FILE + 1)
-            .read_to_end(&mut bytes)
-            .map_err(|e| ArgError::Read {
-                path: path.into(),
-                message: e.to_string(),
-            })?;
-        if bytes.len() as u64 > MAX_BOARD_FILE {
-            return Err(ArgError::Read {
-                path: path.into(),
-                message: "larger than 16 MiB, not a board".into(),
-            });
-        }
-        String::from_utf8(bytes).map_err(|_| ArgError::Read {
-            path: path.into(),
-            message: "not UTF-8 text".into(),
+    let read = |path: &str| {
+        crate::files::read_text(path, MAX_BOARD_FILE, "a board").map_err(|e| ArgError::Read {
+            path: crate::files::shorten(arg),
+            message: e.reason(),
         })
     };
     match board_input(arg)? {
-        BoardInput::Stdin => read(Box::new(std::io::stdin()), "standard input"),
-        BoardInput::File(p) => {
-            let f = std::fs::File::open(&p).map_err(|e| ArgError::Read {
-                path: arg.into(),
-                message: e.to_string(),
-            })?;
-            read(Box::new(f), arg)
-        }
+        BoardInput::Stdin => read("-"),
+        BoardInput::File(p) => read(&p.to_string_lossy()),
         BoardInput::Literal(s) => Ok(s),
     }
 }
@@ -702,6 +699,9 @@ mod tests {
         assert!(!plausible_board("test"));
         assert!(!plausible_board("adir"));
         assert!(!plausible_board("boards.txt"));
+        assert!(!plausible_board("a.toml"));
+        assert!(plausible_board("AA....|xx"));
+        assert!(plausible_board("...."));
         assert!(!plausible_board("dir/x1"));
         assert!(!plausible_board(""));
     }
@@ -743,9 +743,94 @@ mod tests {
         ));
         assert_eq!(
             board_input("test").unwrap_err().to_string(),
-            "no such file: test"
+            "test: no such file, and not a board written on the command line (see the command's --help for the board format)"
         );
         assert_eq!(board_input("0101"), Ok(BoardInput::Literal("0101".into())));
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
+
+/// Property tests: every option parser takes any text without panicking,
+/// and whatever it accepts lies in its documented range.
+#[cfg(test)]
+mod fuzz {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// Text that looks like an option value, or like nothing at all.
+    fn value() -> impl Strategy<Value = String> {
+        prop_oneof![
+            "\\PC{0,24}",
+            "-?[0-9]{0,25}(\\.[0-9]{0,4})?(e[0-9]{1,3})?(ms|s|m|h|K|M|G|T|iB|B)?",
+            "[0-9]{0,12}(\\.\\.=?)?[0-9]{0,12}",
+            "[0-9]{0,6}[xX][0-9]{0,6}",
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(crate::fuzz::config(512))]
+
+        #[test]
+        fn durations_stay_in_range(t in value()) {
+            if let Ok(d) = parse_duration(&t) {
+                prop_assert!(d <= MAX_DURATION);
+            }
+            if let Ok(ms) = parse_millis(&t) {
+                prop_assert!(ms <= MAX_MILLIS);
+            }
+        }
+
+        #[test]
+        fn sizes_and_counts_stay_in_range(t in value()) {
+            if let Ok(b) = parse_bytes(&t) {
+                prop_assert!((1..=MAX_BYTES).contains(&(b as u64)));
+            }
+            if let Ok(n) = parse_threads(&t) {
+                prop_assert!((1..=MAX_THREADS).contains(&n));
+            }
+            if let Ok(n) = parse_board_count(&t) {
+                prop_assert!((1..=MAX_BOARDS as usize).contains(&n));
+            }
+            if let Ok(n) = parse_runs(&t) {
+                prop_assert!((1..=10_000).contains(&n));
+            }
+            if let Ok(n) = parse_node_limit(&t) {
+                prop_assert!(n >= 1);
+            }
+            if let Ok(n) = parse_number::<u8, 2, 9>(&t) {
+                prop_assert!((2..=9).contains(&n));
+            }
+        }
+
+        #[test]
+        fn pairs_spans_and_screens_stay_in_range(t in value()) {
+            if let Ok((w, h)) = parse_pair::<1, 30>(&t) {
+                prop_assert!((1..=30).contains(&w) && (1..=30).contains(&h));
+            }
+            if let Ok((a, b)) = parse_span::<0, 250>(&t) {
+                prop_assert!(a <= b && b <= 250);
+            }
+            if let Ok((w, h)) = parse_screen_size(&t) {
+                prop_assert!(w > 0 && h > 0);
+                prop_assert!(valid_screen_size(&t).is_ok());
+            }
+        }
+
+        #[test]
+        fn board_arguments_never_panic(t in "\\PC{0,40}") {
+            let _ = plausible_board(&t);
+            if let Err(e) = board_input(&t) {
+                // Messages shorten what they echo.
+                prop_assert!(e.to_string().len() < 400, "{e}");
+            }
+        }
+
+        #[test]
+        fn shortened_text_is_short_and_a_prefix(t in "\\PC{0,300}") {
+            let s = crate::files::shorten(&t);
+            prop_assert!(s.chars().count() <= crate::files::ECHO_CHARS + 30);
+            let kept = s.split("... (").next().unwrap();
+            prop_assert!(t.starts_with(kept));
+        }
     }
 }

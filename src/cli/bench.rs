@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 
-use anyhow::{bail, Context};
+use anyhow::bail;
 use image::RgbaImage;
 
 use super::args::{parse_board_count, parse_threads, png_files};
@@ -33,12 +33,15 @@ pub struct BenchOptions {
 }
 
 impl BenchOptions {
-    /// The first `--boards` items of `items` (all without the option).
-    pub fn first<T>(&self, mut items: Vec<T>) -> Vec<T> {
+    /// The first `--boards` items of `items` (all without the option); an
+    /// error naming `source` when it holds no board at all, since a bench
+    /// of nothing measures nothing.
+    pub fn first<T>(&self, mut items: Vec<T>, source: &str) -> anyhow::Result<Vec<T>> {
+        no_boards(items.len(), source)?;
         if let Some(n) = self.boards {
             items.truncate(n);
         }
-        items
+        Ok(items)
     }
 
     /// Whether `--boards` says to stop taking boards once `taken` are had.
@@ -74,13 +77,25 @@ impl BenchOptions {
     }
 }
 
+/// An error when a bench's `source` gave `count` = 0 boards.
+pub fn no_boards(count: usize, source: &str) -> anyhow::Result<()> {
+    if count == 0 {
+        bail!("{source}: no boards to bench (the file is empty or holds only comments)");
+    }
+    Ok(())
+}
+
 /// Reads a file of known optimal lengths, one a line (blank lines
 /// skipped), as `T`; `what` names a value in errors ("not a number").
 pub fn read_lengths<T: std::str::FromStr>(
     path: &Path,
     bad: impl Fn(&Path, usize, &str) -> String,
 ) -> anyhow::Result<Vec<T>> {
-    let t = std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+    let t = crate::files::read_text(
+        &path.to_string_lossy(),
+        crate::files::BENCH_FILE_CAP,
+        "a list of answers",
+    )?;
     t.lines()
         .enumerate()
         .filter(|(_, l)| !l.trim().is_empty())

@@ -2,7 +2,7 @@
 //! actuator (optionally a key tap instead), for checking that input works.
 //!
 //! The button is held by a guard that releases it on every way out, and
-//! SIGINT, SIGTERM and SIGHUP only set a flag while the button is down: the
+//! SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2 and SIGALRM only set a flag while the button is down: the
 //! click finishes (or, during `--hold`, is cut short), the button is
 //! released, and the command exits non-zero saying it was interrupted.
 

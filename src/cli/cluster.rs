@@ -499,7 +499,8 @@ fn merged_after(
         return Ok(ExitCode::FAILURE);
     }
     if !fresh {
-        let tail = files::read_text(&log.display().to_string(), 1 << 20).unwrap_or_default();
+        let tail = files::read_text(&log.display().to_string(), 1 << 20, "a merge log")
+            .unwrap_or_default();
         eprintln!(
             "gridbot: every unit is done but {} was not written; the merge log {} says:\n{}",
             out.display(),
@@ -524,7 +525,7 @@ fn submitted(dir: &Path) -> Vec<(String, String, PathBuf)> {
     let mut jobs = Vec::new();
     for n in 1.. {
         let f = dir.join("slurm").join(n.to_string()).join("jobs.txt");
-        let Ok(text) = files::read_text(&f.display().to_string(), 1 << 20) else {
+        let Ok(text) = files::read_text(&f.display().to_string(), 1 << 20, "a list of jobs") else {
             if !f.parent().is_some_and(Path::exists) {
                 break;
             }
@@ -568,7 +569,8 @@ fn status(path: &Path) -> anyhow::Result<ExitCode> {
     };
     // The units of each queued task, from its array script's ranges.
     let ranges_of = |script: &Path| -> Vec<(usize, usize)> {
-        let text = files::read_text(&script.display().to_string(), 1 << 24).unwrap_or_default();
+        let text = files::read_text(&script.display().to_string(), 1 << 24, "an array script")
+            .unwrap_or_default();
         let list = text.lines().find_map(|l| l.strip_prefix("RANGES=("));
         list.unwrap_or("")
             .trim_end_matches(')')

@@ -380,7 +380,8 @@ pub fn record_one(game: &dyn FixtureGame, png: &Path) -> anyhow::Result<Option<S
     let Some((new_text, what)) = new else {
         return Ok(None);
     };
-    std::fs::write(&path, new_text).with_context(|| format!("cannot write {}", path.display()))?;
+    // Rewriting the truth files is what `record` is for.
+    crate::files::write_all(&path, new_text.as_bytes(), crate::files::Replace::Allow)?;
     Ok(Some(what))
 }
 
@@ -390,9 +391,13 @@ fn capture(
     game: &dyn FixtureGame,
     dir: &Path,
     name: &str,
-    id: Option<&str>,
-    calibration: Option<&Path>,
+    (id, calibration): (Option<&str>, Option<&Path>),
+    replace: crate::files::Replace,
 ) -> anyhow::Result<ExitCode> {
+    let png = dir.join(format!("{name}.png"));
+    let toml_path = png.with_extension("toml");
+    crate::files::check_output(&png, replace)?;
+    crate::files::check_output(&toml_path, replace)?;
     let shot = crate::capture::screen::capture_screen().context("cannot capture the screen")?;
     let mut lines = vec![format!(
         "# Recorded by `gridbot fixtures {} record --capture`: check `expected` against the game before committing.",
@@ -411,14 +416,9 @@ fn capture(
         "expected = {}",
         toml::Value::String(reading.board.clone())
     ));
-    std::fs::create_dir_all(dir)?;
-    let png = dir.join(format!("{name}.png"));
-    shot.image
-        .save(&png)
-        .with_context(|| format!("cannot write {}", png.display()))?;
-    let toml_path = png.with_extension("toml");
-    std::fs::write(&toml_path, lines.join("\n") + "\n")
-        .with_context(|| format!("cannot write {}", toml_path.display()))?;
+    crate::files::ensure_dir(dir)?;
+    crate::files::write_png(&png, &shot.image, replace)?;
+    crate::files::write_all(&toml_path, (lines.join("\n") + "\n").as_bytes(), replace)?;
     println!(
         "{}\n{}\nrecorded {} and {} : confirm the board above against the game",
         reading.detail,
@@ -479,6 +479,9 @@ enum Action {
         /// order) is stored with the fixture (games read by colour).
         #[arg(short, long, requires = "capture")]
         calibration: Option<PathBuf>,
+        /// With --capture: replace a fixture of the same name.
+        #[arg(long, requires = "capture")]
+        force: bool,
     },
 }
 
@@ -492,12 +495,13 @@ pub fn run(game: &dyn FixtureGame, args: Args) -> anyhow::Result<ExitCode> {
             capture: Some(name),
             id,
             calibration,
+            force,
         } => capture(
             game,
             &dir.unwrap_or_else(default),
             &name,
-            id.as_deref(),
-            calibration.as_deref(),
+            (id.as_deref(), calibration.as_deref()),
+            crate::files::Replace::from_force(force),
         ),
         Action::Record { dir, .. } => record(game, &dir.unwrap_or_else(default)),
     }

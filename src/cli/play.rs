@@ -16,6 +16,7 @@ use crate::actuator::Gesture;
 use crate::calibration::Calibration;
 use crate::capture::window_grabber::WindowGrabber;
 use crate::display::{x11, VirtualDisplay};
+use crate::files::Replace;
 use crate::hosts::Host;
 use crate::play::engine::{Finished, GameContext, PlayConfig, Player};
 use crate::play::io::{DeviceError, Pointer};
@@ -56,6 +57,18 @@ pub struct LoopArgs {
     /// one file each, the game number before the extension (run-1.gif, ...).
     #[arg(long, value_name = "FILE.gif")]
     pub record: Option<PathBuf>,
+    /// Replace existing files: the report, the animations and the
+    /// screenshots (without it an existing file is an error, found before
+    /// anything is played).
+    #[arg(long)]
+    pub force: bool,
+}
+
+impl LoopArgs {
+    /// Whether existing output files may be replaced (`--force`).
+    pub fn replace(&self) -> Replace {
+        Replace::from_force(self.force)
+    }
 }
 
 /// Which window `play` captures.
@@ -100,9 +113,11 @@ pub fn load_calibration(
 pub fn config_from(calibration: &Calibration, args: &LoopArgs) -> anyhow::Result<PlayConfig> {
     if let Some(path) = &args.report {
         report::check_report_path(path)?;
+        crate::files::check_output(path, args.replace())?;
     }
     if let Some(path) = &args.record {
         record::check_record_path(path)?;
+        crate::files::check_output(path, args.replace())?;
     }
     let t = &calibration.timing;
     Ok(PlayConfig {
@@ -154,17 +169,19 @@ pub fn game_line(r: &GameRecord) -> String {
 }
 
 /// Saves a finished game's first and last screenshots into `dir`.
-pub fn save_screenshots<S>(dir: &Path, finished: &Finished<S>) -> anyhow::Result<()> {
-    std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+pub fn save_screenshots<S>(
+    dir: &Path,
+    finished: &Finished<S>,
+    replace: Replace,
+) -> anyhow::Result<()> {
+    crate::files::ensure_dir(dir)?;
     let n = finished.record.game;
     for (name, shot) in [
         ("before", &finished.first_shot),
         ("after", &finished.last_shot),
     ] {
         let path = dir.join(format!("game-{n:03}-{name}.png"));
-        shot.image
-            .save(&path)
-            .with_context(|| format!("cannot write {}", path.display()))?;
+        crate::files::write_png(&path, &shot.image, replace)?;
     }
     Ok(())
 }
@@ -176,9 +193,11 @@ pub fn save_recording<S>(
     path: Option<&Path>,
     games: usize,
     finished: &Finished<S>,
+    replace: Replace,
 ) -> anyhow::Result<()> {
     if let Some(path) = path {
-        let file = record::record_game(path, finished.record.game, games, &finished.frames)?;
+        let file =
+            record::record_game(path, finished.record.game, games, &finished.frames, replace)?;
         eprintln!(
             "game {}: {} frames written to {}",
             finished.record.game,
@@ -190,9 +209,13 @@ pub fn save_recording<S>(
 }
 
 /// Writes the report file if asked and prints the summary.
-pub fn finish_run(records: &[GameRecord], report_path: Option<&Path>) -> anyhow::Result<()> {
+pub fn finish_run(
+    records: &[GameRecord],
+    report_path: Option<&Path>,
+    replace: Replace,
+) -> anyhow::Result<()> {
     if let Some(path) = report_path {
-        report::write_report(path, records)?;
+        report::write_report(path, records, replace)?;
         eprintln!("report written to {}", path.display());
     }
     if !records.is_empty() {
@@ -241,6 +264,8 @@ pub struct SeriesOutput<'a> {
     pub record: Option<&'a Path>,
     /// `--report`: the report file.
     pub report: Option<&'a Path>,
+    /// Whether existing files may be replaced (`--force`).
+    pub replace: Replace,
     /// A second line for a finished game, after the common one.
     pub extra_line: &'a dyn Fn(&GameRecord) -> Option<String>,
 }
@@ -289,9 +314,9 @@ pub fn play_series<G: PlayableGame>(
                 println!("      {extra}");
             }
             if let Some(dir) = out.screenshots {
-                save_screenshots(dir, &finished)?;
+                save_screenshots(dir, &finished, out.replace)?;
             }
-            save_recording(out.record, out.games, &finished)?;
+            save_recording(out.record, out.games, &finished, out.replace)?;
             let lost = finished.record.result == GameResult::Lost;
             records.push(finished.record);
             if lost {
@@ -300,7 +325,7 @@ pub fn play_series<G: PlayableGame>(
         }
         Ok(())
     })?;
-    finish_run(&records, out.report)?;
+    finish_run(&records, out.report, out.replace)?;
     outcome?;
     Ok(exit_code(&records, out.games))
 }

@@ -5,7 +5,6 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use crate::capture::screen::{capture_screen, capture_window};
-use anyhow::Context;
 
 #[derive(Debug, clap::Args)]
 /// The command's arguments.
@@ -16,17 +15,21 @@ pub struct Args {
     /// Capture only the topmost window whose title contains TITLE (case sensitive).
     #[arg(short, long, value_name = "TITLE")]
     window: Option<String>,
+    /// Replace FILE.png if it exists (without it an existing file is an
+    /// error, checked before capturing).
+    #[arg(long)]
+    force: bool,
 }
 
 /// Runs the command.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let replace = crate::files::Replace::from_force(args.force);
+    crate::files::check_output(&args.output, replace)?;
     let shot = match &args.window {
         Some(title) => capture_window(title)?,
         None => capture_screen()?,
     };
-    shot.image
-        .save_with_format(&args.output, image::ImageFormat::Png)
-        .with_context(|| format!("cannot write {}", args.output.display()))?;
+    crate::files::write_png(&args.output, &shot.image, replace)?;
     println!(
         "wrote {} ({}x{} pixels; image (0,0) is screen ({},{}), scale {})",
         args.output.display(),

@@ -31,7 +31,7 @@ pub struct BenchPlayArgs {
     #[arg(long)]
     pub all_cores: bool,
     /// Virtual screen size.
-    #[arg(long, default_value = "1600x1200", value_name = "WxH")]
+    #[arg(long, default_value = "1600x1200", value_name = "WxH", value_parser = crate::cli::args::valid_screen_size)]
     pub screen: String,
     #[command(flatten)]
     /// The options every play command shares.
@@ -145,6 +145,7 @@ pub fn run_bench_play<S: SgtGame>(spec: &S, args: BenchPlayArgs) -> anyhow::Resu
             games: args.games,
             screenshots: None,
             record: args.common.record.as_deref(),
+            replace: args.common.replace(),
         },
         &mut Target::Desktop { tile_size: None },
         &mut |r| {
@@ -165,7 +166,11 @@ pub fn run_bench_play<S: SgtGame>(spec: &S, args: BenchPlayArgs) -> anyhow::Resu
     for line in spec.bench_targets(&params, figures.per_move_ms, figures.worst_wall_ms) {
         println!("{line}");
     }
-    finish_run(&found.records, args.common.report.as_deref())?;
+    finish_run(
+        &found.records,
+        args.common.report.as_deref(),
+        args.common.replace(),
+    )?;
     println!("run time: {:.1} s", started.elapsed().as_secs_f64());
     outcome?;
     for p in &found.problems {

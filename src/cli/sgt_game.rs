@@ -197,7 +197,7 @@ pub struct DemoArgs {
     #[arg(long, value_name = "DIR")]
     pub screenshots: Option<PathBuf>,
     /// Virtual screen size.
-    #[arg(long, default_value = "1280x800", value_name = "WxH")]
+    #[arg(long, default_value = "1280x800", value_name = "WxH", value_parser = crate::cli::args::valid_screen_size)]
     pub screen: String,
     /// Play in Chromium: the sgt web build's page (found in
     /// $GRIDBOT_GAMES/sgt-web or ../shared/games/sgt-web) instead of the
@@ -228,7 +228,7 @@ pub struct ValidateArgs {
     #[arg(long, value_name = "DIR")]
     pub screenshots: Option<PathBuf>,
     /// Virtual screen size (large enough for the window of the largest board).
-    #[arg(long, default_value = "1600x1200", value_name = "WxH")]
+    #[arg(long, default_value = "1600x1200", value_name = "WxH", value_parser = crate::cli::args::valid_screen_size)]
     pub screen: String,
     /// Play in Chromium: the sgt web build's page (found in
     /// $GRIDBOT_GAMES/sgt-web or ../shared/games/sgt-web), one page per game.
@@ -352,6 +352,7 @@ pub fn run_play<S: SgtGame>(spec: &S, args: PlayArgs) -> anyhow::Result<ExitCode
             screenshots: None,
             record: args.common.record.as_deref(),
             report: args.common.report.as_deref(),
+            replace: args.common.replace(),
             extra_line: &|r| spec.extra_line(r),
         },
     )
@@ -372,6 +373,7 @@ pub fn run_demo<S: SgtGame>(spec: &S, args: DemoArgs) -> anyhow::Result<ExitCode
         screenshots: args.screenshots.as_deref(),
         record: args.common.record.as_deref(),
         report: args.common.report.as_deref(),
+        replace: args.common.replace(),
         extra_line: &|r| spec.extra_line(r),
     };
     if args.browser {
@@ -478,6 +480,7 @@ pub fn run_validate<S: SgtGame>(spec: &S, args: ValidateArgs) -> anyhow::Result<
             seed: args.seed.as_deref(),
             screenshots: args.screenshots.as_deref(),
             record: args.common.record.as_deref(),
+            replace: args.common.replace(),
         },
         &mut target,
         &mut |r| {
@@ -489,7 +492,11 @@ pub fn run_validate<S: SgtGame>(spec: &S, args: ValidateArgs) -> anyhow::Result<
         },
         &mut found,
     );
-    finish_run(&found.records, args.common.report.as_deref())?;
+    finish_run(
+        &found.records,
+        args.common.report.as_deref(),
+        args.common.replace(),
+    )?;
     println!(
         "run time: {:.1} s for {} games",
         run_started.elapsed().as_secs_f64(),
@@ -520,6 +527,8 @@ pub struct GeneratedRun<'a> {
     pub screenshots: Option<&'a Path>,
     /// `--record`: one animation per game.
     pub record: Option<&'a Path>,
+    /// Whether existing files may be replaced (`--force`).
+    pub replace: crate::files::Replace,
 }
 
 /// What a run of generated games found: a record per game played and a
@@ -624,9 +633,9 @@ pub fn play_generated<S: SgtGame>(
                 on_record(&finished.record);
                 found.problems.extend(problems);
                 if let Some(dir) = run.screenshots {
-                    save_screenshots(dir, &finished)?;
+                    save_screenshots(dir, &finished, run.replace)?;
                 }
-                save_recording(run.record, run.games, &finished)?;
+                save_recording(run.record, run.games, &finished, run.replace)?;
                 found.records.push(finished.record);
             }
             Err(PlayError::Solve(why)) => {
@@ -738,6 +747,7 @@ mod tests {
             no_status: false,
             report: None,
             record: None,
+            force: false,
         }
     }
 

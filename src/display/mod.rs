@@ -31,7 +31,6 @@ pub mod x11;
 
 use std::io::{BufRead, BufReader, Read};
 use std::ops::{Deref, DerefMut};
-use std::os::unix::process::CommandExt;
 use std::process::{Child, ChildStdout, Command, Stdio};
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
@@ -161,17 +160,23 @@ fn kill_and_reap(child: &mut Child) {
     let _ = child.wait();
 }
 
-/// Makes the child receive SIGKILL when the spawning thread dies, so nothing
-/// outlives gridbot even when it is killed without running destructors.
-fn die_with_parent(command: &mut Command) {
-    // SAFETY: the hook makes one prctl system call; it allocates nothing and
-    // touches no memory shared with the parent.
-    unsafe {
-        command.pre_exec(|| {
-            libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
-            Ok(())
-        });
+/// Window titles as a message lists them: each quoted and shortened (a
+/// title can be 100 KB), at most 20 of them, `none` for none.
+pub fn titles_for_message<'a>(titles: impl IntoIterator<Item = &'a str>) -> String {
+    const MOST: usize = 20;
+    let all: Vec<&str> = titles.into_iter().collect();
+    if all.is_empty() {
+        return "none".into();
     }
+    let mut shown: Vec<String> = all
+        .iter()
+        .take(MOST)
+        .map(|t| format!("{:?}", crate::files::shorten(t)))
+        .collect();
+    if all.len() > MOST {
+        shown.push(format!("and {} more", all.len() - MOST));
+    }
+    shown.join(", ")
 }
 
 /// An Xvfb server on a free display number, plus optionally a window manager.
@@ -202,7 +207,7 @@ impl VirtualDisplay {
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());
-        die_with_parent(&mut command);
+        crate::process::die_with_parent(&mut command);
         let mut child = match command.spawn() {
             Ok(child) => child,
             Err(err) if err.kind() == std::io::ErrorKind::NotFound => {
@@ -324,7 +329,7 @@ impl VirtualDisplay {
     /// caller configured them.
     pub fn spawn(&self, command: &mut Command) -> Result<DisplayChild, DisplayError> {
         command.env("DISPLAY", &self.name);
-        die_with_parent(command);
+        crate::process::die_with_parent(command);
         let program = command.get_program().to_string_lossy().into_owned();
         let child = command.spawn().map_err(|source| DisplayError::Spawn {
             program: program.clone(),
@@ -349,16 +354,13 @@ impl VirtualDisplay {
         match result {
             Ok(window) => Ok(window),
             Err(DisplayError::Timeout { .. }) => {
-                let open = x11::list_windows(&conn, screen)?
-                    .iter()
-                    .map(|w| format!("{:?}", w.title))
-                    .collect::<Vec<_>>()
-                    .join(", ");
+                let windows = x11::list_windows(&conn, screen)?;
+                let open = titles_for_message(windows.iter().map(|w| w.title.as_str()));
                 Err(DisplayError::WindowNotFound {
-                    title: title.into(),
+                    title: crate::files::shorten(title),
                     display: self.name.clone(),
                     timeout,
-                    open: if open.is_empty() { "none".into() } else { open },
+                    open,
                 })
             }
             Err(err) => Err(err),

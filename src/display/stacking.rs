@@ -69,7 +69,7 @@ impl fmt::Display for StackedWindow {
         let title = if self.title.is_empty() {
             "(no title)".to_string()
         } else {
-            format!("{:?}", self.title)
+            format!("{:?}", crate::files::shorten(&self.title))
         };
         write!(
             f,

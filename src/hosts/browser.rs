@@ -638,14 +638,7 @@ fn launch(
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .process_group(0);
-    // SAFETY: the hook makes one prctl system call; it allocates nothing
-    // and touches no memory shared with the parent.
-    unsafe {
-        command.pre_exec(|| {
-            libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
-            Ok(())
-        });
-    }
+    crate::process::die_with_parent(&mut command);
     let start = Instant::now();
     let mut child = command.spawn().map_err(|source| BrowserError::Spawn {
         program: binary.to_path_buf(),
@@ -709,11 +702,7 @@ fn wait_for_window(
             return Ok(window.clone());
         }
         if Instant::now() >= deadline {
-            let open = windows
-                .iter()
-                .map(|w| format!("{:?}", w.title))
-                .collect::<Vec<_>>()
-                .join(", ");
+            let open = crate::display::titles_for_message(windows.iter().map(|w| w.title.as_str()));
             return Err(BrowserError::NoWindow {
                 display: options.display.clone(),
                 timeout: options.window_timeout,

@@ -72,7 +72,7 @@ pub fn generate(
         params: spec.clone(),
         reason,
     };
-    let out = Command::new(&exe)
+    let out = crate::process::child(&exe)
         .args(["--generate", "1", &spec])
         .envs(env.iter().map(|(k, v)| (k, v)))
         .output()
@@ -107,7 +107,7 @@ pub struct Launch {
 impl Launch {
     /// The command that opens the game.
     pub fn command(&self) -> Result<Command, SgtError> {
-        let mut cmd = Command::new(binary(&self.program)?);
+        let mut cmd = crate::process::child(binary(&self.program)?);
         let upper = self.program.to_ascii_uppercase();
         if let Some(t) = self.tile_size {
             cmd.env(format!("{upper}_TILESIZE"), t.to_string());

@@ -13,7 +13,7 @@ use std::sync::{Arc, OnceLock};
 /// Why a run was aborted.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum AbortReason {
-    /// Ctrl-C (SIGINT), SIGTERM or SIGHUP.
+    /// Ctrl-C (SIGINT) or another of [`STOP_SIGNALS`].
     Interrupted,
     /// The pointer was moved into a screen corner.
     Corner(&'static str),
@@ -42,19 +42,35 @@ impl fmt::Display for AbortReason {
     }
 }
 
-/// The process-wide interrupt flag, set by SIGINT (Ctrl-C), SIGTERM and
-/// SIGHUP (ctrlc's `termination` feature): those signals no longer kill
-/// the process, they ask it to stop, so it can release the mouse, say why
-/// and write its report first. The handler is installed once; later calls
-/// return the same flag. If a handler cannot be installed (another one is
-/// already there) the flag still exists and simply never fires.
+/// The signals that ask a run to stop instead of killing it: every one
+/// whose default action ends the process and that can be caught. SIGKILL
+/// and SIGSTOP cannot be caught; after a SIGKILL a held button stays down
+/// until `gridbot click X Y` (a press and a release) or the user's own
+/// click releases it (see the README's "Stopping the bot").
+pub const STOP_SIGNALS: [(i32, &str); 7] = [
+    (libc::SIGINT, "SIGINT"),
+    (libc::SIGTERM, "SIGTERM"),
+    (libc::SIGHUP, "SIGHUP"),
+    (libc::SIGQUIT, "SIGQUIT"),
+    (libc::SIGUSR1, "SIGUSR1"),
+    (libc::SIGUSR2, "SIGUSR2"),
+    (libc::SIGALRM, "SIGALRM"),
+];
+
+/// The process-wide interrupt flag, set by any of [`STOP_SIGNALS`] (Ctrl-C,
+/// SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM): those signals no
+/// longer kill the process, they ask it to stop, so it can release the
+/// mouse, say why and write its report first. The handlers are installed
+/// once; later calls return the same flag. A signal whose handler cannot
+/// be installed is logged and keeps its default action.
 pub fn interrupt_flag() -> Arc<AtomicBool> {
     static FLAG: OnceLock<Arc<AtomicBool>> = OnceLock::new();
     FLAG.get_or_init(|| {
         let flag = Arc::new(AtomicBool::new(false));
-        let setter = Arc::clone(&flag);
-        if let Err(err) = ctrlc::set_handler(move || setter.store(true, Ordering::SeqCst)) {
-            log::warn!("cannot install the Ctrl-C handler: {err}");
+        for (signal, name) in STOP_SIGNALS {
+            if let Err(err) = signal_hook::flag::register(signal, Arc::clone(&flag)) {
+                log::warn!("cannot catch {name}: {err}");
+            }
         }
         flag
     })

@@ -413,9 +413,17 @@ impl<'a, G: PlayableGame> Player<'a, G> {
                 Err(err) => last_error = err.0,
             }
             if Instant::now() >= deadline {
+                // A window over the game explains a board that is not
+                // found (or seems cut off) better than the reader can.
+                let reason = match self.occlusion.as_mut().and_then(|o| o.covering_game_window()) {
+                    Some(w) => format!(
+                        "the game window is covered by {w}: move that window away (the reader said: {last_error})"
+                    ),
+                    None => last_error,
+                };
                 return Err(PlayError::NoBoard {
                     game: self.game.name().to_string(),
-                    reason: last_error,
+                    reason,
                 });
             }
             thread::sleep(

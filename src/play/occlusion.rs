@@ -109,6 +109,17 @@ impl<'a> OcclusionCheck<'a> {
         self
     }
 
+    /// The topmost window over any part of the game window, if any: why a
+    /// board could not be found before its place is known.
+    pub fn covering_game_window(&mut self) -> Option<StackedWindow> {
+        let game = self.stacking.game_window().ok()??;
+        let above = self.stacking.windows_above().ok()?;
+        above
+            .into_iter()
+            .rev()
+            .find(|w| w.rect.overlaps(&game.rect))
+    }
+
     /// One look: the covering window, if any, or a refusal.
     fn look(
         &mut self,

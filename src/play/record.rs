@@ -9,13 +9,13 @@
 //! the final board held for [`GifOptions::final_delay`]. A run of several
 //! games writes one file per game, named by [`game_path`].
 
-use std::fs::File;
-use std::io::BufWriter;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use image::codecs::gif::{GifEncoder, Repeat};
 use image::{Delay, Frame, RgbaImage};
+
+use crate::files::Replace;
 
 /// Why an animation could not be written.
 #[derive(Debug, thiserror::Error)]
@@ -41,6 +41,9 @@ pub enum RecordError {
         path: String,
     },
     /// Creating or writing the file failed.
+    #[error(transparent)]
+    File(#[from] crate::files::FileError),
+    /// The GIF could not be encoded.
     #[error("cannot write {path}: {message}")]
     Write {
         /// The file.
@@ -117,6 +120,7 @@ pub fn write_gif(
     path: &Path,
     frames: &[&RgbaImage],
     options: &GifOptions,
+    replace: Replace,
 ) -> Result<(), RecordError> {
     let shown = path.display().to_string();
     let Some(first) = frames.first() else {
@@ -127,8 +131,10 @@ pub fn write_gif(
         message: e.to_string(),
     };
     let (w, h) = first.dimensions();
-    let file = File::create(path).map_err(|e| write_err(&e))?;
-    let mut encoder = GifEncoder::new_with_speed(BufWriter::new(file), options.speed.clamp(1, 30));
+    // Checked before encoding, and written all at once after it.
+    crate::files::check_output(path, replace)?;
+    let mut bytes = Vec::new();
+    let mut encoder = GifEncoder::new_with_speed(&mut bytes, options.speed.clamp(1, 30));
     encoder
         .set_repeat(Repeat::Infinite)
         .map_err(|e| write_err(&e))?;
@@ -148,9 +154,9 @@ pub fn write_gif(
         let frame = Frame::from_parts(canvas, 0, 0, Delay::from_saturating_duration(delay));
         encoder.encode_frame(frame).map_err(|e| write_err(&e))?;
     }
-    // Dropping the encoder writes the trailer; flush errors surface here.
+    // Dropping the encoder writes the trailer.
     drop(encoder);
-    Ok(())
+    Ok(crate::files::write_all(path, &bytes, replace)?)
 }
 
 /// Writes the frames of game `game` of a run of `games` to its file (see
@@ -160,10 +166,11 @@ pub fn record_game(
     game: usize,
     games: usize,
     shots: &[crate::capture::screen::Screenshot],
+    replace: Replace,
 ) -> Result<PathBuf, RecordError> {
     let file = game_path(path, game, games);
     let images: Vec<&RgbaImage> = shots.iter().map(|s| &s.image).collect();
-    write_gif(&file, &images, &GifOptions::default())?;
+    write_gif(&file, &images, &GifOptions::default(), replace)?;
     Ok(file)
 }
 
@@ -194,8 +201,9 @@ mod tests {
             frame([0, 0, 255], 50, 20),
         ];
         let refs: Vec<&RgbaImage> = frames.iter().collect();
-        write_gif(&path, &refs, &GifOptions::default()).unwrap();
-        let decoder = GifDecoder::new(std::io::BufReader::new(File::open(&path).unwrap())).unwrap();
+        write_gif(&path, &refs, &GifOptions::default(), Replace::Allow).unwrap();
+        let decoder =
+            GifDecoder::new(std::io::BufReader::new(std::fs::File::open(&path).unwrap())).unwrap();
         let decoded = decoder.into_frames().collect_frames().unwrap();
         assert_eq!(decoded.len(), 3);
         for (i, f) in decoded.iter().enumerate() {
@@ -228,12 +236,19 @@ mod tests {
             Err(RecordError::NoFolder { .. })
         ));
         assert!(check_record_path(Path::new("run.GIF")).is_ok());
-        let err = write_gif(Path::new("x.gif"), &[], &GifOptions::default()).unwrap_err();
+        let err = write_gif(
+            Path::new("x.gif"),
+            &[],
+            &GifOptions::default(),
+            Replace::Allow,
+        )
+        .unwrap_err();
         assert!(err.to_string().contains("no frames"), "{err}");
         let err = write_gif(
             Path::new("/no/such/folder/x.gif"),
             &[&frame([1, 2, 3], 4, 4)],
             &GifOptions::default(),
+            Replace::Allow,
         )
         .unwrap_err();
         assert!(err.to_string().contains("/no/such/folder/x.gif"), "{err}");

@@ -415,13 +415,8 @@ pub enum ReportError {
     #[error("report file {0} must end in .json or .csv")]
     Format(String),
     /// The file could not be written.
-    #[error("cannot write report file {path}: {source}")]
-    Write {
-        /// The file concerned.
-        path: String,
-        /// The underlying error.
-        source: std::io::Error,
-    },
+    #[error("cannot write the report: {0}")]
+    Write(#[from] crate::files::FileError),
 }
 
 /// Checks that `path` ends in `.json` or `.csv` (before a long run).
@@ -438,7 +433,11 @@ pub fn check_report_path(path: &Path) -> Result<(), ReportError> {
 }
 
 /// Writes the records to `path`, as JSON or CSV by its extension.
-pub fn write_report(path: &Path, records: &[GameRecord]) -> Result<(), ReportError> {
+pub fn write_report(
+    path: &Path,
+    records: &[GameRecord],
+    replace: crate::files::Replace,
+) -> Result<(), ReportError> {
     let ext = path
         .extension()
         .and_then(|e| e.to_str())
@@ -448,10 +447,7 @@ pub fn write_report(path: &Path, records: &[GameRecord]) -> Result<(), ReportErr
         Some("csv") => to_csv(records),
         _ => return Err(ReportError::Format(path.display().to_string())),
     };
-    std::fs::write(path, text).map_err(|source| ReportError::Write {
-        path: path.display().to_string(),
-        source,
-    })
+    Ok(crate::files::write_all(path, text.as_bytes(), replace)?)
 }
 
 #[cfg(test)]
@@ -554,7 +550,8 @@ mod tests {
     fn report_extension_is_checked() {
         assert!(check_report_path(Path::new("r.CSV")).is_ok());
         assert!(check_report_path(Path::new("r")).is_err());
-        let err = write_report(Path::new("/tmp/x.txt"), &[]).unwrap_err();
+        let err =
+            write_report(Path::new("/tmp/x.txt"), &[], crate::files::Replace::Refuse).unwrap_err();
         assert!(err.to_string().contains(".json or .csv"));
     }
 }

@@ -15,7 +15,6 @@
 //! Ranks are `u64` in `0..len` (checked in debug builds).
 
 use rayon::prelude::*;
-use std::fs::File;
 use std::io::{self, BufReader, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
@@ -33,6 +32,9 @@ pub type NibbleTable = PackedTable<4>;
 /// Why a table file could not be loaded or saved.
 #[derive(Debug, thiserror::Error)]
 pub enum TableError {
+    /// The path is not a regular file, or cannot be opened or written.
+    #[error(transparent)]
+    File(#[from] crate::files::FileError),
     /// Reading or writing the file failed.
     #[error("{}: {source}", path.display())]
     Io {
@@ -42,13 +44,13 @@ pub enum TableError {
         source: io::Error,
     },
     /// The file does not start with the table magic.
-    #[error("{}: not a gridbot table file (bad magic)", path.display())]
+    #[error("{}: not a gridbot table file (bad magic); delete it or give another path", path.display())]
     Magic {
         /// The file.
         path: PathBuf,
     },
     /// The file holds entries of another width.
-    #[error("{}: holds {found}-bit entries, expected {expected}-bit", path.display())]
+    #[error("{}: holds {found}-bit entries, expected {expected}-bit; delete it and build it again", path.display())]
     Kind {
         /// The file.
         path: PathBuf,
@@ -58,7 +60,7 @@ pub enum TableError {
         found: u32,
     },
     /// The header and the file length (or the entry count wanted) disagree.
-    #[error("{}: wrong size: {detail}", path.display())]
+    #[error("{}: wrong size: {detail}; delete it and build it again", path.display())]
     Size {
         /// The file.
         path: PathBuf,
@@ -66,7 +68,7 @@ pub enum TableError {
         detail: String,
     },
     /// The payload does not match its checksum.
-    #[error("{}: checksum mismatch (file damaged)", path.display())]
+    #[error("{}: checksum mismatch (file damaged); delete it and build it again", path.display())]
     Checksum {
         /// The file.
         path: PathBuf,
@@ -195,10 +197,9 @@ impl<const BITS: u32> PackedTable<BITS> {
         for w in &self.words {
             h = fnv1a(h, &w.load(Relaxed).to_le_bytes());
         }
-        let mut tmp = path.as_os_str().to_owned();
-        tmp.push(".tmp");
-        let tmp = PathBuf::from(tmp);
-        let mut f = BufWriter::new(File::create(&tmp).map_err(io)?);
+        // A cache the program rebuilds: replacing it is its own business.
+        let mut out = crate::files::Output::create(path, crate::files::Replace::Allow)?;
+        let mut f = BufWriter::new(&mut out);
         let mut header = Vec::with_capacity(HEADER);
         header.extend_from_slice(&MAGIC);
         header.extend_from_slice(&BITS.to_le_bytes());
@@ -210,11 +211,9 @@ impl<const BITS: u32> PackedTable<BITS> {
         for w in &self.words {
             f.write_all(&w.load(Relaxed).to_le_bytes()).map_err(io)?;
         }
-        f.into_inner()
-            .map_err(|e| io(e.into_error()))?
-            .sync_all()
-            .map_err(io)?;
-        std::fs::rename(&tmp, path).map_err(io)
+        f.flush().map_err(io)?;
+        drop(f);
+        Ok(out.commit()?)
     }
 
     /// Reads a table saved by [`PackedTable::save`], checking magic, entry
@@ -222,7 +221,7 @@ impl<const BITS: u32> PackedTable<BITS> {
     pub fn load(path: &Path) -> Result<Self, TableError> {
         let p = || path.to_path_buf();
         let io = |source| TableError::Io { path: p(), source };
-        let file = File::open(path).map_err(io)?;
+        let file = crate::files::open_regular(path)?;
         let file_len = file.metadata().map_err(io)?.len();
         let mut f = BufReader::with_capacity(1 << 20, file);
         let mut header = [0u8; HEADER];

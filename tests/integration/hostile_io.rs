@@ -50,3 +50,374 @@ fn a_browser_run_leaves_no_temporary_files() {
         .collect();
     assert!(left.is_empty(), "left behind in TMPDIR: {left:?}");
 }
+
+/// A FIFO with no writer and `/dev/zero` (endless) in `dir`, for inputs.
+fn fifo_in(dir: &std::path::Path) -> std::path::PathBuf {
+    let fifo = dir.join("fifo");
+    let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+    // SAFETY: mkfifo(3) on a fresh path in our own temporary folder.
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+    fifo
+}
+
+/// Runs gridbot with a watchdog: a command that blocks on its input (a
+/// FIFO nobody writes) or reads `/dev/zero` without end fails the test
+/// instead of hanging it.
+fn run_bounded(args: &[&str]) -> std::process::Output {
+    let mut child = gridbot(None)
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("gridbot runs");
+    let end = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    while child.try_wait().unwrap().is_none() {
+        if std::time::Instant::now() > end {
+            let _ = child.kill();
+            panic!("gridbot {args:?} did not finish within 20 s");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    child.wait_with_output().unwrap()
+}
+
+/// Every command that reads a file refuses a directory, a FIFO with no
+/// writer and an endless device at once, naming the path and what it is.
+#[test]
+fn special_files_as_inputs_are_refused_by_every_reader() {
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = fifo_in(dir.path());
+    let d = dir.path().to_str().unwrap();
+    let f = fifo.to_str().unwrap();
+    let png = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/flood/4k-14x14c6.png");
+    let cases: Vec<Vec<&str>> = [
+        vec!["solve", "gemji"],
+        vec!["analyse", "fling"],
+        vec!["bench", "flood"],
+        vec!["bench", "fifteen"],
+        vec!["bench", "rush"],
+        vec!["bench", "pegs"],
+        vec!["solve", "flood"],
+        vec!["solve", "rush"],
+        vec!["solve", "pegs"],
+        vec!["read", "flood", png, "--calibration"],
+        vec!["generate", "rush", "--moves", "5", "--database"],
+    ]
+    .into_iter()
+    .collect();
+    for case in cases {
+        for (input, kind) in [
+            (d, "a directory"),
+            (f, "a FIFO"),
+            ("/dev/zero", "a character device"),
+        ] {
+            let mut args = case.clone();
+            args.push(input);
+            let out = run_bounded(&args);
+            let err = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
+            assert!(!err.contains("panicked"), "{args:?}: {err}");
+            assert!(err.contains(input) && err.contains(kind), "{args:?}: {err}");
+        }
+    }
+}
+
+/// A bench of an empty file (or one of comments only) is an error, not a
+/// report of nothing.
+#[test]
+fn a_bench_of_no_boards_is_an_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let empty = dir.path().join("empty.txt");
+    std::fs::write(&empty, "\n\n").unwrap();
+    let e = empty.to_str().unwrap();
+    for game in ["flood", "fifteen", "rush", "pegs"] {
+        let out = run_bounded(&["bench", game, e]);
+        crate::util::assert_clean_failure(&out, "no board");
+    }
+}
+
+/// An inline board that does not parse is reported as a bad board, not as
+/// a missing file; a long argument is shortened in the message.
+#[test]
+fn a_bad_inline_board_is_not_called_a_missing_file() {
+    let out = run_bounded(&["solve", "rush", "AA....|xx"]);
+    let err = crate::util::stderr(&out);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(!err.contains("no such file"), "{err}");
+    // Under the kernel's 128 KiB limit for one argument.
+    let long = "1".repeat(100_000);
+    let out = run_bounded(&["solve", "flood", &long]);
+    let err = crate::util::stderr(&out);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.len() < 2_000,
+        "the whole input was echoed: {} bytes",
+        err.len()
+    );
+}
+
+/// `bench fifteen` on boards written for the other goal says so and names
+/// the option, instead of "0 solved".
+#[test]
+fn bench_fifteen_on_the_other_goal_says_which_option() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("blank-first.txt");
+    // One move from Korf's goal (gap first): the wrong parity for the
+    // gap-last goal of sgt-fifteen.
+    std::fs::write(&file, "1 0 2 3 4 5 6 7 8 9 10 11 12 13 14 15\n").unwrap();
+    let out = run_bounded(&["bench", "fifteen", file.to_str().unwrap()]);
+    crate::util::assert_clean_failure(&out, "--goal blank-first");
+}
+
+/// Outputs: an existing file is kept unless --force; a device is written
+/// through and stays a device; a failed run leaves no partial file.
+#[test]
+fn existing_outputs_are_kept_without_force() {
+    let dir = tempfile::tempdir().unwrap();
+    let keep = dir.path().join("keep.png");
+    std::fs::write(&keep, "mine").unwrap();
+    let k = keep.to_str().unwrap();
+    let png = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/flood/4k-14x14c6.png");
+    let cases: Vec<Vec<&str>> = vec![
+        vec!["screenshot", "-o", k],
+        vec!["calibrate", "flood", png, "--output", k],
+        vec!["analyse", "fling", FLING_BOARD, "--png", k],
+    ];
+    for args in cases {
+        let out = run_bounded(&args);
+        let err = crate::util::stderr(&out);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
+        assert!(
+            err.contains("already exists") && err.contains("--force"),
+            "{args:?}: {err}"
+        );
+        assert_eq!(
+            std::fs::read(&keep).unwrap(),
+            b"mine",
+            "{args:?} clobbered the file"
+        );
+    }
+    // With --force the file is replaced (calibrate needs no display).
+    let out = run_bounded(&["calibrate", "flood", png, "--output", k, "--force"]);
+    crate::util::assert_success(&out);
+    assert!(std::fs::read_to_string(&keep).unwrap().contains("palette"));
+    // A device is written through.
+    let out = run_bounded(&["analyse", "fling", FLING_BOARD, "--png", "/dev/null"]);
+    crate::util::assert_success(&out);
+    use std::os::unix::fs::FileTypeExt;
+    assert!(std::fs::metadata("/dev/null")
+        .unwrap()
+        .file_type()
+        .is_char_device());
+    // Nothing half-made was left beside the outputs.
+    let left: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .filter(|n| n.to_string_lossy().ends_with(".partial"))
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
+}
+
+/// A file where a folder is needed is named once, clearly.
+#[test]
+fn a_file_where_a_folder_is_needed_is_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("file");
+    std::fs::write(&file, "x").unwrap();
+    let png = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/flood/4k-14x14c6.png");
+    let out = run_bounded(&[
+        "read",
+        "flood",
+        png,
+        "--dump-stages",
+        file.to_str().unwrap(),
+    ]);
+    let err = crate::util::stderr(&out);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("where a folder is needed"), "{err}");
+    assert_eq!(err.matches("File exists").count(), 0, "{err}");
+}
+
+/// Every numeric option of every verb refuses a negative number, a word,
+/// a float too large for any range and a number past 2^64 with a usage
+/// error (exit 2) at once: nothing panics or starts work on them.
+#[test]
+fn numeric_options_refuse_nonsense_everywhere() {
+    // Value names of options that take text, not numbers.
+    const TEXT: &[&str] = &[
+        "FILE",
+        "DIR",
+        "TITLE",
+        "PARAMS",
+        "STRATEGY",
+        "FORMAT",
+        "GOAL",
+        "PDB",
+        "RULES",
+        "CALIBRATION",
+        "OUTPUT",
+        "OPTIMAL",
+        "FILE.gif",
+        "FILE.png",
+        "PDB_DIR",
+        "GAME",
+        "WINDOW_TITLE",
+        "OUT",
+        "SETS_FILE",
+        "TABLES",
+        "DATABASE",
+        "IMAGE",
+        "NAME",
+        "ID",
+        "HOST",
+        "BOARD",
+        "PRESET",
+        "DIFFICULTY",
+        "START",
+        "KEY",
+        "DIRECTION",
+        "LEVEL_SET",
+        "SEED_PREFIX",
+        "PUZZLE",
+        "FINISH",
+        "LIST",
+        "WALKERS",
+    ];
+    let games = crate::util::stdout(&crate::util::run(gridbot(None).args(["games", "--json"])));
+    let games: serde_json::Value = serde_json::from_str(&games).unwrap();
+    let mut checked = 0;
+    for g in games.as_array().unwrap() {
+        for verb in g["verbs"].as_array().unwrap() {
+            let mut cmd: Vec<String> = verb
+                .as_str()
+                .unwrap()
+                .split(' ')
+                .map(String::from)
+                .collect();
+            cmd.push(g["name"].as_str().unwrap().to_string());
+            let help =
+                crate::util::stdout(&crate::util::run(gridbot(None).args(&cmd).arg("--help")));
+            for line in help.lines() {
+                let Some((name, meta)) = option_of(line) else {
+                    continue;
+                };
+                if TEXT.contains(&meta.as_str())
+                    || name == "--seed" && (verb == "validate" || verb == "bench play")
+                {
+                    continue;
+                }
+                for bad in ["-1", "abc", "1e308", "99999999999999999999"] {
+                    let mut args = cmd.clone();
+                    args.push(format!("{name}={bad}"));
+                    let refs: Vec<&str> = args.iter().map(String::as_str).collect();
+                    let out = run_bounded(&refs);
+                    let err = crate::util::stderr(&out);
+                    assert_eq!(out.status.code(), Some(2), "{args:?} was accepted: {err}");
+                    assert!(!err.contains("panicked"), "{args:?}: {err}");
+                    checked += 1;
+                }
+            }
+        }
+    }
+    assert!(
+        checked > 100,
+        "only {checked} cases: the help format changed?"
+    );
+}
+
+/// `--name <META>` from a line of clap's help.
+fn option_of(line: &str) -> Option<(String, String)> {
+    let t = line.trim_start();
+    let t = t
+        .strip_prefix("-")
+        .filter(|_| t.len() > 4 && &t[2..4] == ", ")
+        .map_or(t, |_| &t[4..]);
+    let rest = t.strip_prefix("--")?;
+    let (name, rest) = rest.split_once(' ')?;
+    let meta = rest.strip_prefix('<')?.split_once('>')?.0;
+    Some((format!("--{name}"), meta.to_string()))
+}
+
+/// The processes gridbot started (Xvfb, the window manager, the game) die
+/// with it even when it is killed with SIGKILL and runs no clean-up.
+#[test]
+fn children_do_not_outlive_a_killed_gridbot() {
+    let mut child = gridbot(None)
+        .args([
+            "demo",
+            "flood",
+            "--games",
+            "1",
+            "--pause-between-moves",
+            "5000",
+            "--no-status",
+        ])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("gridbot runs");
+    let pid = child.id();
+    // Wait until it has started its display and the game.
+    let kids = crate::util::poll(std::time::Duration::from_secs(60), || {
+        let k = descendants(pid);
+        (k.len() >= 2).then_some(k)
+    });
+    let Some(kids) = kids else {
+        let _ = child.kill();
+        panic!("gridbot did not start its display and game");
+    };
+    // SAFETY: kill(2) on our own child.
+    assert_eq!(unsafe { libc::kill(pid as i32, libc::SIGKILL) }, 0);
+    child.wait().unwrap();
+    let gone = crate::util::poll(std::time::Duration::from_secs(10), || {
+        kids.iter().all(|k| !alive(*k)).then_some(())
+    });
+    let left: Vec<_> = kids
+        .iter()
+        .filter(|k| alive(**k))
+        .map(|k| (k, comm(*k)))
+        .collect();
+    assert!(gone.is_some(), "outlived gridbot: {left:?}");
+}
+
+/// The processes under `pid` (children, grandchildren...).
+fn descendants(pid: u32) -> Vec<u32> {
+    let mut found = Vec::new();
+    let mut parents = vec![pid];
+    while let Some(p) = parents.pop() {
+        for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+            let Ok(k) = entry.file_name().to_string_lossy().parse::<u32>() else {
+                continue;
+            };
+            let Ok(stat) = std::fs::read_to_string(format!("/proc/{k}/stat")) else {
+                continue;
+            };
+            // The parent pid is the 2nd field after the ")" of the name.
+            let ppid = stat
+                .rsplit_once(')')
+                .and_then(|(_, r)| r.split_whitespace().nth(1));
+            if ppid == Some(&p.to_string()) && !found.contains(&k) {
+                found.push(k);
+                parents.push(k);
+            }
+        }
+    }
+    found
+}
+
+fn alive(pid: u32) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|s| {
+        s.rsplit_once(')')
+            .is_some_and(|(_, r)| !r.trim_start().starts_with('Z'))
+    })
+}
+
+fn comm(pid: u32) -> String {
+    std::fs::read_to_string(format!("/proc/{pid}/comm"))
+        .unwrap_or_default()
+        .trim()
+        .to_string()
+}
+
+/// A Fling! board of two balls, written inline.
+const FLING_BOARD: &str = "o.o..../......./......./......./......./......./......./.......";

@@ -33,9 +33,9 @@ fn sigterm(pid: u32) {
     assert_eq!(unsafe { libc::kill(pid as i32, libc::SIGTERM) }, 0);
 }
 
-#[test]
-fn sigterm_while_click_holds_the_button_releases_it() {
-    let display = VirtualDisplay::start(640, 480).expect("start Xvfb");
+/// `gridbot click --hold 20s` on `display`, once its press has reached
+/// the X server.
+fn holding_click(display: &VirtualDisplay) -> std::process::Child {
     let child = Command::new(env!("CARGO_BIN_EXE_gridbot"))
         .args(["click", "300", "200", "--hold", "20s"])
         .env("DISPLAY", display.name())
@@ -43,9 +43,15 @@ fn sigterm_while_click_holds_the_button_releases_it() {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    // Wait until the press reached the server.
     let pressed = crate::util::poll(TIMEOUT, || any_button_down(display.name()).then_some(()));
     assert!(pressed.is_some(), "the button never went down");
+    child
+}
+
+#[test]
+fn sigterm_while_click_holds_the_button_releases_it() {
+    let display = VirtualDisplay::start(640, 480).expect("start Xvfb");
+    let child = holding_click(&display);
     let t = Instant::now();
     sigterm(child.id());
     let out = child.wait_with_output().unwrap();
@@ -62,6 +68,26 @@ fn sigterm_while_click_holds_the_button_releases_it() {
     );
     assert!(!err.contains("panicked"), "{err}");
     assert!(!any_button_down(display.name()), "a button is still held");
+}
+
+/// Every signal that would end the process and can be caught releases a
+/// held button: the X server's pointer state says no button is down.
+#[test]
+fn every_catchable_stop_signal_releases_a_held_button() {
+    let display = VirtualDisplay::start(640, 480).expect("start Xvfb");
+    for (signal, name) in gridbot::play::abort::STOP_SIGNALS {
+        let child = holding_click(&display);
+        // SAFETY: plain kill(2) on our own child's pid.
+        assert_eq!(unsafe { libc::kill(child.id() as i32, signal) }, 0);
+        let out = child.wait_with_output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{name}: {err}");
+        assert!(err.contains("released"), "{name}: {err}");
+        assert!(
+            !any_button_down(display.name()),
+            "{name}: a button is still held"
+        );
+    }
 }
 
 #[test]
@@ -214,4 +240,6 @@ fn a_small_window_over_the_board_is_refused() {
     assert_eq!(out.status.code(), Some(1), "{err}");
     assert!(!err.contains("panicked"), "{err}");
     assert!(!err.contains("played"), "{err}");
+    // The message names the window in the way, not a board "cut off".
+    assert!(err.contains("window \"Fifteen\""), "{err}");
 }

@@ -641,6 +641,8 @@ impl PatternDb {
                         tables.push(t);
                         continue;
                     }
+                    // Not a regular file: not ours to replace.
+                    Err(e @ PdbError::Table(TableError::File(_))) => return Err(e),
                     Err(e) => {
                         log::warn!("{e}; rebuilding it");
                         report.rebuilt_damaged.push(e.to_string());

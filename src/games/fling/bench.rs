@@ -25,6 +25,9 @@ pub enum BenchError {
         /// The system's error.
         source: std::io::Error,
     },
+    /// A level file is not a readable text file of sensible size.
+    #[error(transparent)]
+    File(#[from] crate::files::FileError),
     /// A level file is not valid.
     #[error("{path}: {source}")]
     Parse {
@@ -59,7 +62,11 @@ pub fn load_levels(dir: &Path) -> Result<Vec<(u32, Vec<LevelBoard>)>, BenchError
             continue;
         };
         let path = entry.path();
-        let text = std::fs::read_to_string(&path).map_err(io(&path))?;
+        let text = crate::files::read_text(
+            &path.to_string_lossy(),
+            crate::files::SMALL_FILE_CAP,
+            "a level file",
+        )?;
         let boards = parse_boards(&text).map_err(|source| BenchError::Parse {
             path: path.clone(),
             source,

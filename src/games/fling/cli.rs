@@ -3,7 +3,6 @@
 //! report and return the exit code. Library errors become `anyhow` errors
 //! here, at the command line's edge.
 
-use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -79,6 +78,9 @@ pub struct AnalyseArgs {
     /// solvability into this PNG (needs one board: use --board N).
     #[arg(long, value_name = "FILE")]
     pub png: Option<PathBuf>,
+    /// Replace the --png file if it exists.
+    #[arg(long)]
+    pub force: bool,
     /// Load endgame tables from this directory (without DIR: the cache
     /// folder `endgame fling` writes to by default) to stop searches
     /// early.
@@ -142,22 +144,20 @@ pub struct EndgameArgs {
 }
 
 fn read_input(arg: &str) -> Result<(String, String)> {
+    use crate::files::{read_text, SMALL_FILE_CAP};
     if arg == "-" {
-        let mut s = String::new();
-        std::io::stdin()
-            .read_to_string(&mut s)
-            .context("reading the board from standard input")?;
-        return Ok((s, "<stdin>".into()));
+        return Ok((read_text(arg, SMALL_FILE_CAP, "a board")?, "<stdin>".into()));
     }
-    let p = Path::new(arg);
-    if p.exists() {
-        let s = std::fs::read_to_string(p).with_context(|| format!("reading {arg}"))?;
-        return Ok((s, arg.to_string()));
+    if std::fs::symlink_metadata(arg).is_ok() {
+        return Ok((read_text(arg, SMALL_FILE_CAP, "a board")?, arg.to_string()));
     }
     if arg.contains('/') && arg.chars().all(|c| matches!(c, 'o' | 'O' | '.' | '/')) {
         return Ok((arg.to_string(), "<argument>".into()));
     }
-    bail!("{arg}: no such file (and not a board written inline: 8 rows of 7 'o'/'.' separated by '/')")
+    bail!(
+        "{}: no such file, and not a board written inline (8 rows of 7 'o'/'.' separated by '/')",
+        crate::files::shorten(arg)
+    )
 }
 
 fn cell_name(c: u8) -> String {
@@ -243,6 +243,9 @@ pub fn run_analyse(args: &AnalyseArgs) -> Result<ExitCode> {
             picked.len()
         );
     }
+    if let Some(png) = &args.png {
+        crate::files::check_output(png, crate::files::Replace::from_force(args.force))?;
+    }
     let tables = match &args.tables {
         Some(d) => Some(load_tables(d, args.table_balls)?),
         None => None,
@@ -306,9 +309,8 @@ pub fn run_analyse(args: &AnalyseArgs) -> Result<ExitCode> {
             println!();
         }
         if let Some(png) = &args.png {
-            draw(board, &a.winning_moves, &a.changes)
-                .save(png)
-                .with_context(|| format!("writing {}", png.display()))?;
+            let replace = crate::files::Replace::from_force(args.force);
+            crate::files::write_png(png, &draw(board, &a.winning_moves, &a.changes), replace)?;
         }
     }
     if args.json {
@@ -443,7 +445,7 @@ pub fn run_endgame(args: &EndgameArgs) -> Result<ExitCode> {
         Some(d) => d.clone(),
         None => default_table_dir()?,
     };
-    std::fs::create_dir_all(&out).with_context(|| format!("creating {}", out.display()))?;
+    crate::files::ensure_dir(&out)?;
     let total: u64 = (2..=args.balls).map(placements).sum();
     let bar = indicatif::ProgressBar::new(total);
     bar.set_style(
@@ -523,6 +525,7 @@ mod tests {
             index: None,
             json: false,
             png: None,
+            force: false,
             tables: None,
             table_balls: 9,
         });
@@ -532,6 +535,7 @@ mod tests {
             index: Some(3),
             json: true,
             png: None,
+            force: false,
             tables: None,
             table_balls: 9,
         })
@@ -542,6 +546,7 @@ mod tests {
             index: None,
             json: true,
             png: None,
+            force: false,
             tables: Some("/no/such/tables".into()),
             table_balls: 3,
         })

@@ -27,7 +27,6 @@
 //! A file that is missing, of the wrong size or with a wrong checksum is
 //! refused with an error saying which and why; it is never trusted.
 
-use std::fs::File;
 use std::io::{BufReader, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -174,6 +173,9 @@ pub enum TableError {
         /// What is wrong with it.
         why: String,
     },
+    /// The path is not a regular file, or cannot be opened or written.
+    #[error(transparent)]
+    File(#[from] crate::files::FileError),
     /// Reading or writing failed.
     #[error("{path}: {source}")]
     Io {
@@ -214,27 +216,29 @@ fn save_words(
     n: usize,
     word: impl Fn(usize) -> u64 + Sync,
 ) -> Result<(), TableError> {
-    let tmp = path.with_extension("tmp");
-    let f = File::create(&tmp).map_err(io_err(&tmp))?;
-    let mut w = BufWriter::with_capacity(1 << 20, f);
+    // The tables are this command's own output, rebuilt on demand: an
+    // existing table is replaced; a link is followed, a FIFO written to.
+    let mut out = crate::files::Output::create(path, crate::files::Replace::Allow)?;
+    let tmp = path;
+    let mut w = BufWriter::with_capacity(1 << 20, &mut out);
     let mut head = Vec::with_capacity(50);
     head.extend_from_slice(MAGIC);
     head.extend_from_slice(&kind.code().to_le_bytes());
     head.extend_from_slice(&u64::from(k).to_le_bytes());
     head.extend_from_slice(&placements(k).to_le_bytes());
     head.extend_from_slice(&checksum_of(n, &word).to_le_bytes());
-    w.write_all(&head).map_err(io_err(&tmp))?;
+    w.write_all(&head).map_err(io_err(tmp))?;
     let mut bytes = Vec::with_capacity(8 << 16);
     for start in (0..n).step_by(1 << 16) {
         bytes.clear();
         for i in start..(start + (1 << 16)).min(n) {
             bytes.extend_from_slice(&word(i).to_le_bytes());
         }
-        w.write_all(&bytes).map_err(io_err(&tmp))?;
+        w.write_all(&bytes).map_err(io_err(tmp))?;
     }
-    w.flush().map_err(io_err(&tmp))?;
+    w.flush().map_err(io_err(tmp))?;
     drop(w);
-    std::fs::rename(&tmp, path).map_err(io_err(path))
+    Ok(out.commit()?)
 }
 
 /// Reads the table of `kind` for `k` balls from `path`, checking its
@@ -244,16 +248,13 @@ pub fn load(kind: Kind, k: u32, path: &Path) -> Result<BitLevel, TableError> {
         path: path.to_path_buf(),
         why,
     };
-    let f = match File::open(path) {
-        Ok(f) => f,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            return Err(TableError::Missing {
-                path: path.to_path_buf(),
-                k,
-            })
-        }
-        Err(e) => return Err(io_err(path)(e)),
-    };
+    if std::fs::symlink_metadata(path).is_err() {
+        return Err(TableError::Missing {
+            path: path.to_path_buf(),
+            k,
+        });
+    }
+    let f = crate::files::open_regular(path)?;
     let len = f.metadata().map_err(io_err(path))?.len();
     let words = placements(k).div_ceil(64);
     let expected = MAGIC.len() as u64 + 32 + words * 8;

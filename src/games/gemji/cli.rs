@@ -119,11 +119,7 @@ pub fn parse_gem(s: &str) -> Result<Gem, ArgError> {
 
 /// Runs `solve gemji`.
 pub fn run_solve(args: &SolveArgs) -> Result<ExitCode> {
-    let text = if args.file == "-" {
-        std::io::read_to_string(std::io::stdin()).context("reading standard input")?
-    } else {
-        std::fs::read_to_string(&args.file).with_context(|| format!("reading {}", args.file))?
-    };
+    let text = crate::files::read_text(&args.file, crate::files::SMALL_FILE_CAP, "a Gemji level")?;
     let level = parse_level(&text).with_context(|| args.file.clone())?;
     let time = match args.time_limit {
         Some(t) if t.is_zero() => bail!("--time-limit must be more than zero"),
@@ -144,13 +140,15 @@ pub fn run_solve(args: &SolveArgs) -> Result<ExitCode> {
                 .0;
         }
     }
+    // An unsolvable level has no finite bound: shown as none / null.
+    let lower_bound = (!o.proven_unsolvable && o.lower_bound != u32::MAX).then_some(o.lower_bound);
     if args.json {
         println!(
             "{}",
             serde_json::to_string_pretty(&json!({
                 "moves": described,
                 "length": o.len(),
-                "lower_bound": o.lower_bound,
+                "lower_bound": lower_bound,
                 "optimal": o.optimality(),
                 "nodes": o.nodes,
                 "time_ms": ms,
@@ -167,7 +165,7 @@ pub fn run_solve(args: &SolveArgs) -> Result<ExitCode> {
         println!(
             "length={} lower_bound={} optimal={} nodes={} time_ms={ms:.1}",
             o.len().map_or("-".into(), |l| l.to_string()),
-            o.lower_bound,
+            lower_bound.map_or("none (unsolvable)".into(), |b| b.to_string()),
             o.optimality(),
             o.nodes
         );

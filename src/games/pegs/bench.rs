@@ -3,7 +3,6 @@
 //! each took.
 
 use std::path::Path;
-use std::process::Command;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
@@ -67,7 +66,7 @@ pub fn generate(count: usize, preset: &str) -> Result<Vec<Game>, BoardsError> {
         preset: preset.to_string(),
         why,
     };
-    let out = Command::new(&program)
+    let out = crate::process::child(&program)
         .arg("--generate")
         .arg(count.to_string())
         .arg(preset)

@@ -8,7 +8,6 @@
 //! lost (the answer is printed; there is nothing to play), 2 the budget
 //! ended before an answer; errors exit 1 with a message on stderr.
 
-use std::path::Path;
 use std::process::ExitCode;
 use std::time::Duration;
 
@@ -408,13 +407,17 @@ fn bench_games(args: &BenchArgs) -> anyhow::Result<Vec<Game>> {
         bench::generate(n, &g[1])?
     } else {
         let f = args.file.as_deref().expect("clap requires one");
-        if Path::new(f).is_file() {
-            let text = std::fs::read_to_string(f).with_context(|| format!("reading {f}"))?;
+        if std::fs::symlink_metadata(f).is_ok() {
+            let text =
+                crate::files::read_text(f, crate::files::BENCH_FILE_CAP, "a benchmark file")?;
             bench::parse_lines(&text, f)?
         } else if f.contains(':') {
             bench::parse_lines(f, "the command line")?
         } else {
-            bail!("{f}: no such file (and not a game ID)");
+            bail!(
+                "{}: no such file, and not a game ID (WxH:...)",
+                crate::files::shorten(f)
+            );
         }
     })
 }
@@ -422,7 +425,9 @@ fn bench_games(args: &BenchArgs) -> anyhow::Result<Vec<Game>> {
 /// Runs `gridbot bench pegs`.
 pub fn run_bench(args: BenchArgs) -> anyhow::Result<ExitCode> {
     let games = bench_games(&args)?;
-    let games = args.bench.first(games);
+    let games = args
+        .bench
+        .first(games, args.file.as_deref().unwrap_or("--generate"))?;
     let bar = args.bench.progress(games.len(), "{wide_bar} {pos}/{len}");
     let pool = BenchOptions::pool(args.bench.threads.unwrap_or(1))?;
     let report = pool.install(|| {

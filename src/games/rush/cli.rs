@@ -222,11 +222,15 @@ pub struct BenchArgs {
 }
 
 fn run_bench(args: BenchArgs) -> anyhow::Result<ExitCode> {
-    let text = std::fs::read_to_string(&args.file)
-        .with_context(|| format!("reading {}", args.file.display()))?;
-    let puzzles = args
-        .bench
-        .first(parse_puzzles(&text).with_context(|| format!("reading {}", args.file.display()))?);
+    let text = crate::files::read_text(
+        &args.file.to_string_lossy(),
+        crate::files::BENCH_FILE_CAP,
+        "a benchmark file",
+    )?;
+    let puzzles = args.bench.first(
+        parse_puzzles(&text).with_context(|| format!("reading {}", args.file.display()))?,
+        &args.file.to_string_lossy(),
+    )?;
     let bar = args.bench.progress(puzzles.len(), "{wide_bar} {pos}/{len}");
     let pool = BenchOptions::pool(args.bench.threads.unwrap_or(1))?;
     let r = pool.install(|| {
@@ -358,9 +362,8 @@ pub(crate) fn parse_moves(s: &str) -> Result<(u32, u32), ArgError> {
 
 fn run_generate(args: GenerateArgs) -> anyhow::Result<ExitCode> {
     let found = if let Some(db) = &args.database {
-        let file = std::fs::File::open(db).with_context(|| format!("reading {}", db.display()))?;
         from_database(
-            std::io::BufReader::new(file),
+            crate::files::open_lines(db)?,
             args.moves,
             Some(args.walls as usize),
             args.count,

@@ -422,7 +422,7 @@ fn unit_bytes(r: &UnitResult) -> Vec<u8> {
 }
 
 fn load_unit(path: &Path) -> Result<UnitResult, EnumerateError> {
-    let text = crate::files::read_text(&path.display().to_string(), u64::MAX)?;
+    let text = crate::files::read_text(&path.display().to_string(), u64::MAX, "a unit file")?;
     let bad = |why: &str| EnumerateError::Damaged(path.into(), why.into());
     let mut lines = text.lines();
     let head: Vec<u64> = lines

@@ -6,7 +6,6 @@
 //! by one design, timed by the thread's CPU clock.
 
 use std::fmt::Write as _;
-use std::fs;
 use std::path::Path;
 use std::time::Duration;
 
@@ -103,8 +102,9 @@ pub fn sample_sets_cached(
     unit_step: usize,
     set_step: usize,
 ) -> Result<SetSample, EnumerateError> {
-    if let Some(f) = file.filter(|f| f.is_file()) {
-        let text = fs::read_to_string(f).map_err(|e| EnumerateError::Io(f.into(), e))?;
+    if let Some(f) = file.filter(|f| std::fs::symlink_metadata(f).is_ok()) {
+        let text = crate::files::read_text(&f.to_string_lossy(), 1 << 30, "a sets file")
+            .map_err(|e| EnumerateError::Io(f.into(), std::io::Error::other(e.reason())))?;
         let sets =
             sets_from_text(&text).map_err(|line| EnumerateError::SetsFile(f.into(), line))?;
         return Ok(SetSample {
@@ -114,7 +114,12 @@ pub fn sample_sets_cached(
     }
     let s = sample_sets(n, walls, rules, first_unit, unit_step, set_step)?;
     if let Some(f) = file {
-        fs::write(f, sets_to_text(&s.sets)).map_err(|e| EnumerateError::Io(f.into(), e))?;
+        crate::files::write_all(
+            f,
+            sets_to_text(&s.sets).as_bytes(),
+            crate::files::Replace::Refuse,
+        )
+        .map_err(|e| EnumerateError::Io(f.into(), std::io::Error::other(e.reason())))?;
     }
     Ok(s)
 }

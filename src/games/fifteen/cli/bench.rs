@@ -33,8 +33,11 @@ pub struct BenchArgs {
 
 /// The boards of `args.file` with their 1-based lines, cut to `--boards`.
 fn load_boards(args: &BenchArgs) -> anyhow::Result<Vec<(usize, Board)>> {
-    let text = std::fs::read_to_string(&args.file)
-        .with_context(|| format!("reading {}", args.file.display()))?;
+    let text = crate::files::read_text(
+        &args.file.to_string_lossy(),
+        crate::files::BENCH_FILE_CAP,
+        "a benchmark file",
+    )?;
     let mut boards = Vec::new();
     for (i, line) in text.lines().enumerate() {
         if line.trim().is_empty() || line.trim_start().starts_with('#') {
@@ -47,10 +50,43 @@ fn load_boards(args: &BenchArgs) -> anyhow::Result<Vec<(usize, Board)>> {
             break;
         }
     }
-    if boards.is_empty() {
-        bail!("{}: no boards", args.file.display());
-    }
+    crate::cli::bench::no_boards(boards.len(), &args.file.to_string_lossy())?;
+    check_goal(args, &boards)?;
     Ok(boards)
+}
+
+/// Refuses a set none of whose boards can reach the goal `--goal` names
+/// (the other convention's boards all have the wrong parity), and warns
+/// about the unsolvable ones of a mixed set.
+fn check_goal(args: &BenchArgs, boards: &[(usize, Board)]) -> anyhow::Result<()> {
+    use crate::games::fifteen::parse::Convention;
+    let bad: Vec<usize> = boards
+        .iter()
+        .filter(|(_, b)| b.solvability().is_err())
+        .map(|(line, _)| *line)
+        .collect();
+    let (goal, other) = match args.search.goal {
+        Convention::BlankLast => ("blank-last", "blank-first"),
+        Convention::BlankFirst => ("blank-first", "blank-last"),
+    };
+    if bad.len() == boards.len() {
+        bail!(
+            "{}: none of its {} boards can reach the {goal} goal (each has the wrong parity for it): \
+             written for the other convention? try --goal {other}",
+            args.file.display(),
+            boards.len()
+        );
+    }
+    if !bad.is_empty() {
+        log::warn!(
+            "{}: {} of {} boards cannot reach the {goal} goal and will count as unsolved (first on line {})",
+            args.file.display(),
+            bad.len(),
+            boards.len(),
+            bad[0]
+        );
+    }
+    Ok(())
 }
 
 /// The `--optimal` lengths, exactly one per board.

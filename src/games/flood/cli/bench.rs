@@ -59,8 +59,11 @@ struct Summary {
 /// The boards of `args.file` (their lines and boards), flooded from
 /// `--start` and cut to `--boards`.
 fn load_boards(args: &Args) -> anyhow::Result<Vec<(usize, Board)>> {
-    let text = std::fs::read_to_string(&args.file)
-        .with_context(|| format!("reading {}", args.file.display()))?;
+    let text = crate::files::read_text(
+        &args.file.to_string_lossy(),
+        crate::files::BENCH_FILE_CAP,
+        "a benchmark file",
+    )?;
     let mut boards = Vec::new();
     for b in parse_board_set(&text).with_context(|| format!("reading {}", args.file.display()))? {
         let board = match args.start {
@@ -74,9 +77,7 @@ fn load_boards(args: &Args) -> anyhow::Result<Vec<(usize, Board)>> {
             break;
         }
     }
-    if boards.is_empty() {
-        bail!("{}: no boards", args.file.display());
-    }
+    crate::cli::bench::no_boards(boards.len(), &args.file.to_string_lossy())?;
     Ok(boards)
 }
 

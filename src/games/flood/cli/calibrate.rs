@@ -31,12 +31,8 @@ pub struct Args {
 
 /// Runs the command.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    if args.output.exists() && !args.force {
-        anyhow::bail!(
-            "{} exists (use --force to overwrite it)",
-            args.output.display()
-        );
-    }
+    let replace = crate::files::Replace::from_force(args.force);
+    crate::files::check_output(&args.output, replace)?;
     let image = load_image(&args.image)?;
     let reading = read_grid(&image, None)
         .with_context(|| format!("cannot detect a board in {}", args.image.display()))?;
@@ -84,8 +80,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     // The file must load back.
     Calibration::parse(&text, &args.output)
         .context("internal error: the written calibration does not parse")?;
-    std::fs::write(&args.output, text)
-        .with_context(|| format!("cannot write {}", args.output.display()))?;
+    crate::files::write_all(&args.output, text.as_bytes(), replace)?;
     println!(
         "wrote {}: {} colours, {}x{} board",
         args.output.display(),

@@ -69,10 +69,10 @@ pub struct PlayArgs {
 #[derive(Debug, Clone, clap::Args)]
 pub struct BrowserArgs {
     /// Chromium's window size (the board scales with it).
-    #[arg(long, default_value = "800x800", value_name = "WxH")]
+    #[arg(long, default_value = "800x800", value_name = "WxH", value_parser = crate::cli::args::valid_screen_size)]
     pub window_size: String,
     /// Virtual screen size (at least the window's).
-    #[arg(long, default_value = "1280x1024", value_name = "WxH")]
+    #[arg(long, default_value = "1280x1024", value_name = "WxH", value_parser = crate::cli::args::valid_screen_size)]
     pub screen: String,
     /// Save the board before and after each puzzle into this folder.
     #[arg(long, value_name = "DIR")]
@@ -171,6 +171,7 @@ pub fn run_play(args: PlayArgs) -> anyhow::Result<ExitCode> {
             screenshots: args.screenshots.as_deref(),
             record: args.common.record.as_deref(),
             report: args.common.report.as_deref(),
+            replace: args.common.replace(),
             extra_line: &|_| None,
         },
     )
@@ -256,7 +257,7 @@ fn choose(args: &ValidateArgs) -> anyhow::Result<Vec<Chosen>> {
     )?;
     // Two passes a line at a time (count, then pick): an enumeration's
     // whole output, larger than memory, will do.
-    let open = || std::fs::File::open(&path).map(std::io::BufReader::new);
+    let open = || crate::files::open_lines(&path).map_err(std::io::Error::other);
     let spread = spread_from_database(open, (lo, hi), args.games)
         .with_context(|| format!("cannot read the puzzle database {}", path.display()))?;
     if spread.matching == 0 {
@@ -427,9 +428,14 @@ fn run_puzzles(
             }
             problems.extend(checked.problems);
             if let Some(dir) = &browser_args.screenshots {
-                save_screenshots(dir, &finished)?;
+                save_screenshots(dir, &finished, common.replace())?;
             }
-            save_recording(common.record.as_deref(), puzzles.len(), &finished)?;
+            save_recording(
+                common.record.as_deref(),
+                puzzles.len(),
+                &finished,
+                common.replace(),
+            )?;
             let lost = finished.record.result == GameResult::Lost;
             records.push(finished.record);
             if lost && verb == "demo" {
@@ -438,7 +444,7 @@ fn run_puzzles(
         }
         Ok(())
     })();
-    finish_run(&records, common.report.as_deref())?;
+    finish_run(&records, common.report.as_deref(), common.replace())?;
     println!(
         "run time: {:.1} s for {} puzzles",
         started.elapsed().as_secs_f64(),
