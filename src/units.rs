@@ -100,14 +100,6 @@ pub enum UnitsError {
         /// The job asked for.
         wanted: String,
     },
-    /// A job folder's path that is something else.
-    #[error("{path}: {kind}, not a folder; give a folder (new or of this job) as --out")]
-    NotAFolder {
-        /// The path.
-        path: String,
-        /// What it is.
-        kind: &'static str,
-    },
     /// A folder with files but no manifest.
     #[error("{path}: not a job folder (no {MANIFEST}) and not empty{hint}; use another --out, or delete it")]
     NotJobFolder {
@@ -331,14 +323,15 @@ impl JobDir {
         };
         if let Ok(meta) = std::fs::metadata(dir) {
             if !meta.is_dir() {
-                return Err(UnitsError::NotAFolder {
+                return Err(FileError::NotADir {
                     path: dir.display().to_string(),
                     kind: if meta.is_file() {
                         "a regular file"
                     } else {
                         files::kind_of(&meta)
                     },
-                });
+                }
+                .into());
             }
         }
         std::fs::create_dir_all(dir).map_err(io)?;

@@ -219,4 +219,16 @@ fn units_outside_the_job_are_refused() {
         std::fs::read_to_string(not_job.join("notes.txt")).unwrap(),
         "mine"
     );
+    // A file where the job folder should be, and a folder where the
+    // database should be: refused before any work, nothing made.
+    let file = not_job.join("notes.txt");
+    assert_clean_failure(
+        &enumerate("4", &["--units", "0..1", "--out", file.to_str().unwrap()]),
+        "notes.txt: a regular file, where a folder is needed",
+    );
+    assert_clean_failure(
+        &enumerate("4", &["--out", not_job.to_str().unwrap()]),
+        "a directory, not a regular file",
+    );
+    assert!(!dir.join("mine.units").exists());
 }
