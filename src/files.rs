@@ -291,14 +291,29 @@ impl Output {
     /// (or flushes a device). Dropping an output without committing it
     /// removes what was staged.
     pub fn commit(self) -> Result<(), FileError> {
+        self.put_in_place(true)
+    }
+
+    /// [`Output::commit`] without waiting for the bytes to reach the disk:
+    /// for files whose readers check a checksum (a job's units, see
+    /// [`crate::units`]), where a crash leaves a file that is refused by
+    /// name rather than one that is trusted, and where hundreds of small
+    /// files make the wait a noticeable share of the run.
+    pub fn commit_unsynced(self) -> Result<(), FileError> {
+        self.put_in_place(false)
+    }
+
+    fn put_in_place(self, sync: bool) -> Result<(), FileError> {
         let shown = self.shown;
         match self.sink {
             Sink::Through(mut file) => file.flush().map_err(|e| io_error(Path::new(&shown), e)),
             Sink::Staged(staged) => {
-                staged
-                    .as_file()
-                    .sync_all()
-                    .map_err(|e| io_error(Path::new(&shown), e))?;
+                if sync {
+                    staged
+                        .as_file()
+                        .sync_all()
+                        .map_err(|e| io_error(Path::new(&shown), e))?;
+                }
                 staged
                     .persist(&self.target)
                     .map(|_| ())

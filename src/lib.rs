@@ -16,7 +16,8 @@
 //! per-game TOML files in `calibration/`; [`hosts`] are where games run
 //! (an sgt-puzzles program, a page in Chromium); [`cli`] is the command
 //! line, and [`cli::args`] checks values typed by a user (durations,
-//! sizes, thread counts, board arguments) at the edge.
+//! sizes, thread counts, board arguments) at the edge; [`units`] splits
+//! big jobs into numbered units whose files merge into the local output.
 
 #![deny(missing_docs)]
 
@@ -32,6 +33,7 @@ pub mod measure;
 pub mod play;
 pub mod process;
 pub mod solver;
+pub mod units;
 
 #[cfg(test)]
 mod fuzz;

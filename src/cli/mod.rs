@@ -1,6 +1,7 @@
 //! The command line: `gridbot VERB GAME ...` for the game verbs (built from
 //! [`crate::games::registry`]), plus the commands that know no game
-//! (`screenshot`, `click`, `games`). Each command lives in its own file
+//! (`screenshot`, `click`, `games`, and `merge` and `cluster` for jobs
+//! split into units). Each command lives in its own file
 //! with an `Args` struct and a `run` function; this file only wires them,
 //! sets up logging and turns errors into a message and an exit code.
 //!
@@ -11,12 +12,14 @@
 pub mod args;
 pub mod bench;
 pub mod click;
+pub mod cluster;
 pub mod fixtures;
 pub mod games;
 pub mod play;
 pub mod screenshot;
 pub mod sgt_bench_play;
 pub mod sgt_game;
+pub mod units;
 
 use std::process::ExitCode;
 
@@ -47,6 +50,10 @@ enum Fixed {
     Click(click::Args),
     /// List the games and what each supports.
     Games(games::Args),
+    /// Merge the units of a job folder into the output of the local run.
+    Merge(units::MergeArgs),
+    /// Run a job's units as Slurm job arrays: submit, status, resume.
+    Cluster(cluster::Args),
 }
 
 /// The game `gridbot demo` plays when no game is named.
@@ -150,6 +157,8 @@ pub fn main() -> ExitCode {
                 Fixed::Screenshot(args) => screenshot::run(args),
                 Fixed::Click(args) => click::run(args),
                 Fixed::Games(args) => games::run(args),
+                Fixed::Merge(args) => units::run_merge(args),
+                Fixed::Cluster(args) => cluster::run(args),
             },
             Err(e) => e.exit(),
         },

@@ -16,7 +16,7 @@ use anyhow::{bail, Context};
 
 use super::analyse::{analyse, Difficulty};
 use super::bench::bench;
-use super::enumerate::Rules;
+use super::enumerate::{units_dir, EnumerateJob, Rules, Summary};
 use super::generate::{from_database, generate_random, Rng};
 use super::parse::{parse_line, parse_puzzles, Puzzle};
 use super::search::steps;
@@ -26,8 +26,11 @@ use crate::cli::args::{
     ArgError, SearchLimits,
 };
 use crate::cli::bench::BenchOptions;
+use crate::cli::units::{parse_words, Plan, Planned};
+use crate::files::Replace;
 use crate::games::registry::{verbs, Entry, GameCli, Verb};
 use crate::solver::Budget;
+use crate::units::{self, Job, JobDir, Manifest};
 
 /// `gridbot enumerate rush`: Rush Hour's own verb.
 pub const ENUMERATE: Verb = Verb::new("enumerate", "Enumerate every position of a game");
@@ -418,7 +421,7 @@ pub struct EnumerateArgs {
     rules: Rules,
     /// Write the database (`MOVES BOARD CLUSTER_SIZE` lines, hardest first)
     /// here; finished work units are kept in `FILE.units/`, so a run that
-    /// was interrupted resumes.
+    /// was interrupted resumes. With `--units`: the job folder.
     #[arg(long)]
     out: Option<PathBuf>,
     /// Worker threads, 1 to 256 (default: one per core).
@@ -449,84 +452,125 @@ pub struct EnumerateArgs {
     /// Print the summary as JSON.
     #[arg(long)]
     json: bool,
+    /// Run only units A..B (numbered from 0, both included) into the job
+    /// folder `--out DIR`; `gridbot merge DIR` makes the database once
+    /// every unit is done (see `gridbot cluster`).
+    #[arg(long, value_name = "A..B", requires = "out",
+          value_parser = parse_span::<0, { u32::MAX as u64 }>)]
+    units: Option<(u32, u32)>,
+}
+
+/// The enumeration `args` ask for, as a job of units.
+fn enumerate_job(args: &EnumerateArgs) -> anyhow::Result<EnumerateJob> {
+    Ok(EnumerateJob::new(
+        args.size as usize,
+        args.walls as usize,
+        args.rules,
+        args.sample as usize,
+    )?)
 }
 
 fn run_enumerate(args: EnumerateArgs) -> anyhow::Result<ExitCode> {
-    use super::dbmerge::{merge_sorted, FAN_IN};
-    use super::enumerate::{enumerate_counts, units_dir};
     if let Some(every) = args.bench_walk {
         return run_bench_walk(&args, every as usize);
     }
-    let units = args.out.as_deref().map(units_dir);
+    let job = enumerate_job(&args)?;
     let bar = progress_bar(0);
     bar.set_style(
         indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} units {elapsed} (eta {eta})")
             .expect("template"),
     );
+    let progress = |done, total| {
+        bar.set_length(total);
+        bar.set_position(done);
+    };
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(args.threads.unwrap_or(0))
         .build()?;
+    if let Some((first, last)) = args.units {
+        // Some units only, into the job folder `--out DIR`.
+        let dir = args
+            .out
+            .as_deref()
+            .expect("clap requires --out with --units");
+        let dir = JobDir::open(dir, Manifest::of(&job))?;
+        let ran = pool
+            .install(|| units::run_units(&dir, &job, first as usize..=last as usize, progress))?;
+        bar.finish_and_clear();
+        println!(
+            "units {first}..{last} of {} done ({ran} run now) in {}",
+            job.unit_count(),
+            dir.path().display()
+        );
+        return Ok(ExitCode::SUCCESS);
+    }
+    // The local run: every unit into `FILE.units/`, then the merge, as
+    // for a split run. Without --out there is nothing to merge into: the
+    // units are counted in memory and no file is written.
     let t0 = std::time::Instant::now();
-    let (summary, files) = pool.install(|| {
-        enumerate_counts(
-            args.size as usize,
-            args.walls as usize,
-            args.rules,
-            units.as_deref(),
-            args.sample as usize,
-            |done, total| {
-                bar.set_length(total);
-                bar.set_position(done);
-            },
-        )
+    let summary = pool.install(|| match &args.out {
+        Some(out) => Ok::<_, anyhow::Error>(units::run_local(
+            &units_dir(out),
+            &job,
+            Some(out),
+            Replace::Allow,
+            progress,
+        )?),
+        None => Ok(job.summary(progress)?),
     })?;
     bar.finish_and_clear();
-    if let (Some(out), Some(dir)) = (&args.out, &units) {
-        // The units' files, each in database order, merged: the database
-        // is never held in memory.
-        let spinner = progress_bar(0);
-        spinner.set_style(
-            indicatif::ProgressStyle::with_template("{spinner} {msg} {elapsed}").expect("template"),
-        );
-        spinner.set_message(format!(
-            "merging {} unit files into {}",
-            files.len(),
-            out.display()
-        ));
-        spinner.enable_steady_tick(std::time::Duration::from_millis(200));
-        let lines = merge_sorted(&files, out, dir, FAN_IN)?;
-        spinner.finish_and_clear();
-        anyhow::ensure!(
-            lines == summary.puzzles,
-            "{}: {lines} lines merged from {} where the units count {} puzzles",
-            out.display(),
-            dir.display(),
-            summary.puzzles
-        );
-    }
-    if args.json {
-        println!("{}", serde_json::to_string_pretty(&summary)?);
-    } else {
-        println!(
-            "size={} walls={} rules={} units={} solved_positions={} clusters={} positions={} puzzles={} wall_s={:.1}",
-            summary.size,
-            summary.walls,
-            args.rules.name(),
-            summary.units,
-            summary.solved_positions,
-            summary.clusters,
-            summary.positions,
-            summary.puzzles,
-            t0.elapsed().as_secs_f64()
-        );
-        if let Some(h) = &summary.hardest {
-            println!("hardest: {} {} {}", h.moves, h.board, h.cluster_size);
-        }
-        for (m, c) in summary.by_moves.iter().rev() {
-            println!("moves={m} puzzles={c}");
-        }
-    }
+    print_summary(&summary, args.rules, args.json, Some(t0.elapsed()))?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// Prints an enumeration's summary (with its wall time when given).
+fn print_summary(
+    summary: &Summary,
+    rules: Rules,
+    json: bool,
+    wall: Option<std::time::Duration>,
+) -> anyhow::Result<()> {
+    if json {
+        println!("{}", serde_json::to_string_pretty(summary)?);
+        return Ok(());
+    }
+    let wall = wall.map_or(String::new(), |w| format!(" wall_s={:.1}", w.as_secs_f64()));
+    println!(
+        "size={} walls={} rules={} units={} solved_positions={} clusters={} positions={} puzzles={}{wall}",
+        summary.size,
+        summary.walls,
+        rules.name(),
+        summary.units,
+        summary.solved_positions,
+        summary.clusters,
+        summary.positions,
+        summary.puzzles,
+    );
+    if let Some(h) = &summary.hardest {
+        println!("hardest: {} {} {}", h.moves, h.board, h.cluster_size);
+    }
+    for (m, c) in summary.by_moves.iter().rev() {
+        println!("moves={m} puzzles={c}");
+    }
+    Ok(())
+}
+
+/// `enumerate rush` as a job for `gridbot merge` and `gridbot cluster`:
+/// `words` are the command's words after `gridbot` (`--out` and `--units`
+/// left out).
+pub fn enumerate_plan(words: &[String]) -> anyhow::Result<Box<dyn Plan>> {
+    let args: EnumerateArgs = parse_words(words)?;
+    anyhow::ensure!(
+        args.bench_walk.is_none() && args.units.is_none() && args.out.is_none(),
+        "`gridbot {}`: --bench-walk, --units and --out are not part of a job's command",
+        units::command_line(words)
+    );
+    let rules = args.rules;
+    Ok(Box::new(Planned {
+        job: enumerate_job(&args)?,
+        output: "database.txt",
+        report: Box::new(move |s: &Summary| print_summary(s, rules, false, None)),
+    }))
 }
 
 /// `gridbot enumerate rush --bench-walk N`.

@@ -14,6 +14,7 @@ use std::io::{BufRead, BufReader, BufWriter, Write};
 use std::path::{Path, PathBuf};
 
 use super::enumerate::{Entry, EnumerateError};
+use crate::files::{Output, Replace};
 
 /// Files merged at once (well under the usual limit of 1,024 open files).
 pub const FAN_IN: usize = 256;
@@ -88,7 +89,7 @@ struct Input {
 
 impl Input {
     fn open(path: &Path) -> Result<Input, EnumerateError> {
-        let f = fs::File::open(path).map_err(|e| EnumerateError::Io(path.into(), e))?;
+        let f = crate::files::open_regular(path)?;
         Ok(Input {
             path: path.into(),
             reader: BufReader::with_capacity(1 << 16, f),
@@ -139,9 +140,9 @@ impl Input {
 
 /// Merges `inputs` (each in database order) into `out`: returns the lines
 /// written. An input out of order is reported as damaged.
-fn merge_once(inputs: &[PathBuf], out: &Path) -> Result<u64, EnumerateError> {
+fn merge_once(inputs: &[PathBuf], out: &Path, w: impl Write) -> Result<u64, EnumerateError> {
     let io = |e| EnumerateError::Io(out.into(), e);
-    let mut w = BufWriter::with_capacity(1 << 20, fs::File::create(out).map_err(io)?);
+    let mut w = BufWriter::with_capacity(1 << 20, w);
     let mut files = inputs
         .iter()
         .map(|p| Input::open(p))
@@ -178,15 +179,17 @@ fn merge_once(inputs: &[PathBuf], out: &Path) -> Result<u64, EnumerateError> {
     Ok(lines)
 }
 
-/// Merges `inputs` (each in database order) into `out` through a temporary
-/// file beside it (renamed at the end, so a failed merge leaves no partial
-/// `out`), in passes of at most `fan_in` files; intermediate files go to
-/// `scratch` and are removed. Returns the lines written.
+/// Merges `inputs` (each in database order) into `out` as a
+/// [`crate::files::Output`] (staged and renamed at the end, so a failed
+/// merge leaves no partial `out`; an existing file replaced only as
+/// `replace` says), in passes of at most `fan_in` files; intermediate files
+/// go to `scratch` and are removed. Returns the lines written.
 pub fn merge_sorted(
     inputs: &[PathBuf],
     out: &Path,
     scratch: &Path,
     fan_in: usize,
+    replace: Replace,
 ) -> Result<u64, EnumerateError> {
     let fan_in = fan_in.max(2);
     let mut level: Vec<PathBuf> = inputs.to_vec();
@@ -198,18 +201,16 @@ pub fn merge_sorted(
             for (k, group) in level.chunks(fan_in).enumerate() {
                 let p = scratch.join(format!("merge-{pass}-{k:05}.tmp"));
                 made.push(p.clone());
-                merge_once(group, &p)?;
+                let f = fs::File::create(&p).map_err(|e| EnumerateError::Io(p.clone(), e))?;
+                merge_once(group, &p, f)?;
                 next.push(p);
             }
             level = next;
             pass += 1;
         }
-        let mut tmp = out.as_os_str().to_owned();
-        tmp.push(".tmp");
-        let tmp = PathBuf::from(tmp);
-        made.push(tmp.clone());
-        let lines = merge_once(&level, &tmp)?;
-        fs::rename(&tmp, out).map_err(|e| EnumerateError::Io(out.into(), e))?;
+        let mut w = Output::create(out, replace)?;
+        let lines = merge_once(&level, out, &mut w)?;
+        w.commit()?;
         Ok(lines)
     })();
     for p in &made {
@@ -266,7 +267,7 @@ mod tests {
         all.sort_by(entry_order);
         let out = dir.join("db.txt");
         for fan_in in [2, 3, 5, 256] {
-            let lines = merge_sorted(&inputs, &out, &dir, fan_in).unwrap();
+            let lines = merge_sorted(&inputs, &out, &dir, fan_in, Replace::Allow).unwrap();
             assert_eq!(lines, all.len() as u64);
             let got: Vec<Entry> = fs::read_to_string(&out)
                 .unwrap()
@@ -285,10 +286,10 @@ mod tests {
         // keeps what it had.
         let before = fs::read_to_string(&out).unwrap();
         write(&inputs[0], "", &[entry(3, "BB", 1), entry(5, "CC", 1)]);
-        let e = merge_sorted(&inputs, &out, &dir, 4).unwrap_err();
+        let e = merge_sorted(&inputs, &out, &dir, 4, Replace::Allow).unwrap_err();
         assert!(e.to_string().contains("out of database order"), "{e}");
         fs::write(&inputs[0], "3 BB\n").unwrap();
-        let e = merge_sorted(&inputs, &out, &dir, 4).unwrap_err();
+        let e = merge_sorted(&inputs, &out, &dir, 4, Replace::Allow).unwrap_err();
         assert!(e.to_string().contains("line 1 is not"), "{e}");
         assert_eq!(fs::read_to_string(&out).unwrap(), before);
         let _ = fs::remove_dir_all(&dir);

@@ -21,12 +21,15 @@
 //! ([`super::densewalk`]; the same search over a hash table,
 //! [`super::setbfs`], and the earlier flood fill per cluster,
 //! [`super::setwalk`], are kept as its references). Units run in parallel
-//! (rayon), and with an output folder each finished unit is saved, so an
-//! interrupted run resumes where it stopped. Memory: per thread, the
+//! (rayon). [`EnumerateJob`] is the enumeration as a job of units
+//! ([`crate::units`]): each finished unit is saved with a checksummed done
+//! marker, so an interrupted run resumes where it stopped and a run split
+//! over machines merges into the same database. Memory: per thread, the
 //! positions of the largest piece set met and their labels, and one
-//! unit's entries; [`enumerate_counts`] keeps no entries beyond a unit
-//! (the database file is merged from the units' files by
-//! [`super::dbmerge`]), [`enumerate`] returns them all.
+//! unit's entries; the job keeps no entries beyond a unit (the database
+//! file is merged from the units' files by [`super::dbmerge`], and
+//! [`EnumerateJob::summary`] counts without files), [`enumerate`] returns
+//! them all.
 //!
 //! [`enumerate_per_cluster`] is the first design, kept as the reference the
 //! tests compare with: one hashed breadth-first search per cluster, from
@@ -49,12 +52,14 @@ use rustc_hash::FxHashMap;
 
 use super::analyse::{cluster_unless, NO_SOLUTION};
 use super::board::{Board, Piece, Position, MAX_SIZE, MIN_SIZE};
-use super::dbmerge::{entry_order, parse_entry};
+use super::dbmerge::{entry_order, merge_sorted, parse_entry, FAN_IN};
 use super::densewalk::DenseWalk;
 use super::generate::canonical_text;
 use super::pieceset::{Layout, LayoutError, PieceSet};
 use super::setwalk::SetResult;
+use crate::files::{FileError, Replace};
 use crate::solver::Budget;
+use crate::units::{self, Job, JobError, UnitsError};
 
 /// One piece placed: axis, length, row and column of its first cell.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -151,9 +156,12 @@ pub enum EnumerateError {
     /// A saved unit that cannot be read.
     #[error("{0}: damaged unit file ({1}); delete it to redo the unit")]
     Damaged(PathBuf, String),
-    /// The output folder holds the work of another enumeration.
-    #[error("{0}: holds units of another enumeration ({1}); use another --out or delete it")]
-    Foreign(PathBuf, String),
+    /// The job folder of a split run (see [`crate::units`]).
+    #[error(transparent)]
+    Units(#[from] UnitsError),
+    /// Writing the database.
+    #[error(transparent)]
+    File(#[from] FileError),
     /// A `--sets-file` that is not a list of piece sets.
     #[error("{0}: not a list of piece sets (line {1}); give another --sets-file, or delete this one to have the sample found and written there")]
     SetsFile(PathBuf, usize),
@@ -387,37 +395,34 @@ fn run_unit(u: &Unit, n: usize, walls: usize) -> UnitResult {
 
 /// The file that holds unit `k`'s result in folder `dir`.
 fn unit_path(dir: &Path, k: usize) -> PathBuf {
-    dir.join(format!("unit-{k:05}.txt"))
+    units::unit_file(dir, k)
 }
 
 fn save_unit(dir: &Path, k: usize, r: &UnitResult) -> Result<(), EnumerateError> {
-    save_unit_at(&unit_path(dir, k), r)
+    crate::files::write_all(&unit_path(dir, k), &unit_bytes(r), Replace::Allow)?;
+    Ok(())
 }
 
-fn save_unit_at(path: &Path, r: &UnitResult) -> Result<(), EnumerateError> {
-    let path = path.to_path_buf();
-    let tmp = path.with_extension("tmp");
-    let io = |e| EnumerateError::Io(tmp.clone(), e);
-    let mut f = std::io::BufWriter::new(fs::File::create(&tmp).map_err(io)?);
-    writeln!(
+/// A unit's file: a header `# SOLVED CLUSTERS POSITIONS ENTRIES`, then its
+/// entries as database lines.
+fn unit_bytes(r: &UnitResult) -> Vec<u8> {
+    let mut f = Vec::with_capacity(64 + 48 * r.entries.len());
+    let _ = writeln!(
         f,
         "# {} {} {} {}",
         r.solved_positions,
         r.clusters,
         r.positions,
         r.entries.len()
-    )
-    .map_err(io)?;
+    );
     for e in &r.entries {
-        writeln!(f, "{} {} {}", e.moves, e.board, e.cluster_size).map_err(io)?;
+        let _ = writeln!(f, "{} {} {}", e.moves, e.board, e.cluster_size);
     }
-    f.flush().map_err(io)?;
-    drop(f);
-    fs::rename(&tmp, &path).map_err(|e| EnumerateError::Io(path.clone(), e))
+    f
 }
 
 fn load_unit(path: &Path) -> Result<UnitResult, EnumerateError> {
-    let text = fs::read_to_string(path).map_err(|e| EnumerateError::Io(path.into(), e))?;
+    let text = crate::files::read_text(&path.display().to_string(), u64::MAX, "a unit file")?;
     let bad = |why: &str| EnumerateError::Damaged(path.into(), why.into());
     let mut lines = text.lines();
     let head: Vec<u64> = lines
@@ -581,27 +586,20 @@ pub fn enumerate_some(
     stride: usize,
     progress: impl Fn(u64, u64) + Sync,
 ) -> Result<(Summary, Vec<Entry>), EnumerateError> {
-    let (s, mut entries, _) = walk_units(n, walls, rules, dir, stride, true, progress)?;
+    let (s, mut entries) = match dir {
+        None => walk_units(n, walls, rules, stride, progress)?,
+        Some(d) => {
+            let job = EnumerateJob::new(n, walls, rules, stride)?;
+            let s = units::run_local(d, &job, None, Replace::Allow, progress)?;
+            let mut entries = Vec::new();
+            for k in 0..job.unit_count() {
+                entries.extend(load_unit(&unit_path(d, k))?.entries);
+            }
+            (s, entries)
+        }
+    };
     entries.par_sort_unstable_by(entry_order);
     Ok((s, entries))
-}
-
-/// [`enumerate_some`] without holding the database in memory: each unit's
-/// entries are counted into the summary and, with `dir`, saved there in
-/// database order; returns the summary and the files of the units walked,
-/// in unit order, for [`super::dbmerge::merge_sorted`] to make the
-/// database file from. Memory stays that of the walk, however large the
-/// database.
-pub fn enumerate_counts(
-    n: usize,
-    walls: usize,
-    rules: Rules,
-    dir: Option<&Path>,
-    stride: usize,
-    progress: impl Fn(u64, u64) + Sync,
-) -> Result<(Summary, Vec<PathBuf>), EnumerateError> {
-    let (s, _, files) = walk_units(n, walls, rules, dir, stride, false, progress)?;
-    Ok((s, files))
 }
 
 /// The folder where an enumeration writing the database to `out` keeps
@@ -612,86 +610,162 @@ pub fn units_dir(out: &Path) -> PathBuf {
     PathBuf::from(d)
 }
 
-/// Walks (or, with `dir`, loads when saved) every `stride`-th unit: the
-/// summary, the entries when `keep` (unsorted across units), and the unit
-/// files in unit order (with `dir`). Every unit's entries are put in
-/// database order and saved so.
+/// Walks every `stride`-th unit in memory: the summary and the entries
+/// (unsorted across units).
 fn walk_units(
     n: usize,
     walls: usize,
     rules: Rules,
-    dir: Option<&Path>,
     stride: usize,
-    keep: bool,
     progress: impl Fn(u64, u64) + Sync,
-) -> Result<(Summary, Vec<Entry>, Vec<PathBuf>), EnumerateError> {
-    let t0 = std::time::Instant::now();
-    let all = units(n, walls, rules)?;
-    let index = unit_index(&all, n);
-    let stride = stride.max(1);
-    let chosen: Vec<(usize, &Unit)> = all.iter().enumerate().step_by(stride).collect();
-    if let Some(d) = dir {
-        fs::create_dir_all(d).map_err(|e| EnumerateError::Io(d.into(), e))?;
-        let params = format!(
-            "design=piece-sets-least size={n} walls={walls} rules={} units={} stride={stride}",
-            rules.name(),
-            all.len()
-        );
-        check_params(d, &params)?;
+) -> Result<(Summary, Vec<Entry>), EnumerateError> {
+    let job = EnumerateJob::new(n, walls, rules, stride)?;
+    let results = job.walk(progress, |r| r)?;
+    Ok(summarise(n, walls, results))
+}
+
+/// `enumerate rush` as a job of units ([`crate::units`]): unit `k` is the
+/// `k`-th unit of the sample (every `stride`-th placement of the first
+/// row); its file is the unit's counts and entries in database order, and
+/// the merge is the database file ([`super::dbmerge::merge_sorted`], never
+/// held in memory) and the summary.
+#[derive(Debug)]
+pub struct EnumerateJob {
+    n: usize,
+    walls: usize,
+    rules: Rules,
+    stride: usize,
+    all: Vec<Unit>,
+    index: FxHashMap<u32, usize>,
+}
+
+impl EnumerateJob {
+    /// The enumeration of side `n`, at most `walls` walls, under `rules`,
+    /// every `stride`-th unit.
+    pub fn new(
+        n: usize,
+        walls: usize,
+        rules: Rules,
+        stride: usize,
+    ) -> Result<EnumerateJob, EnumerateError> {
+        let all = units(n, walls, rules)?;
+        let index = unit_index(&all, n);
+        Ok(EnumerateJob {
+            n,
+            walls,
+            rules,
+            stride: stride.max(1),
+            all,
+            index,
+        })
     }
-    let done = AtomicU64::new(0);
-    let total = chosen.len() as u64;
-    let in_order = |es: &[Entry]| es.is_sorted_by(|a, b| entry_order(a, b) != CmpOrdering::Greater);
-    let results: Vec<(Summary, Vec<Entry>)> = chosen
-        .par_iter()
-        .with_max_len(1)
-        .map(|&(k, u)| {
-            let r = match dir {
-                Some(d) if unit_path(d, k).is_file() => {
-                    let mut r = load_unit(&unit_path(d, k))?;
-                    // Saved by an earlier version, in the walk's order.
-                    if !in_order(&r.entries) {
-                        r.entries.sort_unstable_by(entry_order);
-                        save_unit(d, k, &r)?;
-                    }
-                    r
-                }
-                _ => {
-                    let mut r = run_units_unit(k, u, n, walls, &index)?;
-                    r.entries.sort_unstable_by(entry_order);
-                    if let Some(d) = dir {
-                        save_unit(d, k, &r)?;
-                    }
-                    r
-                }
-            };
-            let d = done.fetch_add(1, Ordering::Relaxed) + 1;
-            progress(d, total);
-            log::info!(
-                "unit {k}: {} positions; {d}/{total} units, {:.1} s",
-                r.positions,
-                t0.elapsed().as_secs_f64()
-            );
+
+    /// Walks every unit in memory (in parallel, rayon) and returns what
+    /// `each` makes of each unit's result, in unit order.
+    fn walk<T: Send>(
+        &self,
+        progress: impl Fn(u64, u64) + Sync,
+        each: impl Fn(UnitResult) -> T + Sync,
+    ) -> Result<Vec<T>, EnumerateError> {
+        let done = AtomicU64::new(0);
+        let total = self.unit_count() as u64;
+        (0..self.unit_count())
+            .into_par_iter()
+            .with_max_len(1)
+            .map(|k| {
+                let r = self.result(k)?;
+                progress(done.fetch_add(1, Ordering::Relaxed) + 1, total);
+                Ok(each(r))
+            })
+            .collect()
+    }
+
+    /// The summary of every unit, walked in memory with no file written:
+    /// each unit's entries are counted and dropped, so memory stays one
+    /// unit's entries per thread (for a run that writes no database).
+    pub fn summary(&self, progress: impl Fn(u64, u64) + Sync) -> Result<Summary, EnumerateError> {
+        let parts = self.walk(progress, |r| {
             let mut part = Summary::default();
             tally(&mut part, &r);
-            Ok((part, if keep { r.entries } else { Vec::new() }))
-        })
-        .collect::<Result<_, EnumerateError>>()?;
-    let mut s = Summary {
-        size: n,
-        walls,
-        ..Summary::default()
-    };
-    let mut entries = Vec::new();
-    for (part, es) in results {
-        combine(&mut s, part);
-        entries.extend(es);
+            part
+        })?;
+        let (mut s, _) = summarise(self.n, self.walls, Vec::new());
+        for p in parts {
+            combine(&mut s, p);
+        }
+        Ok(s)
     }
-    let files = match dir {
-        Some(d) => chosen.iter().map(|&(k, _)| unit_path(d, k)).collect(),
-        None => Vec::new(),
-    };
-    Ok((s, entries, files))
+
+    /// Unit `k`'s counts and entries, in database order.
+    fn result(&self, k: usize) -> Result<UnitResult, EnumerateError> {
+        let at = k * self.stride;
+        let mut r = run_units_unit(at, &self.all[at], self.n, self.walls, &self.index)?;
+        r.entries.sort_unstable_by(entry_order);
+        Ok(r)
+    }
+}
+
+impl Job for EnumerateJob {
+    type Merged = Summary;
+
+    fn command(&self) -> Vec<String> {
+        let mut words: Vec<String> = ["enumerate", "rush", "--size"].map(String::from).to_vec();
+        words.push(self.n.to_string());
+        words.extend(["--walls".into(), self.walls.to_string()]);
+        words.extend(["--rules".into(), self.rules.name().into()]);
+        if self.stride > 1 {
+            words.extend(["--sample".into(), self.stride.to_string()]);
+        }
+        words
+    }
+
+    fn unit_count(&self) -> usize {
+        self.all.len().div_ceil(self.stride)
+    }
+
+    fn run_unit(&self, k: usize) -> Result<Vec<u8>, JobError> {
+        Ok(unit_bytes(&self.result(k)?))
+    }
+
+    fn merge(
+        &self,
+        files: &[PathBuf],
+        out: Option<&Path>,
+        replace: Replace,
+    ) -> Result<Summary, JobError> {
+        // The counts of every unit (its entries only counted, one unit at
+        // a time in memory per thread), then the database merged from the
+        // files, never held in memory.
+        let parts: Vec<Summary> = files
+            .par_iter()
+            .with_max_len(1)
+            .map(|f| {
+                let mut part = Summary::default();
+                tally(&mut part, &load_unit(f)?);
+                Ok(part)
+            })
+            .collect::<Result<_, EnumerateError>>()?;
+        let (mut s, _) = summarise(self.n, self.walls, Vec::new());
+        for p in parts {
+            combine(&mut s, p);
+        }
+        if let Some(out) = out {
+            let scratch = files
+                .first()
+                .and_then(|f| f.parent())
+                .unwrap_or(Path::new("."));
+            let lines = merge_sorted(files, out, scratch, FAN_IN, replace)?;
+            if lines != s.puzzles {
+                return Err(format!(
+                    "{}: {lines} lines merged where the units count {} puzzles",
+                    out.display(),
+                    s.puzzles
+                )
+                .into());
+            }
+        }
+        Ok(s)
+    }
 }
 
 /// Counts unit result `r` (its entries in database order) into `s` as one
@@ -725,19 +799,6 @@ fn combine(s: &mut Summary, p: Summary) {
         {
             s.hardest = Some(h);
         }
-    }
-}
-
-/// Checks (or writes) the parameters of the enumeration saved in `dir`.
-fn check_params(dir: &Path, params: &str) -> Result<(), EnumerateError> {
-    let path = dir.join("params.txt");
-    match fs::read_to_string(&path) {
-        Ok(found) if found.trim() == params => Ok(()),
-        Ok(found) => Err(EnumerateError::Foreign(path, found.trim().to_string())),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            fs::write(&path, format!("{params}\n")).map_err(|e| EnumerateError::Io(path, e))
-        }
-        Err(e) => Err(EnumerateError::Io(path, e)),
     }
 }
 
@@ -954,12 +1015,12 @@ mod tests {
         // Another enumeration refuses the folder.
         assert!(matches!(
             enumerate(4, 0, Rules::All, Some(&dir), |_, _| {}),
-            Err(EnumerateError::Foreign(..))
+            Err(EnumerateError::Units(UnitsError::Foreign { .. }))
         ));
         fs::write(unit_path(&dir, 0), "# 1 2\n").unwrap();
         assert!(matches!(
             enumerate(4, 1, Rules::All, Some(&dir), |_, _| {}),
-            Err(EnumerateError::Damaged(..))
+            Err(EnumerateError::Units(UnitsError::Damaged { .. }))
         ));
         let _ = fs::remove_dir_all(&dir);
         // The per-cluster design resumes too.

@@ -1,0 +1,138 @@
+//! The commands of jobs split into units ([`crate::units`]): `gridbot
+//! merge DIR`, and what `gridbot cluster` needs to know of a job from its
+//! command line. A job folder knows its job only by the command recorded
+//! in its manifest; [`plan_of`] turns that command back into the job
+//! (each command that can be split registers a constructor in [`PLANS`]).
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use clap::{Args as ClapArgs, Command, FromArgMatches};
+
+use crate::files::Replace;
+use crate::units::{self, command_line, Job, JobDir, Manifest};
+
+/// A job as the commands that know it only by its words see it.
+pub trait Plan {
+    /// The job's manifest (its canonical command, version, unit count).
+    fn manifest(&self) -> Manifest;
+
+    /// Where `gridbot merge DIR` writes when no `--out` is given: `FILE`
+    /// for the folder `FILE.units` of a local run, else a file named for
+    /// the output inside `DIR`.
+    fn default_output(&self, dir: &Path) -> PathBuf;
+
+    /// Merges the units of `dir` into `out` and prints the job's report.
+    fn merge(&self, dir: &JobDir, out: &Path, replace: Replace) -> anyhow::Result<()>;
+}
+
+/// A [`Job`] with the name of its output and how its merged result is
+/// printed: what a command registers as its [`Plan`].
+pub struct Planned<J: Job> {
+    /// The job.
+    pub job: J,
+    /// The output's file name inside a job folder.
+    pub output: &'static str,
+    /// Prints the merged result as the local run does.
+    pub report: Report<J::Merged>,
+}
+
+/// Prints a job's merged result.
+pub type Report<M> = Box<dyn Fn(&M) -> anyhow::Result<()>>;
+
+impl<J: Job> Plan for Planned<J> {
+    fn manifest(&self) -> Manifest {
+        Manifest::of(&self.job)
+    }
+
+    fn default_output(&self, dir: &Path) -> PathBuf {
+        let name = dir.file_name().map(|n| n.to_string_lossy().into_owned());
+        match name.as_deref().and_then(|n| n.strip_suffix(".units")) {
+            Some(stem) if !stem.is_empty() => dir.with_file_name(stem),
+            _ => dir.join(self.output),
+        }
+    }
+
+    fn merge(&self, dir: &JobDir, out: &Path, replace: Replace) -> anyhow::Result<()> {
+        let merged = units::merge(dir, &self.job, Some(out), replace)?;
+        (self.report)(&merged)
+    }
+}
+
+/// Makes a job from its command's words (after `gridbot`).
+pub type PlanOf = fn(&[String]) -> anyhow::Result<Box<dyn Plan>>;
+
+/// The commands that can be split into units: their first two words and
+/// the constructor of their job.
+pub const PLANS: &[(&str, &str, PlanOf)] =
+    &[("enumerate", "rush", crate::games::rush::cli::enumerate_plan)];
+
+/// The job of the command `words` (after `gridbot`, without `--out` and
+/// `--units`), or why it cannot be split.
+pub fn plan_of(words: &[String]) -> anyhow::Result<Box<dyn Plan>> {
+    let line = command_line(words);
+    let known: Vec<String> = PLANS.iter().map(|(v, g, _)| format!("{v} {g}")).collect();
+    let (_, _, make) = PLANS
+        .iter()
+        .find(|(v, g, _)| words.len() >= 2 && words[0] == *v && words[1] == *g)
+        .ok_or_else(|| {
+            anyhow::anyhow!(
+                "`gridbot {line}` cannot be split into units (these can: {})",
+                known.join(", ")
+            )
+        })?;
+    let plan = make(words)?;
+    Ok(plan)
+}
+
+/// Parses the options of a command given as words (`VERB GAME OPTIONS...`)
+/// into its `Args`.
+pub fn parse_words<A: ClapArgs + FromArgMatches>(words: &[String]) -> anyhow::Result<A> {
+    let cmd = A::augment_args(Command::new("gridbot").no_binary_name(true));
+    let matches = cmd
+        .try_get_matches_from(words.iter().skip(2))
+        .map_err(|e| anyhow::anyhow!("`gridbot {}`: {}", command_line(words), e.render()))?;
+    Ok(A::from_arg_matches(&matches)?)
+}
+
+/// The job folder `dir` and its job, as its manifest says; the manifest's
+/// command must still make the same job.
+pub fn open_job(dir: &Path) -> anyhow::Result<(JobDir, Box<dyn Plan>)> {
+    let found = JobDir::existing(dir)?;
+    let plan = plan_of(&found.manifest().command)?;
+    let jd = JobDir::open(dir, plan.manifest())?;
+    Ok((jd, plan))
+}
+
+/// `gridbot merge`.
+#[derive(Debug, clap::Args)]
+pub struct MergeArgs {
+    /// The job folder (the `--out DIR` of the runs with `--units`, or the
+    /// `FILE.units` folder of a local run).
+    dir: PathBuf,
+    /// Write the output here (default: `FILE` for a folder `FILE.units`,
+    /// else a file in DIR named for the output, e.g. `database.txt`).
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// Replace an existing file given with --out.
+    #[arg(long)]
+    force: bool,
+}
+
+/// Checks that every unit of the folder is done and consistent, then
+/// writes the output a local run writes.
+pub fn run_merge(args: MergeArgs) -> anyhow::Result<ExitCode> {
+    let (dir, plan) = open_job(&args.dir)?;
+    let (out, replace) = match &args.out {
+        Some(out) => (out.clone(), Replace::from_force(args.force)),
+        // The job's own output, as the local run replaces it.
+        None => (plan.default_output(&args.dir), Replace::Allow),
+    };
+    plan.merge(&dir, &out, replace)?;
+    eprintln!(
+        "merged {} units into {}",
+        dir.manifest().units,
+        out.display()
+    );
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,234 @@
+//! Jobs split into units, run as a user would: `enumerate rush --units
+//! A..B --out DIR` in pieces and `gridbot merge DIR` give the database of
+//! the local run byte for byte; a merge refuses, naming what is wrong and
+//! writing nothing, when a unit is missing, edited, of another job or of
+//! another version, when the manifest is gone, and `--units` outside the
+//! job is refused.
+
+use std::path::Path;
+
+use crate::util::{assert_clean_failure, assert_success, gridbot, run, stdout, TempDir};
+
+/// `enumerate rush --size SIZE` with `extra` options.
+fn enumerate(size: &str, extra: &[&str]) -> std::process::Output {
+    run(gridbot(None)
+        .args(["enumerate", "rush", "--size", size])
+        .args(extra))
+}
+
+fn merge(dir: &Path, out: &Path) -> std::process::Output {
+    run(gridbot(None).args([
+        "merge",
+        dir.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]))
+}
+
+/// The summary lines without the wall time.
+fn summary(out: &std::process::Output) -> String {
+    stdout(out)
+        .lines()
+        .map(|l| l.split(" wall_s=").next().unwrap().to_string())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Rewrites `key=` in done marker `path` and seals it again, as a
+/// unit made by another gridbot would read.
+fn forge_marker(path: &Path, key: &str, value: &str) {
+    let text = std::fs::read_to_string(path).unwrap();
+    let mut body: String = text
+        .lines()
+        .filter(|l| !l.starts_with("sealed="))
+        .map(|l| match l.split_once('=') {
+            Some((k, _)) if k == key => format!("{k}={value}\n"),
+            _ => format!("{l}\n"),
+        })
+        .collect();
+    let seal = xxhash_rust::xxh3::xxh3_64(body.as_bytes());
+    body.push_str(&format!("sealed={seal:016x}\n"));
+    std::fs::write(path, body).unwrap();
+}
+
+#[test]
+fn units_run_in_pieces_merge_to_the_local_database() {
+    let dir = TempDir::new("units-merge");
+    let local = dir.join("local.db");
+    let whole = enumerate("5", &["--out", local.to_str().unwrap()]);
+    assert_success(&whole);
+    let job = dir.join("job");
+    let job_arg = job.to_str().unwrap();
+    // The 178 units of 5x5 in three pieces, out of order, one overlapping.
+    for range in ["100..177", "0..49", "40..99"] {
+        let part = enumerate("5", &["--units", range, "--out", job_arg]);
+        assert_success(&part);
+        assert!(stdout(&part).contains("of 178 done"), "{}", stdout(&part));
+    }
+    let merged = dir.join("merged.db");
+    let m = merge(&job, &merged);
+    assert_success(&m);
+    assert_eq!(
+        std::fs::read(&merged).unwrap(),
+        std::fs::read(&local).unwrap(),
+        "the merged database differs from the local run's"
+    );
+    assert_eq!(summary(&m), summary(&whole));
+    // Without --out the merge writes the job's own output file.
+    assert_success(&run(gridbot(None).args(["merge", job_arg])));
+    assert_eq!(
+        std::fs::read(job.join("database.txt")).unwrap(),
+        std::fs::read(&local).unwrap()
+    );
+    // The local run's folder merges back to its own file.
+    std::fs::remove_file(&local).unwrap();
+    let units = dir.join("local.db.units");
+    assert_success(&run(gridbot(None).args(["merge", units.to_str().unwrap()])));
+    assert_eq!(
+        std::fs::read(&local).unwrap(),
+        std::fs::read(&merged).unwrap()
+    );
+    // An existing --out is kept unless --force.
+    assert_clean_failure(&merge(&job, &merged), "--force");
+}
+
+#[test]
+fn a_merge_refuses_missing_edited_foreign_and_other_version_units() {
+    let dir = TempDir::new("units-refuse");
+    let job = dir.join("job");
+    let job_arg = job.to_str().unwrap();
+    let out = dir.join("db.txt");
+    assert_success(&enumerate(
+        "4",
+        &["--walls", "1", "--units", "0..5", "--out", job_arg],
+    ));
+    // Not every unit done: the missing ones are listed, nothing written.
+    let m = merge(&job, &out);
+    assert_clean_failure(
+        &m,
+        "6 of 55 units done, nothing merged; missing units 6..54",
+    );
+    assert!(!out.exists());
+    assert_success(&enumerate(
+        "4",
+        &["--walls", "1", "--units", "6..54", "--out", job_arg],
+    ));
+    assert_success(&merge(&job, &out));
+    let good = std::fs::read(&out).unwrap();
+    std::fs::remove_file(&out).unwrap();
+
+    // A line of a unit edited (a MOVES value): named, nothing merged.
+    let unit = job.join("unit-00003.txt");
+    let text = std::fs::read_to_string(&unit).unwrap();
+    let edited = text.replacen("\n1 ", "\n9 ", 1);
+    assert_ne!(edited, text, "unit 3 has a 1-move line to edit");
+    std::fs::write(&unit, &edited).unwrap();
+    assert_clean_failure(
+        &merge(&job, &out),
+        "unit-00003.txt: its contents do not match the checksum of its done marker, delete it",
+    );
+    assert!(!out.exists());
+    // Resuming refuses it too; deleting it redoes the unit.
+    assert_clean_failure(
+        &enumerate("4", &["--walls", "1", "--units", "0..54", "--out", job_arg]),
+        "unit-00003.txt: damaged unit file",
+    );
+    std::fs::remove_file(&unit).unwrap();
+    assert_success(&enumerate(
+        "4",
+        &["--walls", "1", "--units", "3..3", "--out", job_arg],
+    ));
+    assert_success(&merge(&job, &out));
+    assert_eq!(std::fs::read(&out).unwrap(), good);
+    std::fs::remove_file(&out).unwrap();
+
+    // A unit of another board size, with its marker: named, nothing merged.
+    let other = dir.join("other");
+    assert_success(&enumerate(
+        "5",
+        &["--units", "3..3", "--out", other.to_str().unwrap()],
+    ));
+    for name in ["unit-00003.txt", "unit-00003.done"] {
+        std::fs::copy(other.join(name), job.join(name)).unwrap();
+    }
+    assert_clean_failure(
+        &merge(&job, &out),
+        "unit-00003.txt: made by `gridbot enumerate rush --size 5",
+    );
+    assert!(!out.exists());
+    std::fs::remove_file(job.join("unit-00003.txt")).unwrap();
+    assert_success(&enumerate(
+        "4",
+        &["--walls", "1", "--units", "3..3", "--out", job_arg],
+    ));
+
+    // A unit from another version of gridbot.
+    forge_marker(&job.join("unit-00005.done"), "version", "0.0.1");
+    assert_clean_failure(
+        &merge(&job, &out),
+        "unit-00005.txt: made by gridbot 0.0.1, not",
+    );
+    assert!(!out.exists());
+
+    // A job folder of another command is refused by a run.
+    assert_clean_failure(
+        &enumerate("5", &["--units", "0..1", "--out", job_arg]),
+        "holds units of another job",
+    );
+    // The manifest gone: no merge, and no run adds units of another size.
+    std::fs::remove_file(job.join("job.txt")).unwrap();
+    assert_clean_failure(&merge(&job, &out), "not a job folder (no job.txt)");
+    assert_clean_failure(
+        &enumerate("5", &["--units", "0..1", "--out", job_arg]),
+        "not a job folder (no job.txt)",
+    );
+    assert!(!out.exists());
+}
+
+#[test]
+fn units_outside_the_job_are_refused() {
+    let dir = TempDir::new("units-range");
+    let job = dir.join("job");
+    let job_arg = job.to_str().unwrap();
+    assert_clean_failure(
+        &enumerate("4", &["--units", "21..25", "--out", job_arg]),
+        "--units 21..25: the job has 21 units, numbered 0..20",
+    );
+    let reversed = enumerate("4", &["--units", "5..2", "--out", job_arg]);
+    assert_eq!(reversed.status.code(), Some(2));
+    assert!(crate::util::stderr(&reversed).contains("'5..2' for '--units"));
+    // --units needs the job folder.
+    let out = run(gridbot(None).args(["enumerate", "rush", "--size", "4", "--units", "0..1"]));
+    assert_eq!(out.status.code(), Some(2));
+    // A folder that is not a job folder.
+    let not_job = dir.join("mine");
+    std::fs::create_dir_all(&not_job).unwrap();
+    std::fs::write(not_job.join("notes.txt"), "mine").unwrap();
+    assert_clean_failure(
+        &run(gridbot(None).args(["merge", not_job.to_str().unwrap()])),
+        "not a job folder",
+    );
+    assert_clean_failure(
+        &enumerate(
+            "4",
+            &["--units", "0..1", "--out", not_job.to_str().unwrap()],
+        ),
+        "not a job folder",
+    );
+    assert_eq!(
+        std::fs::read_to_string(not_job.join("notes.txt")).unwrap(),
+        "mine"
+    );
+    // A file where the job folder should be, and a folder where the
+    // database should be: refused before any work, nothing made.
+    let file = not_job.join("notes.txt");
+    assert_clean_failure(
+        &enumerate("4", &["--units", "0..1", "--out", file.to_str().unwrap()]),
+        "notes.txt: a regular file, where a folder is needed",
+    );
+    assert_clean_failure(
+        &enumerate("4", &["--out", not_job.to_str().unwrap()]),
+        "a directory, not a regular file",
+    );
+    assert!(!dir.join("mine.units").exists());
+}
