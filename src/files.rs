@@ -270,7 +270,7 @@ impl Output {
         let sink = if through {
             Sink::Through(open_through(&target).map_err(|e| io_error(path, e))?)
         } else {
-            Sink::Staged(stage_beside(&target).map_err(|e| io_error(path, e))?)
+            Sink::Staged(stage_beside(&target).map_err(|e| staging_error(path, &target, e))?)
         };
         Ok(Output {
             target,
@@ -477,6 +477,31 @@ fn resolve_link(path: &Path) -> Result<PathBuf, FileError> {
         path,
         io::Error::other("too many levels of symbolic links"),
     ))
+}
+
+/// Why a file could not be staged beside `target`, without the temporary
+/// file's name (which the user never asked for).
+fn staging_error(path: &Path, target: &Path, e: io::Error) -> FileError {
+    let folder = match target.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let source = if fs::metadata(folder).is_err() {
+        io::Error::new(
+            io::ErrorKind::NotFound,
+            format!("the folder {} does not exist", folder.display()),
+        )
+    } else {
+        io::Error::new(
+            e.kind(),
+            format!(
+                "cannot write in {}: {}",
+                folder.display(),
+                io::Error::from(e.kind())
+            ),
+        )
+    };
+    io_error(path, source)
 }
 
 /// A temporary file in the target's folder (so the rename is atomic),
@@ -697,6 +722,17 @@ mod tests {
         assert_eq!(
             fs::metadata(&p).unwrap().permissions().mode() & 0o777,
             0o640
+        );
+    }
+
+    #[test]
+    fn a_missing_folder_is_named_not_the_temporary_file() {
+        let d = dir();
+        let e = write_all(&d.path().join("nope/x.txt"), b"x", Replace::Refuse).unwrap_err();
+        let text = e.to_string();
+        assert!(
+            text.contains("does not exist") && !text.contains(".partial"),
+            "{text}"
         );
     }
 

@@ -166,9 +166,47 @@ pub fn main() -> ExitCode {
     match result {
         Ok(code) => code,
         Err(err) => {
-            eprintln!("gridbot: error: {err:#}");
+            eprintln!("gridbot: error: {}", error_text(&err));
             ExitCode::FAILURE
         }
+    }
+}
+
+/// The error and its causes on one line, `outer: inner: ...`, each cause
+/// said once: an error whose own text already ends with its cause's (a
+/// wrapped system error shown with its path) does not repeat it.
+pub fn error_text(err: &anyhow::Error) -> String {
+    let mut text = String::new();
+    for cause in err.chain() {
+        let c = cause.to_string();
+        if text.is_empty() {
+            text = c;
+        } else if !text.contains(&c) {
+            text.push_str(": ");
+            text.push_str(&c);
+        }
+    }
+    text
+}
+
+#[cfg(test)]
+mod error_tests {
+    use super::error_text;
+
+    #[test]
+    fn a_cause_already_shown_is_not_repeated() {
+        let io = std::io::Error::from_raw_os_error(libc::EEXIST);
+        let file = crate::files::FileError::Io {
+            path: "out".into(),
+            source: io,
+        };
+        let err = anyhow::Error::new(file).context("cannot write the report");
+        let text = error_text(&err);
+        assert_eq!(text.matches("File exists").count(), 1, "{text}");
+        assert!(
+            text.starts_with("cannot write the report: out: File exists"),
+            "{text}"
+        );
     }
 }
 

@@ -421,3 +421,53 @@ fn comm(pid: u32) -> String {
 
 /// A Fling! board of two balls, written inline.
 const FLING_BOARD: &str = "o.o..../......./......./......./......./......./......./.......";
+
+/// `enumerate rush --out`: an existing file that is not its own output is
+/// kept without --force; a device (through a link) or a FIFO is refused and
+/// no units folder is made beside it; a missing folder is named.
+#[test]
+fn enumerate_refuses_outputs_it_would_clobber() {
+    let dir = tempfile::tempdir().unwrap();
+    let keep = dir.path().join("keep.txt");
+    std::fs::write(&keep, "mine").unwrap();
+    let null = dir.path().join("null");
+    std::os::unix::fs::symlink("/dev/null", &null).unwrap();
+    let fifo = fifo_in(dir.path());
+    let missing = dir.path().join("nope/db.txt");
+    for (out, expected) in [
+        (&keep, "--force"),
+        (&null, "a character device"),
+        (&fifo, "a FIFO"),
+        (&missing, "does not exist"),
+    ] {
+        let args = [
+            "enumerate",
+            "rush",
+            "--size",
+            "4",
+            "--out",
+            out.to_str().unwrap(),
+        ];
+        let out = run_bounded(&args);
+        crate::util::assert_clean_failure(&out, expected);
+    }
+    assert_eq!(std::fs::read(&keep).unwrap(), b"mine");
+    let mut left: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    left.sort();
+    assert_eq!(left, ["fifo", "keep.txt", "null"]);
+    // With --force the file is replaced by the database.
+    let args = [
+        "enumerate",
+        "rush",
+        "--size",
+        "4",
+        "--out",
+        keep.to_str().unwrap(),
+        "--force",
+    ];
+    crate::util::assert_success(&run_bounded(&args));
+    assert!(std::fs::read_to_string(&keep).unwrap().starts_with("7 "));
+}

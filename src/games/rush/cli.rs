@@ -9,7 +9,7 @@ pub mod fixtures;
 pub mod play;
 
 use std::io::IsTerminal;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::{bail, Context};
@@ -421,9 +421,14 @@ pub struct EnumerateArgs {
     rules: Rules,
     /// Write the database (`MOVES BOARD CLUSTER_SIZE` lines, hardest first)
     /// here; finished work units are kept in `FILE.units/`, so a run that
-    /// was interrupted resumes. With `--units`: the job folder.
+    /// was interrupted resumes. With `--units`: the job folder. An existing
+    /// FILE is replaced only when its units are there (a resumed run) or
+    /// with --force; it must be a regular file (not a device or a FIFO).
     #[arg(long)]
     out: Option<PathBuf>,
+    /// Replace an existing --out FILE that is not this enumeration's own.
+    #[arg(long, requires = "out")]
+    force: bool,
     /// Worker threads, 1 to 256 (default: one per core).
     #[arg(long, value_parser = parse_threads)]
     threads: Option<usize>,
@@ -513,7 +518,7 @@ fn run_enumerate(args: EnumerateArgs) -> anyhow::Result<ExitCode> {
             &units_dir(out),
             &job,
             Some(out),
-            Replace::Allow,
+            database_replace(out, args.force)?,
             progress,
         )?),
         None => Ok(job.summary(progress)?),
@@ -521,6 +526,28 @@ fn run_enumerate(args: EnumerateArgs) -> anyhow::Result<ExitCode> {
     bar.finish_and_clear();
     print_summary(&summary, args.rules, args.json, Some(t0.elapsed()))?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// Whether the database may replace what is at `out`: with `--force`, or
+/// when its units folder is there (this command's own output, resumed).
+/// A device or a FIFO is refused: the units would go beside it (as root,
+/// `/dev/null.units/`).
+fn database_replace(out: &Path, force: bool) -> anyhow::Result<Replace> {
+    if let Ok(meta) = std::fs::metadata(out) {
+        if !meta.is_file() {
+            bail!(
+                "{}: {}, but the database must be a regular file (its units go beside it, in {})",
+                out.display(),
+                crate::files::kind_of(&meta),
+                units_dir(out).display()
+            );
+        }
+    }
+    Ok(if force || units_dir(out).is_dir() {
+        Replace::Allow
+    } else {
+        Replace::Refuse
+    })
 }
 
 /// Prints an enumeration's summary (with its wall time when given).
