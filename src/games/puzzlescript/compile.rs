@@ -331,20 +331,22 @@ impl Names {
     fn new(src: &Source) -> Result<Names, PsError> {
         let mut objects = Vec::new();
         let mut ids = HashMap::new();
-        for (layer, (names, line)) in src.layers.iter().enumerate() {
-            for n in names {
+        // An object named in several layers (or twice in one) ends up where
+        // it was named last, as in the reference (which only warns).
+        let listed: Vec<(usize, &String)> = src
+            .layers
+            .iter()
+            .enumerate()
+            .flat_map(|(l, (names, _))| names.iter().map(move |n| (l, n)))
+            .collect();
+        for (k, &(layer, n)) in listed.iter().enumerate() {
+            if listed[k + 1..].iter().any(|(_, m)| *m == n) {
+                continue;
+            }
+            {
                 let Some(def) = src.objects.iter().find(|o| o.name == *n) else {
                     continue;
                 };
-                if ids.contains_key(n) {
-                    return Err(PsError::Unsupported {
-                        line: *line,
-                        feature: format!(
-                            "object \"{}\" in several collision layers",
-                            n.to_uppercase()
-                        ),
-                    });
-                }
                 ids.insert(n.clone(), objects.len());
                 objects.push(Object {
                     name: n.clone(),
@@ -476,15 +478,9 @@ impl Names {
         } else if let Some(o) = find(&self.synonyms, "background") {
             self.id(o, 0)?
         } else if let Some(members) = find(&self.properties, "background") {
-            let id = self.id(&members[0], 0)?;
-            for m in members {
-                if self.objects[self.id(m, 0)?].layer != self.objects[id].layer {
-                    return Err(PsError::Missing(
-                        "background objects must be on the same layer".into(),
-                    ));
-                }
-            }
-            id
+            // Members on other layers are an error the reference logs and
+            // plays on with: the first member is the background.
+            self.id(&members[0], 0)?
         } else {
             return Err(PsError::Missing(
                 "there must be an object called background".into(),
@@ -504,19 +500,20 @@ impl Names {
     fn winconditions(&self, src: &Source) -> Result<Vec<WinCondition>, PsError> {
         let mut out = Vec::new();
         for (words, line) in &src.winconditions {
-            let quantifier =
-                match words[0].as_str() {
-                    "no" => -1,
-                    "all" => 1,
-                    "some" | "any" => 0,
-                    w => return Err(PsError::at(
+            let quantifier = match words[0].as_str() {
+                "no" => -1,
+                "all" => 1,
+                "some" | "any" => 0,
+                w => {
+                    return Err(PsError::at(
                         *line,
                         format!(
                             "expecting the start of a win condition (ALL, SOME, NO) but got \"{}\"",
                             w.to_uppercase()
                         ),
-                    )),
-                };
+                    ))
+                }
+            };
             if words.len() != 2 && !(words.len() == 4 && words[2] == "on") {
                 return Err(PsError::at(*line, "win conditions look like \"No Fruit\", \"All Target On Crate\", \"Some Gold on Chest\""));
             }
@@ -573,11 +570,10 @@ impl Names {
         for name in &members {
             let id = self.id(name, line)?;
             let layer = self.objects[id].layer;
+            // Two objects of one layer: the reference logs an error and
+            // keeps the first.
             if used[layer] {
-                return Err(PsError::at(
-                    line,
-                    format!("\"{c}\" puts two objects of one collision layer in a cell"),
-                ));
+                continue;
             }
             used[layer] = true;
             bits::set(&mut m, id);

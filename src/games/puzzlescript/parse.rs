@@ -177,6 +177,27 @@ pub fn is_color(w: &str) -> bool {
     }
 }
 
+/// The colour at the start of `s`, as the reference's colour pattern
+/// matches it (no separator is needed after a `#rrggbb` colour).
+fn color_prefix(s: &str) -> Option<&str> {
+    if let Some(h) = s.strip_prefix('#') {
+        let n = h.chars().take_while(char::is_ascii_hexdigit).count();
+        let n = if n >= 6 {
+            6
+        } else if n >= 3 {
+            3
+        } else {
+            return None;
+        };
+        return Some(&s[..n + 1]);
+    }
+    COLOR_NAMES
+        .iter()
+        .filter(|c| s.starts_with(**c))
+        .max_by_key(|c| c.len())
+        .map(|c| &s[..c.len()])
+}
+
 /// A name character of the language (letters, digits, underscore).
 fn is_word_char(c: char) -> bool {
     c.is_alphanumeric() || c == '_'
@@ -436,17 +457,19 @@ impl Parser {
                     .objects
                     .last_mut()
                     .expect("an object before its colours");
-                for w in t.split_whitespace() {
-                    if !is_color(w) {
+                let mut rest = t;
+                while !rest.is_empty() {
+                    let Some(c) = color_prefix(rest) else {
                         return Err(PsError::at(
                             l.number,
                             format!(
-                                "was looking for a colour for object {}, got \"{w}\" instead",
+                                "was looking for a colour for object {}, got \"{rest}\" instead",
                                 obj.name.to_uppercase()
                             ),
                         ));
-                    }
-                    obj.colors.push(w.to_string());
+                    };
+                    obj.colors.push(c.to_string());
+                    rest = rest[c.len()..].trim_start();
                 }
                 Ok(())
             }
@@ -606,12 +629,8 @@ impl Parser {
         {
             return Err(PsError::at(l.number, "incorrect format of legend: should be one of \"A = B\", \"A = B or C [ or D ...]\", \"A = B and C [ and D ...]\""));
         }
-        if self.declared(&name) {
-            return Err(PsError::at(
-                l.number,
-                format!("name \"{}\" already in use", name.to_uppercase()),
-            ));
-        }
+        // A name declared twice is an error the reference logs and plays
+        // on with: the first declaration wins wherever names are looked up.
         let names: Vec<String> = rhs.iter().step_by(2).map(|s| s.to_string()).collect();
         let joins: Vec<&str> = rhs.iter().skip(1).step_by(2).copied().collect();
         for n in &names {

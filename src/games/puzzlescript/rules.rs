@@ -357,22 +357,8 @@ fn parse_rule(l: &RuleLine, previous: &[Rule], legend: &dyn Legend) -> Result<Pa
             }
         } else if legend.known(t) {
             if in_row {
-                let pending = if cell.len() % 2 == 1 {
-                    cell.last().cloned()
-                } else {
-                    None
-                };
-                for pair in cell.chunks(2) {
-                    if pair.len() == 2
-                        && pair[1] == t
-                        && !(pair[0] == "no" && pending.as_deref() == Some("no"))
-                    {
-                        return Err(PsError::at(
-                            line,
-                            format!("you cannot specify the same object more than once in a single cell ({})", t.to_uppercase()),
-                        ));
-                    }
-                }
+                // The same object twice in a cell is an error the reference
+                // logs and plays on with.
                 if cell.len() % 2 == 0 {
                     cell.push(String::new());
                 }
@@ -397,12 +383,8 @@ fn parse_rule(l: &RuleLine, previous: &[Rule], legend: &dyn Legend) -> Result<Pa
                 name: t.into(),
                 text: None,
             });
-        } else {
-            return Err(PsError::at(
-                line,
-                format!("malformed cell rule: was looking for cell contents, but found \"{t}\""),
-            ));
         }
+        // Anything else in a rule is an error the reference logs and skips.
         i += 1;
     }
     if rule.late && rule.rigid {
@@ -431,7 +413,9 @@ fn check_shape(rule: &Rule) -> Result<(), PsError> {
         return Err(PsError::at(line, "this rule refers to nothing"));
     }
     if rule.lhs.len() != rule.rhs.len() {
-        if !(rule.rhs.is_empty() && !rule.commands.is_empty()) {
+        // A rule with no right-hand side at all only matches (the
+        // reference warns and keeps it).
+        if !rule.rhs.is_empty() {
             return Err(PsError::at(
                 line,
                 "the number of patterns on the left of the arrow must equal the number on the right",
