@@ -88,6 +88,9 @@ pub struct Rule {
     pub rigid: bool,
     /// Commands given when it matches.
     pub commands: Vec<Command>,
+    /// Per row: the objects and the movements every match needs somewhere
+    /// in the row (to skip lines of the board that cannot match).
+    pub row_masks: Vec<(Bits, Bits)>,
 }
 
 /// Rules applied together until none changes anything.
@@ -681,6 +684,22 @@ impl Names {
             "left" => 4,
             _ => 8,
         };
+        let mut rule_rows = rows;
+        let row_masks = rule_rows
+            .iter_mut()
+            .map(|row| {
+                let mut objects = bits::zero(self.ow);
+                let mut moves = bits::zero(self.mw);
+                for p in row.iter() {
+                    if let Pattern::Cell(c) = p {
+                        bits::or(&mut objects, &c.present);
+                        bits::or(&mut moves, &c.moves_present);
+                    }
+                }
+                (objects, moves)
+            })
+            .collect();
+        let rows = rule_rows;
         Ok(Some((
             Rule {
                 direction,
@@ -691,6 +710,7 @@ impl Names {
                 group: r.group,
                 rigid: r.rigid,
                 commands: r.commands.clone(),
+                row_masks,
             },
             discard,
         )))

@@ -148,6 +148,7 @@ impl<'g> Engine<'g> {
     fn restore(&mut self, objects: &[u64]) {
         self.board.objects.copy_from_slice(objects);
         self.board.clear_movements();
+        self.board.recompute_masks();
         self.againing = false;
         self.queue.clear();
     }
@@ -249,6 +250,7 @@ impl<'g> Engine<'g> {
             Some(i) => self.start_movement(i.mask()),
             None => Vec::new(),
         };
+        self.board.recompute_masks();
         let mut banned = vec![false; self.game.rules.len()];
         self.queue.clear();
         let start_objects = self.board.objects.clone();
@@ -263,6 +265,7 @@ impl<'g> Engine<'g> {
                 self.board.movements.copy_from_slice(&start_moves);
                 self.board.rigid_group.fill(0);
                 self.board.rigid_applied.fill(0);
+                self.board.recompute_masks();
                 self.queue.clear();
                 if i < 50 {
                     continue;
@@ -475,6 +478,7 @@ impl<'g> Engine<'g> {
         }
         self.board.objects[i * ow..(i + 1) * ow].copy_from_slice(&source);
         self.board.objects[target * ow..(target + 1) * ow].copy_from_slice(&target_cell);
+        self.board.note(target);
         true
     }
 

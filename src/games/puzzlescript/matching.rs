@@ -5,7 +5,7 @@
 //! and every combination after the first checked again before it is
 //! applied (an earlier replacement may have spoiled it).
 
-use super::bits;
+use super::bits::{self, Bits};
 use super::compile::{CellPattern, Game, Pattern, Rule};
 use super::rng::Rng;
 
@@ -28,6 +28,14 @@ pub struct Board {
     pub rigid_group: Vec<u64>,
     /// Layers a rigid rule decided the movement of.
     pub rigid_applied: Vec<u64>,
+    /// Objects that may be in each row (a superset, as the reference keeps).
+    row_objects: Vec<u64>,
+    /// Objects that may be in each column.
+    col_objects: Vec<u64>,
+    /// Movements that may be in each row.
+    row_moves: Vec<u64>,
+    /// Movements that may be in each column.
+    col_moves: Vec<u64>,
 }
 
 impl Board {
@@ -43,6 +51,50 @@ impl Board {
             movements: vec![0; n * mw],
             rigid_group: vec![0; n * mw],
             rigid_applied: vec![0; n * mw],
+            row_objects: vec![0; height * ow],
+            col_objects: vec![0; width * ow],
+            row_moves: vec![0; height * mw],
+            col_moves: vec![0; width * mw],
+        }
+    }
+
+    /// Recomputes the row and column masks from the cells.
+    pub fn recompute_masks(&mut self) {
+        self.row_objects.fill(0);
+        self.col_objects.fill(0);
+        self.row_moves.fill(0);
+        self.col_moves.fill(0);
+        for i in 0..self.cells() {
+            self.note(i);
+        }
+    }
+
+    /// Adds cell `i`'s objects and movements to its row and column masks.
+    pub fn note(&mut self, i: usize) {
+        let (ow, mw, h) = (self.ow, self.mw, self.height);
+        let (x, y) = (i / h, i % h);
+        for w in 0..ow {
+            let o = self.objects[i * ow + w];
+            self.row_objects[y * ow + w] |= o;
+            self.col_objects[x * ow + w] |= o;
+        }
+        for w in 0..mw {
+            let m = self.movements[i * mw + w];
+            self.row_moves[y * mw + w] |= m;
+            self.col_moves[x * mw + w] |= m;
+        }
+    }
+
+    /// True if row `y` (or column `x` when `column`) may hold `objects` and
+    /// `moves`.
+    fn line_may_match(&self, column: bool, k: usize, objects: &[u64], moves: &[u64]) -> bool {
+        let (ow, mw) = (self.ow, self.mw);
+        if column {
+            bits::subset(objects, &self.col_objects[k * ow..(k + 1) * ow])
+                && bits::subset(moves, &self.col_moves[k * mw..(k + 1) * mw])
+        } else {
+            bits::subset(objects, &self.row_objects[k * ow..(k + 1) * ow])
+                && bits::subset(moves, &self.row_moves[k * mw..(k + 1) * mw])
         }
     }
 
@@ -127,7 +179,13 @@ pub fn row_matches_at(
 }
 
 /// Every match of `row` on the board, in the reference's order.
-pub fn row_matches(row: &[Pattern], ellipses: usize, dir: u8, b: &Board) -> Vec<RowMatch> {
+pub fn row_matches(
+    row: &[Pattern],
+    masks: &(Bits, Bits),
+    ellipses: usize,
+    dir: u8,
+    b: &Board,
+) -> Vec<RowMatch> {
     let mut out = Vec::new();
     let len = (row.len() - ellipses) as isize;
     let (w, h) = (b.width as isize, b.height as isize);
@@ -178,12 +236,18 @@ pub fn row_matches(row: &[Pattern], ellipses: usize, dir: u8, b: &Board) -> Vec<
     };
     if dir > 2 {
         for y in ymin..ymax {
+            if !b.line_may_match(false, y as usize, &masks.0, &masks.1) {
+                continue;
+            }
             for x in xmin..xmax {
                 visit(x, y);
             }
         }
     } else {
         for x in xmin..xmax {
+            if !b.line_may_match(true, x as usize, &masks.0, &masks.1) {
+                continue;
+            }
             for y in ymin..ymax {
                 visit(x, y);
             }
@@ -195,8 +259,8 @@ pub fn row_matches(row: &[Pattern], ellipses: usize, dir: u8, b: &Board) -> Vec<
 /// The matches of every row of `rule`, or none if a row has none.
 pub fn find_matches(rule: &Rule, b: &Board) -> Vec<Vec<RowMatch>> {
     let mut all = Vec::with_capacity(rule.rows.len());
-    for (row, &e) in rule.rows.iter().zip(&rule.ellipses) {
-        let m = row_matches(row, e, rule.direction, b);
+    for ((row, &e), masks) in rule.rows.iter().zip(&rule.ellipses).zip(&rule.row_masks) {
+        let m = row_matches(row, masks, e, rule.direction, b);
         if m.is_empty() {
             return Vec::new();
         }
@@ -342,5 +406,6 @@ fn replace(
     }
     b.objects[i * ow..(i + 1) * ow].copy_from_slice(&new);
     b.movements[i * mw..(i + 1) * mw].copy_from_slice(&new_moves);
+    b.note(i);
     true
 }
