@@ -68,6 +68,16 @@ const CASES: &[(&str, &str, How)] = &[
         Run(&["bench", "flood", "flood.txt", "--threads", "1"]),
     ),
     (
+        "bench",
+        "puzzlescript",
+        Run(&[
+            "bench",
+            "puzzlescript",
+            "--conformance",
+            "@ROOT/fixtures/puzzlescript/sessions.js",
+        ]),
+    ),
+    (
         "bench read",
         "flood",
         Run(&[

@@ -25,6 +25,7 @@ mod play_e2e;
 mod play_errors;
 mod play_recovery;
 mod play_sgt_solver;
+mod puzzlescript;
 mod reliability;
 mod rush_enumerate;
 mod rush_play;

@@ -260,14 +260,7 @@ pub fn run_all(sessions: &[Session], mut progress: impl FnMut(&Replay)) -> Summa
         ..Summary::default()
     };
     for session in sessions {
-        if std::env::var_os("PS_TRACE").is_some() {
-            eprintln!("session {}", session.name);
-        }
-        let t = Instant::now();
         let r = replay(session);
-        if std::env::var_os("PS_TRACE").is_some() {
-            eprintln!("time {:.3} {:?}", t.elapsed().as_secs_f64(), r.outcome);
-        }
         match r.outcome {
             Outcome::Match => s.matches += 1,
             Outcome::Mismatch { .. } => s.mismatches += 1,
@@ -288,7 +281,7 @@ mod tests {
     const ONE: &str = r#"var testdata = [
 	[
 		"push",
-		["========\nOBJECTS\n========\n\nBackground\nBlack\n\nTarget\nYELLOW\n\nPlayer\nPINK\n\nCrate\nRED\n\nWall\nBROWN\n\n=======\nLEGEND\n=======\n\n. = Background\n# = Wall\nP = Player\n* = Crate\nO = Target\n\n=========\nSOUNDS\n=========\n\n================\nCOLLISIONLAYERS\n================\n\nBackground\nTarget\nPlayer, Wall, Crate\n\n======\nRULES\n======\n\n[ > Player | Crate ] -> [ > Player | > Crate ]\n\n==============\nWINCONDITIONS\n==============\n\nall crate on target\n\n=======\nLEVELS\n=======\n\n#####\n#P*.#\n#####\n", [3, 3, "undo"], "background wall:0,0,0,\n0,background player:1,background crate:2,\n0,0,0,\n0,0,0,\n0,0,0,\n"]
+		["========\nOBJECTS\n========\n\nBackground\nBlack\n\nTarget\nYELLOW\n\nPlayer\nPINK\n\nCrate\nRED\n\nWall\nBROWN\n\n=======\nLEGEND\n=======\n\n. = Background\n# = Wall\nP = Player\n* = Crate\nO = Target\n\n=========\nSOUNDS\n=========\n\n================\nCOLLISIONLAYERS\n================\n\nBackground\nTarget\nPlayer, Wall, Crate\n\n======\nRULES\n======\n\n[ > Player | Crate ] -> [ > Player | > Crate ]\n\n==============\nWINCONDITIONS\n==============\n\nall crate on target\n\n=======\nLEVELS\n=======\n\n#####\n#P*.#\n#####\n", [3, 3, "undo"], "background wall:0,0,0,0,background player:1,\n0,0,background crate:2,0,0,\nbackground:3,0,0,0,0,\n"]
 	],
 ];
 "#;

@@ -802,7 +802,7 @@ mod tests {
             s.levels[0],
             LevelDef::Message {
                 text: "Hello (world)".into(),
-                line: 53
+                line: 57
             }
         );
         match &s.levels[1] {
@@ -815,7 +815,7 @@ mod tests {
     fn errors_name_their_line() {
         let bad = MINI.replace("* = Crate", "* = Crat");
         match parse_source(&bad) {
-            Err(PsError::Syntax { line, .. }) => assert_eq!(line, 24),
+            Err(PsError::Syntax { line, .. }) => assert_eq!(line, 26),
             other => panic!("{other:?}"),
         }
         assert!(matches!(
