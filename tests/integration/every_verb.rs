@@ -68,6 +68,15 @@ const CASES: &[(&str, &str, How)] = &[
         Run(&["bench", "flood", "flood.txt", "--threads", "1"]),
     ),
     (
+        "solve",
+        "puzzlescript",
+        Run(&[
+            "solve",
+            "puzzlescript",
+            "@ROOT/fixtures/puzzlescript/push.txt",
+        ]),
+    ),
+    (
         "bench",
         "puzzlescript",
         Run(&[

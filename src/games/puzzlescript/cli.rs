@@ -1,17 +1,23 @@
-//! The PuzzleScript commands: `bench puzzlescript --conformance FILE`
-//! replays the reference engine's recorded sessions and reports how many
-//! end exactly where the reference ended.
+//! The PuzzleScript commands: `solve puzzlescript GAME.txt` searches a
+//! level breadth first for a shortest key sequence, and `bench
+//! puzzlescript --conformance FILE` replays the reference engine's recorded
+//! sessions and reports how many end exactly where the reference ended.
 
 use std::io::IsTerminal;
 use std::process::ExitCode;
+use std::time::Duration;
 
-use anyhow::{Context, Result};
+use anyhow::{bail, Context, Result};
 use clap::Args;
 use serde_json::json;
 
+use super::compile::compile;
 use super::conformance::{read_sessions, run_all, Outcome};
+use super::solve::{is_random, keys_string, solve};
+use crate::cli::args::{parse_duration, parse_number};
 use crate::files::read_text;
 use crate::games::registry::{verbs, Entry, GameCli};
+use crate::solver::Budget;
 
 /// PuzzleScript in the registry.
 pub static GAME: GameCli = GameCli {
@@ -29,11 +35,89 @@ pub static GAME: GameCli = GameCli {
 
 /// PuzzleScript's verbs, one line each.
 fn entries() -> Vec<Entry> {
-    vec![Entry::new(
-        verbs::BENCH,
-        "Replay the reference engine's recorded sessions and compare the final levels",
-        |a: BenchArgs| run_bench(&a),
-    )]
+    vec![
+        Entry::new(
+            verbs::SOLVE,
+            "Find a shortest key sequence for a level of a PuzzleScript game",
+            |a: SolveArgs| run_solve(&a),
+        ),
+        Entry::new(
+            verbs::BENCH,
+            "Replay the reference engine's recorded sessions and compare the final levels",
+            |a: BenchArgs| run_bench(&a),
+        ),
+    ]
+}
+
+/// `gridbot solve puzzlescript GAME.txt`.
+#[derive(Debug, Clone, Args)]
+pub struct SolveArgs {
+    /// The game's source (`-` for standard input).
+    pub file: String,
+    /// The level, counted from 1 among the playable levels (messages
+    /// between levels do not count).
+    #[arg(long, default_value_t = 1, value_parser = parse_number::<usize, 1, 1_000_000>)]
+    pub level: usize,
+    /// Stop after this long (e.g. `500ms`, `3s`, `1m`); the answer is then
+    /// unproven.
+    #[arg(long, value_parser = parse_duration)]
+    pub time_limit: Option<Duration>,
+    /// Print JSON instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Largest game source read.
+const MAX_SOURCE_BYTES: u64 = 16 << 20;
+/// Memory the search may hold.
+const SEARCH_MEMORY: usize = 2 << 30;
+
+/// Runs `solve puzzlescript`.
+pub fn run_solve(args: &SolveArgs) -> Result<ExitCode> {
+    let text = read_text(&args.file, MAX_SOURCE_BYTES)?;
+    let game = compile(&text).with_context(|| args.file.clone())?;
+    if args.time_limit.is_some_and(|t| t.is_zero()) {
+        bail!("--time-limit must be more than zero");
+    }
+    let budget = Budget::new(args.time_limit, SEARCH_MEMORY);
+    let o = solve(&game, args.level, &budget)?;
+    let random = is_random(&game);
+    let shortest = o.proven_optimal && !random;
+    let keys = o.moves.as_deref().map(keys_string);
+    let ms = o.elapsed.as_secs_f64() * 1000.0;
+    if args.json {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&json!({
+                "level": args.level,
+                "keys": keys,
+                "length": keys.as_ref().map(String::len),
+                "proven_shortest": shortest,
+                "proven_unsolvable": o.proven_unsolvable && !random,
+                "random": random,
+                "nodes": o.nodes,
+                "time_ms": ms,
+            }))?
+        );
+    } else {
+        match &keys {
+            Some(k) => println!("{k}"),
+            None if o.proven_unsolvable && !random => {
+                println!("no solution: every reachable position was searched")
+            }
+            None => println!("no solution found within the budget"),
+        }
+        println!(
+            "length={} proven_shortest={shortest} random={random} nodes={} time_ms={ms:.1}",
+            keys.as_ref().map_or("-".into(), |k| k.len().to_string()),
+            o.nodes
+        );
+    }
+    Ok(if keys.is_some() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(2)
+    })
 }
 
 /// `gridbot bench puzzlescript --conformance FILE`.

@@ -145,6 +145,12 @@ impl<'g> Engine<'g> {
         }
     }
 
+    /// Puts `objects` on the board (a position the engine played before),
+    /// with no movement and nothing pending.
+    pub fn set_objects(&mut self, objects: &[u64]) {
+        self.restore(objects);
+    }
+
     fn restore(&mut self, objects: &[u64]) {
         self.board.objects.copy_from_slice(objects);
         self.board.clear_movements();

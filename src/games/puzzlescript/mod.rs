@@ -14,3 +14,4 @@ pub mod matching;
 pub mod parse;
 pub mod rng;
 pub mod rules;
+pub mod solve;
