@@ -604,8 +604,8 @@ impl Names {
         for (y, row) in rows.iter().enumerate() {
             for x in 0..width {
                 let c = row.get(x).or(row.last()).copied().unwrap_or('.');
-                if !cache.contains_key(&c) {
-                    cache.insert(c, self.glyph(c, line + y)?);
+                if let std::collections::hash_map::Entry::Vacant(v) = cache.entry(c) {
+                    v.insert(self.glyph(c, line + y)?);
                 }
                 let i = x * height + y;
                 cells[i * ow..(i + 1) * ow].copy_from_slice(&cache[&c]);

@@ -625,7 +625,7 @@ impl Parser {
         if name.is_empty()
             || name.contains(char::is_whitespace)
             || rhs.is_empty()
-            || rhs.len() % 2 == 0
+            || rhs.len().is_multiple_of(2)
         {
             return Err(PsError::at(l.number, "incorrect format of legend: should be one of \"A = B\", \"A = B or C [ or D ...]\", \"A = B and C [ and D ...]\""));
         }

@@ -359,7 +359,7 @@ fn parse_rule(l: &RuleLine, previous: &[Rule], legend: &dyn Legend) -> Result<Pa
             if in_row {
                 // The same object twice in a cell is an error the reference
                 // logs and plays on with.
-                if cell.len() % 2 == 0 {
+                if cell.len().is_multiple_of(2) {
                     cell.push(String::new());
                 }
                 cell.push(t.to_string());
@@ -785,7 +785,10 @@ fn concretize_properties(mut rule: Rule, legend: &dyn Legend) -> Result<Vec<Rule
             }
         }
     }
-    let mut result: Vec<(Rule, Option<Vec<(String, String, usize)>>)> = vec![(rule, None)];
+    // Each derived rule with the properties made concrete in it: the
+    // property, the object chosen, and how many cells it was chosen for.
+    type Chosen = Vec<(String, String, usize)>;
+    let mut result: Vec<(Rule, Option<Chosen>)> = vec![(rule, None)];
     let mut modified = true;
     while modified {
         modified = false;
