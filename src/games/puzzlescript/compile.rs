@@ -644,6 +644,15 @@ impl Names {
         }
     }
 
+    fn layer_or_error(&self, name: &str, line: usize) -> Result<usize, PsError> {
+        self.layer_of(name).ok_or_else(|| {
+            PsError::at(
+                line,
+                format!("{} not assigned to a layer", name.to_uppercase()),
+            )
+        })
+    }
+
     fn name_mask(&self, name: &str, line: usize) -> Result<&Bits, PsError> {
         self.object_masks.get(name).ok_or_else(|| {
             PsError::at(
@@ -743,12 +752,7 @@ impl Names {
                 bits::or(&mut p.missing, mask);
                 continue;
             }
-            let layer = self.layer_of(name).ok_or_else(|| {
-                PsError::at(
-                    line,
-                    format!("{} not assigned to a layer", name.to_uppercase()),
-                )
-            })?;
+            let layer = self.layer_or_error(name, line)?;
             if layers_l[layer].is_some() {
                 *discard = true;
             }
@@ -801,12 +805,7 @@ impl Names {
                 bits::or(&mut rp.clear, mask);
                 continue;
             }
-            let layer = self.layer_of(name).ok_or_else(|| {
-                PsError::at(
-                    line,
-                    format!("{} not assigned to a layer", name.to_uppercase()),
-                )
-            })?;
+            let layer = self.layer_or_error(name, line)?;
             if (layers_r[layer].is_some() || layers_rand[layer].is_some()) && !*discard {
                 return Err(PsError::at(
                     line,

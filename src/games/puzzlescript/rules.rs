@@ -252,46 +252,14 @@ fn parse_rule(l: &RuleLine, previous: &[Rule], legend: &dyn Legend) -> Result<Pa
     while i < tokens.len() {
         let t = tokens[i].as_str();
         if in_prelude {
-            match t {
-                "+" => {
-                    if has_plus {
-                        return Err(PsError::at(line, "two \"+\"s applied to the same rule"));
-                    }
-                    let Some(p) = previous.last() else {
-                        return Err(PsError::at(line, "the \"+\" symbol needs a previous rule to join"));
-                    };
-                    if i != 0 {
-                        return Err(PsError::at(line, "the \"+\" symbol must be the first symbol on the line"));
-                    }
-                    has_plus = true;
-                    rule.group = p.group;
+            if t == "[" {
+                if rule.directions.is_empty() {
+                    rule.directions = ["up", "down", "left", "right"].map(String::from).to_vec();
                 }
-                "late" => rule.late = true,
-                "rigid" => rule.rigid = true,
-                "random" => {
-                    if has_plus {
-                        return Err(PsError::at(line, "a rule-group can only be marked random by its first rule"));
-                    }
-                    rule.random = true;
-                }
-                "up" | "down" | "left" | "right" => rule.directions.push(t.to_string()),
-                "[" => {
-                    if rule.directions.is_empty() {
-                        rule.directions = ["up", "down", "left", "right"].map(String::from).to_vec();
-                    }
-                    in_prelude = false;
-                    continue;
-                }
-                _ => match aggregate_dirs(t) {
-                    Some(ds) if !is_relative(t) => rule.directions.extend(ds.iter().map(|d| d.to_string())),
-                    _ => {
-                        return Err(PsError::at(
-                            line,
-                            format!("the start of a rule must be directions before the first bracket, not \"{}\"", t.to_uppercase()),
-                        ))
-                    }
-                },
+                in_prelude = false;
+                continue;
             }
+            prelude_word(&mut rule, t, i == 0, &mut has_plus, previous)?;
             i += 1;
             continue;
         }
@@ -395,6 +363,62 @@ fn parse_rule(l: &RuleLine, previous: &[Rule], legend: &dyn Legend) -> Result<Pa
         rule.directions.truncate(1);
     }
     Ok(Parsed::Rule(Box::new(rule)))
+}
+
+/// One word before a rule's first bracket: `+`, `late`, `rigid`,
+/// `random` or directions.
+fn prelude_word(
+    rule: &mut Rule,
+    t: &str,
+    first: bool,
+    has_plus: &mut bool,
+    previous: &[Rule],
+) -> Result<(), PsError> {
+    let line = rule.line;
+    match t {
+        "+" => {
+            if *has_plus {
+                return Err(PsError::at(line, "two \"+\"s applied to the same rule"));
+            }
+            let Some(p) = previous.last() else {
+                return Err(PsError::at(
+                    line,
+                    "the \"+\" symbol needs a previous rule to join",
+                ));
+            };
+            if !first {
+                return Err(PsError::at(
+                    line,
+                    "the \"+\" symbol must be the first symbol on the line",
+                ));
+            }
+            *has_plus = true;
+            rule.group = p.group;
+        }
+        "late" => rule.late = true,
+        "rigid" => rule.rigid = true,
+        "random" => {
+            if *has_plus {
+                return Err(PsError::at(
+                    line,
+                    "a rule-group can only be marked random by its first rule",
+                ));
+            }
+            rule.random = true;
+        }
+        "up" | "down" | "left" | "right" => rule.directions.push(t.to_string()),
+        _ => match aggregate_dirs(t) {
+            Some(ds) if !is_relative(t) => rule.directions.extend(ds.iter().map(|d| d.to_string())),
+            _ => return Err(PsError::at(
+                line,
+                format!(
+                    "the start of a rule must be directions before the first bracket, not \"{}\"",
+                    t.to_uppercase()
+                ),
+            )),
+        },
+    }
+    Ok(())
 }
 
 /// The text after the `message` token at `index`, from the line as written.
