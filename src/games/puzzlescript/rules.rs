@@ -409,13 +409,15 @@ fn prelude_word(
         "up" | "down" | "left" | "right" => rule.directions.push(t.to_string()),
         _ => match aggregate_dirs(t) {
             Some(ds) if !is_relative(t) => rule.directions.extend(ds.iter().map(|d| d.to_string())),
-            _ => return Err(PsError::at(
-                line,
-                format!(
+            _ => {
+                return Err(PsError::at(
+                    line,
+                    format!(
                     "the start of a rule must be directions before the first bracket, not \"{}\"",
                     t.to_uppercase()
                 ),
-            )),
+                ))
+            }
         },
     }
     Ok(())
@@ -653,64 +655,76 @@ fn rhs_cells(rule: &mut Rule) -> impl Iterator<Item = &mut Cell> {
     rule.rhs.iter_mut().flat_map(|r| r.iter_mut())
 }
 
-/// One rule per concrete direction of each ambiguous movement on the left.
-fn concretize_moving(rule: Rule, _legend: &dyn Legend) -> Result<Vec<Rule>, PsError> {
-    type Item = (Rule, Option<(Vec<Replacement>, Vec<Replacement>)>);
-    let mut result: Vec<Item> = vec![(rule, None)];
+/// Replaces every item that `step` expands by its children (appended at
+/// the end), until no item expands: the reference's worklist order.
+fn expand_until_fixed<T: Clone>(
+    mut items: Vec<T>,
+    mut step: impl FnMut(&T) -> Option<Vec<T>>,
+) -> Vec<T> {
     let mut modified = true;
     while modified {
         modified = false;
         let mut i = 0;
-        while i < result.len() {
-            let (cur, reps) = result[i].clone();
-            let mut remove = false;
-            for j in 0..cur.lhs.len() {
-                for k in 0..cur.lhs[j].len() {
-                    let Some((name, amb)) = cur.lhs[j][k]
-                        .iter()
-                        .find(|e| aggregate_dirs(&e.0).is_some())
-                        .map(|e| (e.1.clone(), e.0.clone()))
-                    else {
-                        continue;
-                    };
-                    remove = true;
+        while i < items.len() {
+            match step(&items[i]) {
+                Some(children) => {
+                    items.extend(children);
+                    items.remove(i);
                     modified = true;
-                    for concrete in aggregate_dirs(&amb).unwrap_or(&[]) {
-                        let mut n = cur.clone();
-                        let (mut moving, mut dirs) = reps.clone().unwrap_or_default();
-                        for e in n.lhs[j][k].iter_mut() {
+                }
+                None => i += 1,
+            }
+        }
+    }
+    items
+}
+
+/// One rule per concrete direction of each ambiguous movement on the left.
+fn concretize_moving(rule: Rule, _legend: &dyn Legend) -> Result<Vec<Rule>, PsError> {
+    type Item = (Rule, Option<(Vec<Replacement>, Vec<Replacement>)>);
+    let result: Vec<Item> = vec![(rule, None)];
+    let result = expand_until_fixed(result, |(cur, reps)| {
+        let mut children = Vec::new();
+        for j in 0..cur.lhs.len() {
+            for k in 0..cur.lhs[j].len() {
+                let Some((name, amb)) = cur.lhs[j][k]
+                    .iter()
+                    .find(|e| aggregate_dirs(&e.0).is_some())
+                    .map(|e| (e.1.clone(), e.0.clone()))
+                else {
+                    continue;
+                };
+                for concrete in aggregate_dirs(&amb).unwrap_or(&[]) {
+                    let mut n = cur.clone();
+                    let (mut moving, mut dirs) = reps.clone().unwrap_or_default();
+                    for e in n.lhs[j][k].iter_mut() {
+                        if e.0 == amb && e.1 == name {
+                            e.0 = concrete.to_string();
+                        }
+                    }
+                    if let Some(r) = n.rhs.get_mut(j) {
+                        for e in r[k].iter_mut() {
                             if e.0 == amb && e.1 == name {
                                 e.0 = concrete.to_string();
                             }
                         }
-                        if let Some(r) = n.rhs.get_mut(j) {
-                            for e in r[k].iter_mut() {
-                                if e.0 == amb && e.1 == name {
-                                    e.0 = concrete.to_string();
-                                }
-                            }
-                        }
-                        record(
-                            &mut moving,
-                            format!("{name}{amb}"),
-                            concrete,
-                            &amb,
-                            &name,
-                            (j, k),
-                            true,
-                        );
-                        record(&mut dirs, amb.clone(), concrete, &amb, "", (j, k), false);
-                        result.push((n, Some((moving, dirs))));
                     }
+                    record(
+                        &mut moving,
+                        format!("{name}{amb}"),
+                        concrete,
+                        &amb,
+                        &name,
+                        (j, k),
+                        true,
+                    );
+                    record(&mut dirs, amb.clone(), concrete, &amb, "", (j, k), false);
+                    children.push((n, Some((moving, dirs))));
                 }
             }
-            if remove {
-                result.remove(i);
-            } else {
-                i += 1;
-            }
         }
-    }
+        (!children.is_empty()).then_some(children)
+    });
     let mut out = Vec::new();
     for (mut r, reps) in result {
         if let Some((moving, dirs)) = reps {
@@ -812,46 +826,34 @@ fn concretize_properties(mut rule: Rule, legend: &dyn Legend) -> Result<Vec<Rule
     // Each derived rule with the properties made concrete in it: the
     // property, the object chosen, and how many cells it was chosen for.
     type Chosen = Vec<(String, String, usize)>;
-    let mut result: Vec<(Rule, Option<Chosen>)> = vec![(rule, None)];
-    let mut modified = true;
-    while modified {
-        modified = false;
-        let mut i = 0;
-        while i < result.len() {
-            let (cur, reps) = result[i].clone();
-            let mut remove = false;
-            'rows: for j in 0..cur.lhs.len() {
-                for k in 0..cur.lhs[j].len() {
-                    for p in properties_of(&cur.lhs[j][k], legend) {
-                        if legend.single_layer(&p).is_some() && !ambiguous.contains(&p) {
-                            continue;
-                        }
-                        remove = true;
-                        modified = true;
-                        for alias in legend.property(&p).unwrap_or(&[]) {
-                            let mut n = cur.clone();
-                            let mut reps = reps.clone().unwrap_or_default();
-                            concretize_in_cell(&mut n.lhs[j][k], &p, alias);
-                            if let Some(r) = n.rhs.get_mut(j) {
-                                concretize_in_cell(&mut r[k], &p, alias);
-                            }
-                            match reps.iter_mut().find(|r| r.0 == p) {
-                                Some(r) => r.2 += 1,
-                                None => reps.push((p.clone(), alias.clone(), 1)),
-                            }
-                            result.push((n, Some(reps)));
-                        }
-                        break 'rows;
+    let result: Vec<(Rule, Option<Chosen>)> = vec![(rule, None)];
+    let result = expand_until_fixed(result, |(cur, reps)| {
+        let mut children = Vec::new();
+        'rows: for j in 0..cur.lhs.len() {
+            for k in 0..cur.lhs[j].len() {
+                for p in properties_of(&cur.lhs[j][k], legend) {
+                    if legend.single_layer(&p).is_some() && !ambiguous.contains(&p) {
+                        continue;
                     }
+                    for alias in legend.property(&p).unwrap_or(&[]) {
+                        let mut n = cur.clone();
+                        let mut reps = reps.clone().unwrap_or_default();
+                        concretize_in_cell(&mut n.lhs[j][k], &p, alias);
+                        if let Some(r) = n.rhs.get_mut(j) {
+                            concretize_in_cell(&mut r[k], &p, alias);
+                        }
+                        match reps.iter_mut().find(|r| r.0 == p) {
+                            Some(r) => r.2 += 1,
+                            None => reps.push((p.clone(), alias.clone(), 1)),
+                        }
+                        children.push((n, Some(reps)));
+                    }
+                    break 'rows;
                 }
             }
-            if remove {
-                result.remove(i);
-            } else {
-                i += 1;
-            }
         }
-    }
+        (!children.is_empty()).then_some(children)
+    });
     let mut out = Vec::new();
     for (mut r, reps) in result {
         for (p, concrete, count) in reps.unwrap_or_default() {
