@@ -655,12 +655,16 @@ fn rhs_cells(rule: &mut Rule) -> impl Iterator<Item = &mut Cell> {
     rule.rhs.iter_mut().flat_map(|r| r.iter_mut())
 }
 
+/// Most concrete rules one rule line may expand into.
+const MAX_EXPANSION: usize = 200_000;
+
 /// Replaces every item that `step` expands by its children (appended at
-/// the end), until no item expands: the reference's worklist order.
+/// the end), until no item expands: the reference's worklist order. `None`
+/// when the items pass [`MAX_EXPANSION`].
 fn expand_until_fixed<T: Clone>(
     mut items: Vec<T>,
     mut step: impl FnMut(&T) -> Option<Vec<T>>,
-) -> Vec<T> {
+) -> Option<Vec<T>> {
     let mut modified = true;
     while modified {
         modified = false;
@@ -668,6 +672,9 @@ fn expand_until_fixed<T: Clone>(
         while i < items.len() {
             match step(&items[i]) {
                 Some(children) => {
+                    if items.len() + children.len() > MAX_EXPANSION {
+                        return None;
+                    }
                     items.extend(children);
                     items.remove(i);
                     modified = true;
@@ -676,11 +683,19 @@ fn expand_until_fixed<T: Clone>(
             }
         }
     }
-    items
+    Some(items)
+}
+
+fn too_many(line: usize) -> PsError {
+    PsError::Unsupported {
+        line,
+        feature: format!("a rule expanding into more than {MAX_EXPANSION} concrete rules"),
+    }
 }
 
 /// One rule per concrete direction of each ambiguous movement on the left.
 fn concretize_moving(rule: Rule, _legend: &dyn Legend) -> Result<Vec<Rule>, PsError> {
+    let line = rule.line;
     type Item = (Rule, Option<(Vec<Replacement>, Vec<Replacement>)>);
     let result: Vec<Item> = vec![(rule, None)];
     let result = expand_until_fixed(result, |(cur, reps)| {
@@ -724,7 +739,8 @@ fn concretize_moving(rule: Rule, _legend: &dyn Legend) -> Result<Vec<Rule>, PsEr
             }
         }
         (!children.is_empty()).then_some(children)
-    });
+    })
+    .ok_or_else(|| too_many(line))?;
     let mut out = Vec::new();
     for (mut r, reps) in result {
         if let Some((moving, dirs)) = reps {
@@ -804,6 +820,7 @@ fn concretize_in_cell(cell: &mut Cell, property: &str, concrete: &str) {
 
 /// One rule per object of each property that must be made concrete.
 fn concretize_properties(mut rule: Rule, legend: &dyn Legend) -> Result<Vec<Rule>, PsError> {
+    let line = rule.line;
     for j in 0..rule.lhs.len() {
         for k in 0..rule.lhs[j].len() {
             rule.lhs[j][k] = expand_no_properties(&rule.lhs[j][k], legend);
@@ -853,7 +870,8 @@ fn concretize_properties(mut rule: Rule, legend: &dyn Legend) -> Result<Vec<Rule
             }
         }
         (!children.is_empty()).then_some(children)
-    });
+    })
+    .ok_or_else(|| too_many(line))?;
     let mut out = Vec::new();
     for (mut r, reps) in result {
         for (p, concrete, count) in reps.unwrap_or_default() {

@@ -172,6 +172,22 @@ mod tests {
     const PUSH: &str = "OBJECTS\n\nBackground\nblack\n\nTarget\nyellow\n\nPlayer\nwhite\n\nCrate\norange\n\nWall\nbrown\n\nLEGEND\n\n. = Background\n# = Wall\nP = Player\n* = Crate\nO = Target\n\nSOUNDS\n\nCOLLISIONLAYERS\n\nBackground\nTarget\nPlayer, Wall, Crate\n\nRULES\n\n[ > Player | Crate ] -> [ > Player | > Crate ]\n\nWINCONDITIONS\n\nall crate on target\n\nLEVELS\n\nmessage start\n\n######\n#P*.O#\n######\n\n#####\n#.O.#\n#.*.#\n#.P.#\n#####\n\n#####\n#..O#\n#P*.#\n#####\n";
 
     #[test]
+    fn bad_sources_are_refused_not_panicked_on() {
+        use crate::games::puzzlescript::error::PsError;
+        assert!(matches!(compile(""), Err(PsError::Missing(_))));
+        assert!(compile("\u{0}\u{1}garbage(((").is_err());
+        // A rule whose properties multiply into millions of rules.
+        let objects: String = (0..40).map(|i| format!("O{i}\nred\n\n")).collect();
+        let thing: Vec<String> = (0..40).map(|i| format!("O{i}")).collect();
+        let layers = thing.join("\n");
+        let src = format!(
+            "OBJECTS\n\nBackground\nblack\n\nPlayer\nwhite\n\n{objects}LEGEND\n\nP = Player\n. = Background\nThing = {}\n\nSOUNDS\n\nCOLLISIONLAYERS\n\nBackground\nPlayer\n{layers}\n\nRULES\n\n[ Thing | Thing | Thing | Thing ] -> [ Thing | Thing | Thing | Thing ]\n\nWINCONDITIONS\n\nLEVELS\n\n.P.\n",
+            thing.join(" or ")
+        );
+        assert!(matches!(compile(&src), Err(PsError::Unsupported { .. })));
+    }
+
+    #[test]
     fn finds_a_shortest_push() {
         let game = compile(PUSH).unwrap();
         assert!(!is_random(&game));
