@@ -7,5 +7,6 @@ pub mod fling;
 pub mod flood;
 pub mod gemji;
 pub mod pegs;
+pub mod puzzlescript;
 pub mod registry;
 pub mod rush;

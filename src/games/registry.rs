@@ -185,13 +185,14 @@ impl GameCli {
 }
 
 /// Every game gridbot knows, one line each.
-pub fn all() -> [&'static GameCli; 6] {
+pub fn all() -> [&'static GameCli; 7] {
     [
         &super::flood::cli::GAME,
         &super::fifteen::cli::GAME,
         &super::fling::cli::GAME,
         &super::gemji::cli::GAME,
         &super::pegs::cli::GAME,
+        &super::puzzlescript::cli::GAME,
         &super::rush::cli::GAME,
     ]
 }

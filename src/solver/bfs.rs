@@ -5,16 +5,17 @@
 //!   measure of the GVGP and Fling! papers), with the budget's node limit
 //!   as a cap that reports `exhausted = false` when hit. Fling!'s
 //!   `analyse` is its user.
-//! - `bfs` (tests only): a shortest solution (every move costs one), or a
+//! - [`bfs`]: a shortest solution (every move costs one), or a
 //!   proof that none exists once every reachable state has been expanded:
-//!   the oracle every engine and game solver is checked against. A state
+//!   the oracle every engine and game solver is checked against, and
+//!   PuzzleScript's solver (its games give no heuristic to trust). A state
 //!   whose [`Keyed::key`] was seen before is not expanded again; keys are
 //!   compared exactly, so a hash collision never prunes anything.
 //! - `bfs_distances` (tests only): the map from each reachable key to its
 //!   depth, for exhaustive checks on small boards.
 //!
-//! No game solves with `bfs`: Rush Hour keeps its own breadth-first loops
-//! over packed positions (see the catalogue in [`crate::solver`]).
+//! Rush Hour keeps its own breadth-first loops over packed positions (see
+//! the catalogue in [`crate::solver`]).
 //!
 //! Goals are tested when a state is generated, so `bfs` stops one layer
 //! early. When a budget stops it, the proven lower bound is one more than
@@ -27,11 +28,9 @@ use std::collections::HashMap;
 #[cfg(test)]
 use std::hash::BuildHasherDefault;
 use std::mem::size_of;
-#[cfg(test)]
 use std::time::Instant;
 
 use super::budget::{Budget, BudgetExceeded};
-#[cfg(test)]
 use super::outcome::Outcome;
 use super::problem::Keyed;
 
@@ -39,7 +38,6 @@ use super::problem::Keyed;
 const CHECK_EVERY: u64 = 1024;
 
 /// A shortest solution from `start`, or a proof that there is none.
-#[cfg(test)]
 pub fn bfs<P: Keyed>(problem: &P, start: &P::State, budget: &Budget) -> Outcome<P::Move> {
     let t0 = Instant::now();
     if problem.is_goal(start) {

@@ -10,6 +10,7 @@
 //! | engine | finds | proves | used by |
 //! |--------|-------|--------|---------|
 //! | [`bfs::count_reachable`] | reachable-state count | exact when `exhausted` | Fling! `analyse` |
+//! | [`bfs::bfs`] | a shortest solution | optimality; unsolvable when every reachable state is expanded | PuzzleScript |
 //! | [`idastar::idastar`] | a shortest solution | optimality; a lower bound when stopped; unsolvable only on finite trees | Fifteen |
 //! | [`iddfs::iddfs`] | a shortest solution | optimality; unsolvable when an iteration never reaches its limit | Gemji |
 //! | [`dfbnb::dfbnb`] | improving solutions (anytime) | optimality / unsolvable when the final full pass completes | Flood (`bnb`) |
@@ -18,7 +19,7 @@
 //! | [`greedy::optimise`] | a shorter solution | nothing (a local optimum) | Flood |
 //!
 //! The tests check every engine against a plain breadth-first search
-//! (`bfs::bfs`, built for tests only: no game solves with it), and pin
+//! ([`bfs::bfs`], whose one game user is PuzzleScript), and pin
 //! each engine's node count on a small fixed problem, so a change that
 //! alters a search shows.
 //!

@@ -68,6 +68,25 @@ const CASES: &[(&str, &str, How)] = &[
         Run(&["bench", "flood", "flood.txt", "--threads", "1"]),
     ),
     (
+        "solve",
+        "puzzlescript",
+        Run(&[
+            "solve",
+            "puzzlescript",
+            "@ROOT/fixtures/puzzlescript/push.txt",
+        ]),
+    ),
+    (
+        "bench",
+        "puzzlescript",
+        Run(&[
+            "bench",
+            "puzzlescript",
+            "--conformance",
+            "@ROOT/fixtures/puzzlescript/sessions.js",
+        ]),
+    ),
+    (
         "bench read",
         "flood",
         Run(&[

@@ -26,6 +26,8 @@ mod play_e2e;
 mod play_errors;
 mod play_recovery;
 mod play_sgt_solver;
+mod puzzlescript;
+mod puzzlescript_solve;
 mod reliability;
 mod rush_enumerate;
 mod rush_play;

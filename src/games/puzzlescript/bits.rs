@@ -1,0 +1,107 @@
+//! Bit sets as slices of 64-bit words: one bit per object for a cell's
+//! contents, five bits per collision layer for its movements (twelve layers
+//! to a word, so that no layer's field straddles two words).
+
+/// A bit set of fixed width.
+pub type Bits = Box<[u64]>;
+
+/// Words for `n` bits.
+pub fn words_for(n: usize) -> usize {
+    n.div_ceil(64).max(1)
+}
+
+/// Words for the movements of `layers` layers.
+pub fn movement_words(layers: usize) -> usize {
+    layers.div_ceil(12).max(1)
+}
+
+/// An empty set of `words` words.
+pub fn zero(words: usize) -> Bits {
+    vec![0u64; words].into_boxed_slice()
+}
+
+/// Sets bit `i`.
+pub fn set(b: &mut [u64], i: usize) {
+    b[i / 64] |= 1 << (i % 64);
+}
+
+/// True if bit `i` is set.
+pub fn get(b: &[u64], i: usize) -> bool {
+    b[i / 64] >> (i % 64) & 1 == 1
+}
+
+/// `a |= b`.
+pub fn or(a: &mut [u64], b: &[u64]) {
+    for (x, y) in a.iter_mut().zip(b) {
+        *x |= y;
+    }
+}
+
+/// True if every bit of `a` is in `b`.
+pub fn subset(a: &[u64], b: &[u64]) -> bool {
+    a.iter().zip(b).all(|(x, y)| x & !y == 0)
+}
+
+/// True if `a` and `b` share a bit.
+pub fn meets(a: &[u64], b: &[u64]) -> bool {
+    a.iter().zip(b).any(|(x, y)| x & y != 0)
+}
+
+/// True if no bit is set.
+pub fn is_zero(a: &[u64]) -> bool {
+    a.iter().all(|x| *x == 0)
+}
+
+/// The word and shift of layer `layer`'s movement field.
+pub fn layer_field(layer: usize) -> (usize, u32) {
+    (layer / 12, (layer % 12) as u32 * 5)
+}
+
+/// ORs the five-bit `value` into layer `layer`'s field of `b`.
+pub fn or_field(b: &mut [u64], layer: usize, value: u64) {
+    let (w, s) = layer_field(layer);
+    b[w] |= (value & 0x1f) << s;
+}
+
+/// Layer `layer`'s five-bit field of `b`.
+pub fn field(b: &[u64], layer: usize) -> u64 {
+    let (w, s) = layer_field(layer);
+    b[w] >> s & 0x1f
+}
+
+/// Clears layer `layer`'s field of `b`.
+pub fn clear_field(b: &mut [u64], layer: usize) {
+    let (w, s) = layer_field(layer);
+    b[w] &= !(0x1f << s);
+}
+
+/// The indices of the set bits, ascending.
+pub fn ones(b: &[u64]) -> impl Iterator<Item = usize> + '_ {
+    b.iter().enumerate().flat_map(|(w, &x)| {
+        (0..64)
+            .filter(move |i| x >> i & 1 == 1)
+            .map(move |i| w * 64 + i)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fields_do_not_straddle_words() {
+        let mut b = zero(movement_words(13));
+        or_field(&mut b, 11, 0x1f);
+        or_field(&mut b, 12, 0b00100);
+        assert_eq!(field(&b, 11), 0x1f);
+        assert_eq!(field(&b, 12), 0b00100);
+        assert_eq!(b[1], 0b00100);
+        clear_field(&mut b, 11);
+        assert_eq!(field(&b, 11), 0);
+        let mut o = zero(words_for(70));
+        set(&mut o, 3);
+        set(&mut o, 66);
+        assert_eq!(ones(&o).collect::<Vec<_>>(), vec![3, 66]);
+        assert!(subset(&o, &o) && meets(&o, &o) && !is_zero(&o));
+    }
+}

@@ -1,0 +1,199 @@
+//! The PuzzleScript commands: `solve puzzlescript GAME.txt` searches a
+//! level breadth first for a shortest key sequence, and `bench
+//! puzzlescript --conformance FILE` replays the reference engine's recorded
+//! sessions and reports how many end exactly where the reference ended.
+
+use std::io::IsTerminal;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use anyhow::{bail, Context, Result};
+use clap::Args;
+use serde_json::json;
+
+use super::compile::compile;
+use super::conformance::{read_sessions, run_all, Outcome};
+use super::solve::{is_random, keys_string, solve};
+use crate::cli::args::{parse_duration, parse_number};
+use crate::files::read_text;
+use crate::games::registry::{verbs, Entry, GameCli};
+use crate::solver::Budget;
+
+/// PuzzleScript in the registry.
+pub static GAME: GameCli = GameCli {
+    name: "puzzlescript",
+    title: "PuzzleScript",
+    about: "A family of games: any game written in PuzzleScript, the open description language \
+         of puzzle games (objects, legend, collision layers, rewrite rules, win conditions, \
+         levels), read from its source and run turn by turn as the reference JavaScript engine \
+         runs it (rule groups, ellipses, late rules, movement by collision layer, cancel, \
+         again, win, restart, checkpoint, rigid, random with the reference's seeded \
+         generator). Conformance is measured by replaying the reference's own recorded \
+         sessions.",
+    entries,
+};
+
+/// PuzzleScript's verbs, one line each.
+fn entries() -> Vec<Entry> {
+    vec![
+        Entry::new(
+            verbs::SOLVE,
+            "Find a shortest key sequence for a level of a PuzzleScript game",
+            |a: SolveArgs| run_solve(&a),
+        ),
+        Entry::new(
+            verbs::BENCH,
+            "Replay the reference engine's recorded sessions and compare the final levels",
+            |a: BenchArgs| run_bench(&a),
+        ),
+    ]
+}
+
+/// `gridbot solve puzzlescript GAME.txt`.
+#[derive(Debug, Clone, Args)]
+pub struct SolveArgs {
+    /// The game's source (`-` for standard input).
+    pub file: String,
+    /// The level, counted from 1 among the playable levels (messages
+    /// between levels do not count).
+    #[arg(long, default_value_t = 1, value_parser = parse_number::<usize, 1, 1_000_000>)]
+    pub level: usize,
+    /// Stop after this long (e.g. `500ms`, `3s`, `1m`); the answer is then
+    /// unproven.
+    #[arg(long, value_parser = parse_duration)]
+    pub time_limit: Option<Duration>,
+    /// Print JSON instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Largest game source read.
+const MAX_SOURCE_BYTES: u64 = 16 << 20;
+/// Memory the search may hold.
+const SEARCH_MEMORY: usize = 2 << 30;
+
+/// Runs `solve puzzlescript`.
+pub fn run_solve(args: &SolveArgs) -> Result<ExitCode> {
+    let text = read_text(&args.file, MAX_SOURCE_BYTES)?;
+    let game = compile(&text).with_context(|| args.file.clone())?;
+    if args.time_limit.is_some_and(|t| t.is_zero()) {
+        bail!("--time-limit must be more than zero");
+    }
+    let budget = Budget::new(args.time_limit, SEARCH_MEMORY);
+    let o = solve(&game, args.level, &budget)?;
+    let random = is_random(&game);
+    let shortest = o.proven_optimal && !random;
+    let keys = o.moves.as_deref().map(keys_string);
+    let ms = o.elapsed.as_secs_f64() * 1000.0;
+    if args.json {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&json!({
+                "level": args.level,
+                "keys": keys,
+                "length": keys.as_ref().map(String::len),
+                "proven_shortest": shortest,
+                "proven_unsolvable": o.proven_unsolvable && !random,
+                "random": random,
+                "nodes": o.nodes,
+                "time_ms": ms,
+            }))?
+        );
+    } else {
+        match &keys {
+            Some(k) => println!("{k}"),
+            None if o.proven_unsolvable && !random => {
+                println!("no solution: every reachable position was searched")
+            }
+            None => println!("no solution found within the budget"),
+        }
+        println!(
+            "length={} proven_shortest={shortest} random={random} nodes={} time_ms={ms:.1}",
+            keys.as_ref().map_or("-".into(), |k| k.len().to_string()),
+            o.nodes
+        );
+    }
+    Ok(if keys.is_some() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(2)
+    })
+}
+
+/// `gridbot bench puzzlescript --conformance FILE`.
+#[derive(Debug, Clone, Args)]
+pub struct BenchArgs {
+    /// The reference engine's session file (`testdata.js`).
+    #[arg(long, value_name = "FILE")]
+    pub conformance: String,
+    /// Print the summary as JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Largest session file read (the reference's is about 4 MB).
+const MAX_SESSIONS_BYTES: u64 = 256 << 20;
+
+/// Runs `bench puzzlescript --conformance`.
+pub fn run_bench(args: &BenchArgs) -> Result<ExitCode> {
+    let text = read_text(&args.conformance, MAX_SESSIONS_BYTES)?;
+    let sessions = read_sessions(&text).with_context(|| args.conformance.clone())?;
+    let bar = if std::io::stderr().is_terminal() && !args.json {
+        indicatif::ProgressBar::new(sessions.len() as u64)
+    } else {
+        indicatif::ProgressBar::hidden()
+    };
+    let s = run_all(&sessions, |_| bar.inc(1));
+    bar.finish_and_clear();
+    let turns_per_second = s.turns as f64 / s.seconds.max(1e-9);
+    if args.json {
+        let cases: Vec<_> = s
+            .replays
+            .iter()
+            .filter(|r| r.outcome != Outcome::Match)
+            .map(|r| match &r.outcome {
+                Outcome::Mismatch { row, expected, got } => {
+                    json!({"name": r.name, "outcome": "mismatch", "row": row, "expected": expected, "got": got})
+                }
+                Outcome::Refused(why) => json!({"name": r.name, "outcome": "refused", "reason": why}),
+                Outcome::Match => json!({"name": r.name, "outcome": "match"}),
+            })
+            .collect();
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&json!({
+                "sessions": s.sessions,
+                "matches": s.matches,
+                "mismatches": s.mismatches,
+                "refusals": s.refusals,
+                "turns": s.turns,
+                "seconds": s.seconds,
+                "turns_per_second": turns_per_second,
+                "not_matching": cases,
+            }))?
+        );
+    } else {
+        for r in &s.replays {
+            match &r.outcome {
+                Outcome::Match => {}
+                Outcome::Mismatch { row, expected, got } => {
+                    println!(
+                        "mismatch  {}: row {row}\n  expected {expected}\n  got      {got}",
+                        r.name
+                    )
+                }
+                Outcome::Refused(why) => println!("refused   {}: {why}", r.name),
+            }
+        }
+        println!(
+            "sessions={} matches={} mismatches={} refusals={} turns={} seconds={:.2} turns_per_second={:.0}",
+            s.sessions, s.matches, s.mismatches, s.refusals, s.turns, s.seconds, turns_per_second
+        );
+        println!("the first differing turn is not known: the sessions record only the final level");
+    }
+    Ok(if s.matches == s.sessions {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(2)
+    })
+}

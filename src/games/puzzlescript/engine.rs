@@ -1,0 +1,626 @@
+//! The turn, exactly as the reference engine plays it: the player's
+//! movement, rule groups (with `startloop`/`endloop` and rigid retries),
+//! movement resolution layer by layer, late rules, then the commands
+//! (`cancel`, `restart`, `win`, `checkpoint`, `again`), the win conditions,
+//! undo and restart. A won level moves on to the next one, as the
+//! reference's own test runner does.
+
+use super::bits;
+use super::compile::{Game, Group, Level};
+use super::matching::{apply_at, find_matches, tuples, Board, RowMatch};
+use super::rng::Rng;
+
+/// An input of a turn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Input {
+    /// Up.
+    Up,
+    /// Left.
+    Left,
+    /// Down.
+    Down,
+    /// Right.
+    Right,
+    /// The action key.
+    Action,
+}
+
+impl Input {
+    /// The movement bits of the input.
+    fn mask(self) -> u64 {
+        match self {
+            Input::Up => 1,
+            Input::Down => 2,
+            Input::Left => 4,
+            Input::Right => 8,
+            Input::Action => 16,
+        }
+    }
+
+    /// The input's letter: `u d l r x`.
+    pub fn letter(self) -> char {
+        match self {
+            Input::Up => 'u',
+            Input::Down => 'd',
+            Input::Left => 'l',
+            Input::Right => 'r',
+            Input::Action => 'x',
+        }
+    }
+
+    /// The reference's input number: 0 up, 1 left, 2 down, 3 right, 4 action.
+    pub fn from_code(code: i64) -> Option<Input> {
+        Some(match code {
+            0 => Input::Up,
+            1 => Input::Left,
+            2 => Input::Down,
+            3 => Input::Right,
+            4 => Input::Action,
+            _ => return None,
+        })
+    }
+}
+
+/// A game being played: the current level and everything the reference
+/// keeps between turns.
+#[derive(Debug, Clone)]
+pub struct Engine<'g> {
+    game: &'g Game,
+    /// The level on screen (the last map level loaded).
+    pub board: Board,
+    /// Index of the current level (messages count).
+    pub level_index: usize,
+    rng: Rng,
+    backups: Vec<Vec<u64>>,
+    restart_target: Vec<u64>,
+    /// An `again` turn is due.
+    pub againing: bool,
+    /// A message or the title screen is showing (no win checks).
+    pub text_mode: bool,
+    /// Levels won since the engine started.
+    pub wins: usize,
+    /// Move on to the next level after a win (the test runner's way); when
+    /// false a win only counts in [`Engine::wins`].
+    pub advance_on_win: bool,
+    queue: Vec<String>,
+    message: String,
+    restarting: bool,
+}
+
+impl<'g> Engine<'g> {
+    /// Starts level `index` of `game` (`None` if there is none), random
+    /// numbers seeded by `seed`.
+    pub fn new(game: &'g Game, index: usize, seed: &str) -> Option<Engine<'g>> {
+        game.levels.get(index)?;
+        let mut e = Engine {
+            game,
+            board: Board::new(0, 0, game.object_words, game.movement_words, Vec::new()),
+            level_index: index,
+            rng: Rng::new(seed),
+            backups: Vec::new(),
+            restart_target: Vec::new(),
+            againing: false,
+            text_mode: false,
+            wins: 0,
+            advance_on_win: true,
+            queue: Vec::new(),
+            message: String::new(),
+            restarting: false,
+        };
+        e.load(index, seed);
+        Some(e)
+    }
+
+    /// The game being played.
+    pub fn game(&self) -> &'g Game {
+        self.game
+    }
+
+    /// Loads level `index`: a map replaces the board, a message only shows.
+    fn load(&mut self, index: usize, seed: &str) {
+        self.rng = Rng::new(seed);
+        self.againing = false;
+        match &self.game.levels[index] {
+            Level::Map {
+                width,
+                height,
+                cells,
+                ..
+            } => {
+                self.text_mode = false;
+                self.board = Board::new(
+                    *width,
+                    *height,
+                    self.game.object_words,
+                    self.game.movement_words,
+                    cells.clone(),
+                );
+                self.backups.clear();
+                self.restart_target = cells.clone();
+                if self.game.flag("run_rules_on_level_start") {
+                    self.process(None, true, false);
+                }
+            }
+            Level::Message(_) => self.text_mode = true,
+        }
+    }
+
+    /// Puts `objects` on the board (a position the engine played before),
+    /// with no movement and nothing pending.
+    pub fn set_objects(&mut self, objects: &[u64]) {
+        self.restore(objects);
+    }
+
+    fn restore(&mut self, objects: &[u64]) {
+        self.board.objects.copy_from_slice(objects);
+        self.board.clear_movements();
+        self.board.recompute_masks();
+        self.againing = false;
+        self.queue.clear();
+    }
+
+    /// Undoes the last turn (the test runner's `undo`).
+    pub fn undo(&mut self) {
+        if self.game.flag("noundo") {
+            return;
+        }
+        while self
+            .backups
+            .last()
+            .is_some_and(|b| *b == self.board.objects)
+        {
+            self.backups.pop();
+        }
+        if let Some(b) = self.backups.pop() {
+            self.restore(&b);
+        }
+    }
+
+    /// Restarts the level (the `restart` key).
+    pub fn restart(&mut self) {
+        if self.restarting || self.game.flag("norestart") {
+            return;
+        }
+        if self.againing {
+            self.undo();
+        }
+        self.backups.push(self.board.objects.clone());
+        self.do_restart();
+    }
+
+    fn do_restart(&mut self) {
+        if self.restarting {
+            return;
+        }
+        self.restarting = true;
+        let target = self.restart_target.clone();
+        self.restore(&target);
+        if self.game.flag("run_rules_on_level_start") {
+            self.process(None, true, false);
+        }
+        self.queue.clear();
+        self.restarting = false;
+    }
+
+    /// Plays one turn: `None` is a turn without input (a tick or an `again`
+    /// turn). True if the level changed.
+    pub fn turn(&mut self, input: Option<Input>) -> bool {
+        self.process(input, false, false)
+    }
+
+    /// Plays a turn, then the `again` turns it asks for.
+    pub fn turn_with_again(&mut self, input: Option<Input>) -> bool {
+        let changed = self.turn(input);
+        let mut guard = 0;
+        while self.againing && guard < 10_000 {
+            self.againing = false;
+            self.turn(None);
+            guard += 1;
+        }
+        changed
+    }
+
+    fn player_positions(&self) -> Vec<usize> {
+        let (all, mask) = &self.game.player;
+        (0..self.board.cells())
+            .filter(|&i| {
+                let c = self.board.cell(i);
+                if *all {
+                    bits::subset(mask, c)
+                } else {
+                    bits::meets(mask, c)
+                }
+            })
+            .collect()
+    }
+
+    fn start_movement(&mut self, dir: u64) -> Vec<usize> {
+        let positions = self.player_positions();
+        let mw = self.board.mw;
+        for &i in &positions {
+            let cell = self.board.cell(i).to_vec();
+            for id in bits::ones(&cell) {
+                if id < self.game.objects.len() && bits::get(&self.game.player.1, id) {
+                    let layer = self.game.objects[id].layer;
+                    bits::or_field(&mut self.board.movements[i * mw..(i + 1) * mw], layer, dir);
+                }
+            }
+        }
+        positions
+    }
+
+    fn process(&mut self, input: Option<Input>, dont_do_win: bool, dont_modify: bool) -> bool {
+        self.againing = false;
+        let bak = self.board.objects.clone();
+        let positions = match input {
+            Some(i) => self.start_movement(i.mask()),
+            None => Vec::new(),
+        };
+        self.board.recompute_masks();
+        let mut banned = vec![false; self.game.rules.len()];
+        self.queue.clear();
+        let start_objects = self.board.objects.clone();
+        let start_moves = self.board.movements.clone();
+        let mut i = 0;
+        loop {
+            i += 1;
+            let game = self.game;
+            self.apply_rules(&game.rules, &game.loop_point, Some(&banned));
+            if self.resolve_movements(&mut banned) {
+                self.board.objects.copy_from_slice(&start_objects);
+                self.board.movements.copy_from_slice(&start_moves);
+                self.board.rigid_group.fill(0);
+                self.board.rigid_applied.fill(0);
+                self.board.recompute_masks();
+                self.queue.clear();
+                if i < 50 {
+                    continue;
+                }
+            } else {
+                self.apply_rules(&game.late_rules, &game.late_loop_point, None);
+            }
+            break;
+        }
+        if !positions.is_empty() && self.game.flag("require_player_movement") {
+            let moved = positions
+                .iter()
+                .any(|&p| !bits::meets(&self.game.player.1, self.board.cell(p)));
+            if !moved {
+                self.restore(&bak);
+                self.message.clear();
+                self.text_mode = false;
+                return false;
+            }
+        }
+        self.commands(&bak, dont_modify, dont_do_win, input.is_some())
+    }
+
+    fn apply_rules(
+        &mut self,
+        groups: &[Group],
+        loop_point: &std::collections::HashMap<usize, usize>,
+        banned: Option<&[bool]>,
+    ) {
+        let mut propagated = false;
+        let mut loops = 0;
+        let mut g = 0;
+        while g < groups.len() {
+            if !banned.is_some_and(|b| b[g]) {
+                propagated = self.apply_group(&groups[g]) || propagated;
+            }
+            if propagated {
+                if let Some(&back) = loop_point.get(&g) {
+                    g = back;
+                    propagated = false;
+                    loops += 1;
+                    if loops > 200 {
+                        break;
+                    }
+                    continue;
+                }
+            }
+            g += 1;
+        }
+    }
+
+    fn apply_group(&mut self, group: &Group) -> bool {
+        let game = self.game;
+        if group.random {
+            let mut all: Vec<(usize, Vec<RowMatch>)> = Vec::new();
+            for (r, rule) in group.rules.iter().enumerate() {
+                let m = find_matches(rule, &self.board);
+                if !m.is_empty() {
+                    all.extend(tuples(&m).into_iter().map(|t| (r, t)));
+                }
+            }
+            if all.is_empty() {
+                return false;
+            }
+            let (r, t) = &all[self.rng.below(all.len())];
+            let rule = &group.rules[*r];
+            let modified = apply_at(game, rule, t, false, &mut self.board, &mut self.rng);
+            self.queue_commands(rule);
+            return modified;
+        }
+        let mut changed = false;
+        let mut loops = 0;
+        let mut made = true;
+        while made && loops < 200 {
+            loops += 1;
+            made = false;
+            for rule in &group.rules {
+                let m = find_matches(rule, &self.board);
+                if m.is_empty() {
+                    continue;
+                }
+                let mut result = false;
+                if rule.has_replacements {
+                    for (k, t) in tuples(&m).iter().enumerate() {
+                        result |= apply_at(game, rule, t, k > 0, &mut self.board, &mut self.rng);
+                    }
+                }
+                self.queue_commands(rule);
+                made |= result;
+            }
+            changed |= made;
+        }
+        changed
+    }
+
+    fn queue_commands(&mut self, rule: &super::compile::Rule) {
+        if rule.commands.is_empty() || self.queue.iter().any(|c| c == "cancel") {
+            return;
+        }
+        let cancel = rule.commands.iter().any(|c| c.name == "cancel");
+        let restart = rule.commands.iter().any(|c| c.name == "restart");
+        if self.queue.iter().any(|c| c == "restart") && !cancel {
+            return;
+        }
+        if cancel || restart {
+            self.queue.clear();
+            self.message.clear();
+        }
+        for c in &rule.commands {
+            if self.queue.contains(&c.name) {
+                continue;
+            }
+            self.queue.push(c.name.clone());
+            if let Some(t) = &c.text {
+                self.message = t.clone();
+            }
+        }
+    }
+
+    /// Moves what the movements say, until nothing more moves; true if a
+    /// rigid group failed and the turn must be played again without it.
+    fn resolve_movements(&mut self, banned: &mut [bool]) -> bool {
+        let mut moved = true;
+        while moved {
+            moved = false;
+            for i in 0..self.board.cells() {
+                moved = self.reposition_cell(i) || moved;
+            }
+        }
+        let mut undo = false;
+        let mw = self.board.mw;
+        for i in 0..self.board.cells() {
+            let mut moves = self.board.moves(i).to_vec();
+            if !bits::is_zero(&moves) && self.game.rigid {
+                let applied = &self.board.rigid_applied[i * mw..(i + 1) * mw];
+                if !bits::is_zero(applied) {
+                    for (m, a) in moves.iter_mut().zip(applied) {
+                        *m &= a;
+                    }
+                    if let Some(layer) =
+                        (0..self.game.layers).find(|&l| bits::field(&moves, l) != 0)
+                    {
+                        let index =
+                            bits::field(&self.board.rigid_group[i * mw..(i + 1) * mw], layer);
+                        if index > 0 {
+                            let group = self.game.group_of_rigid_index[index as usize - 1];
+                            if !banned[group] {
+                                banned[group] = true;
+                                undo = true;
+                            }
+                        }
+                    }
+                }
+            }
+            self.board.movements[i * mw..(i + 1) * mw].fill(0);
+            self.board.rigid_group[i * mw..(i + 1) * mw].fill(0);
+            self.board.rigid_applied[i * mw..(i + 1) * mw].fill(0);
+        }
+        undo
+    }
+
+    fn reposition_cell(&mut self, i: usize) -> bool {
+        let mw = self.board.mw;
+        let mut moves = self.board.moves(i).to_vec();
+        if bits::is_zero(&moves) {
+            return false;
+        }
+        let mut moved = false;
+        for layer in 0..self.game.layers {
+            let m = bits::field(&moves, layer);
+            if m != 0 && self.reposition_on_layer(i, layer, m) {
+                bits::clear_field(&mut moves, layer);
+                moved = true;
+            }
+        }
+        self.board.movements[i * mw..(i + 1) * mw].copy_from_slice(&moves);
+        moved
+    }
+
+    fn reposition_on_layer(&mut self, i: usize, layer: usize, dir: u64) -> bool {
+        let (dx, dy): (isize, isize) = match dir {
+            1 => (0, -1),
+            2 => (0, 1),
+            4 => (-1, 0),
+            8 => (1, 0),
+            _ => (0, 0),
+        };
+        let h = self.board.height as isize;
+        let (x, y) = (i as isize / h, i as isize % h);
+        let (w, hh) = (self.board.width as isize, h);
+        if (x == 0 && dx < 0)
+            || (x == w - 1 && dx > 0)
+            || (y == 0 && dy < 0)
+            || (y == hh - 1 && dy > 0)
+        {
+            return false;
+        }
+        let target = (i as isize + dy + dx * h) as usize;
+        let ow = self.board.ow;
+        let layer_mask = &self.game.layer_masks[layer];
+        let mut target_cell = self.board.cell(target).to_vec();
+        if bits::meets(layer_mask, &target_cell) && dir != 16 {
+            return false;
+        }
+        let mut source = self.board.cell(i).to_vec();
+        for w in 0..ow {
+            let moving = source[w] & layer_mask[w];
+            source[w] &= !layer_mask[w];
+            target_cell[w] |= moving;
+        }
+        self.board.objects[i * ow..(i + 1) * ow].copy_from_slice(&source);
+        self.board.objects[target * ow..(target + 1) * ow].copy_from_slice(&target_cell);
+        self.board.note(target);
+        true
+    }
+
+    fn commands(
+        &mut self,
+        bak: &[u64],
+        dont_modify: bool,
+        dont_do_win: bool,
+        had_input: bool,
+    ) -> bool {
+        if self.queue.iter().any(|c| c == "cancel") {
+            let left = self.queue.len() > 1;
+            self.restore(bak);
+            return left;
+        }
+        if self.queue.iter().any(|c| c == "restart") {
+            self.backups.push(bak.to_vec());
+            if !dont_modify {
+                self.do_restart();
+            }
+        }
+        let modified = self.board.objects != bak;
+        if modified {
+            if dont_modify {
+                self.restore(bak);
+                return true;
+            }
+            if had_input {
+                self.backups.push(bak.to_vec());
+            }
+        }
+        if dont_modify && self.queue.iter().any(|c| c == "win" || c == "restart") {
+            return true;
+        }
+        let moved_on = !self.text_mode && self.check_win(dont_do_win);
+        if !moved_on {
+            if self.queue.iter().any(|c| c == "checkpoint") {
+                self.restart_target = self.board.objects.clone();
+            }
+            if modified && self.queue.iter().any(|c| c == "again") {
+                let message = self.message.clone();
+                if self.process(None, true, true) {
+                    self.againing = true;
+                }
+                self.message = message;
+            }
+        }
+        self.queue.clear();
+        modified
+    }
+
+    /// True if the level is won now (by a `win` command or the conditions).
+    pub fn conditions_hold(&self) -> bool {
+        if self.game.winconditions.is_empty() {
+            return false;
+        }
+        self.game.winconditions.iter().all(|wc| {
+            let f = |mask: &[u64], all: bool, c: &[u64]| {
+                if all {
+                    bits::subset(mask, c)
+                } else {
+                    bits::meets(mask, c)
+                }
+            };
+            let mut cells = (0..self.board.cells()).map(|i| self.board.cell(i));
+            match wc.quantifier {
+                -1 => {
+                    !cells.any(|c| f(&wc.first, wc.first_all, c) && f(&wc.second, wc.second_all, c))
+                }
+                0 => {
+                    cells.any(|c| f(&wc.first, wc.first_all, c) && f(&wc.second, wc.second_all, c))
+                }
+                _ => {
+                    cells.all(|c| !f(&wc.first, wc.first_all, c) || f(&wc.second, wc.second_all, c))
+                }
+            }
+        })
+    }
+
+    /// Checks for a win and moves on if so. True if the rest of the turn's
+    /// commands are void: a new map level was loaded (its queue is empty),
+    /// or, without [`Engine::advance_on_win`], the level is won. A level
+    /// left for a message or the title keeps its queue, as in the reference.
+    fn check_win(&mut self, dont_do_win: bool) -> bool {
+        let won = self.queue.iter().any(|c| c == "win") || self.conditions_hold();
+        if !won || dont_do_win {
+            return false;
+        }
+        self.wins += 1;
+        self.againing = false;
+        if !self.advance_on_win {
+            return true;
+        }
+        self.message.clear();
+        if self.level_index + 1 < self.game.levels.len() {
+            self.level_index += 1;
+            self.text_mode = false;
+            let next_is_map = matches!(self.game.levels[self.level_index], Level::Map { .. });
+            self.load(self.level_index, "level");
+            if next_is_map {
+                self.queue.clear();
+                return true;
+            }
+            false
+        } else {
+            self.level_index = 0;
+            self.text_mode = true;
+            false
+        }
+    }
+
+    /// The level in the reference's test serialisation: for each cell in
+    /// index order, the sorted names of its objects, each new combination
+    /// written out with its number the first time.
+    pub fn serialize(&self) -> String {
+        let b = &self.board;
+        let mut out = String::new();
+        let mut seen: Vec<String> = Vec::new();
+        for y in 0..b.height {
+            for x in 0..b.width {
+                let i = x + y * b.width;
+                let mut names: Vec<&str> = bits::ones(b.cell(i))
+                    .filter_map(|id| self.game.objects.get(id).map(|o| o.name.as_str()))
+                    .collect();
+                names.sort_by(|a, b| a.encode_utf16().cmp(b.encode_utf16()));
+                let key = names.join(" ");
+                match seen.iter().position(|s| *s == key) {
+                    Some(k) => out.push_str(&format!("{k},")),
+                    None => {
+                        out.push_str(&format!("{key}:{},", seen.len()));
+                        seen.push(key);
+                    }
+                }
+            }
+            out.push('\n');
+        }
+        out
+    }
+}

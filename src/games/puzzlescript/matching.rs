@@ -1,0 +1,411 @@
+//! Finding where a rule matches and writing its replacement, as the
+//! reference engine does: rows scanned column by column (vertical rules)
+//! or row by row (horizontal ones), ellipsis gaps from short to long, the
+//! matches of several rows combined with the first row varying fastest,
+//! and every combination after the first checked again before it is
+//! applied (an earlier replacement may have spoiled it).
+
+use super::bits::{self, Bits};
+use super::compile::{CellPattern, Game, Pattern, Rule};
+use super::rng::Rng;
+
+/// A level's cells while a turn is played.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Board {
+    /// Width in cells.
+    pub width: usize,
+    /// Height in cells.
+    pub height: usize,
+    /// Object words per cell.
+    pub ow: usize,
+    /// Movement words per cell.
+    pub mw: usize,
+    /// Objects, cell `x*height+y` at words `[i*ow, (i+1)*ow)`.
+    pub objects: Vec<u64>,
+    /// Movements, five bits per layer.
+    pub movements: Vec<u64>,
+    /// Rigid group index + 1 per layer, for cells a rigid rule moved.
+    pub rigid_group: Vec<u64>,
+    /// Layers a rigid rule decided the movement of.
+    pub rigid_applied: Vec<u64>,
+    /// Objects that may be in each row (a superset, as the reference keeps).
+    row_objects: Vec<u64>,
+    /// Objects that may be in each column.
+    col_objects: Vec<u64>,
+    /// Movements that may be in each row.
+    row_moves: Vec<u64>,
+    /// Movements that may be in each column.
+    col_moves: Vec<u64>,
+}
+
+impl Board {
+    /// A board with `objects` and no movement.
+    pub fn new(width: usize, height: usize, ow: usize, mw: usize, objects: Vec<u64>) -> Board {
+        let n = width * height;
+        Board {
+            width,
+            height,
+            ow,
+            mw,
+            objects,
+            movements: vec![0; n * mw],
+            rigid_group: vec![0; n * mw],
+            rigid_applied: vec![0; n * mw],
+            row_objects: vec![0; height * ow],
+            col_objects: vec![0; width * ow],
+            row_moves: vec![0; height * mw],
+            col_moves: vec![0; width * mw],
+        }
+    }
+
+    /// Recomputes the row and column masks from the cells.
+    pub fn recompute_masks(&mut self) {
+        self.row_objects.fill(0);
+        self.col_objects.fill(0);
+        self.row_moves.fill(0);
+        self.col_moves.fill(0);
+        for i in 0..self.cells() {
+            self.note(i);
+        }
+    }
+
+    /// Adds cell `i`'s objects and movements to its row and column masks.
+    pub fn note(&mut self, i: usize) {
+        let (ow, mw, h) = (self.ow, self.mw, self.height);
+        let (x, y) = (i / h, i % h);
+        for w in 0..ow {
+            let o = self.objects[i * ow + w];
+            self.row_objects[y * ow + w] |= o;
+            self.col_objects[x * ow + w] |= o;
+        }
+        for w in 0..mw {
+            let m = self.movements[i * mw + w];
+            self.row_moves[y * mw + w] |= m;
+            self.col_moves[x * mw + w] |= m;
+        }
+    }
+
+    /// True if row `y` (or column `x` when `column`) may hold `objects` and
+    /// `moves`.
+    fn line_may_match(&self, column: bool, k: usize, objects: &[u64], moves: &[u64]) -> bool {
+        let (ow, mw) = (self.ow, self.mw);
+        if column {
+            bits::subset(objects, &self.col_objects[k * ow..(k + 1) * ow])
+                && bits::subset(moves, &self.col_moves[k * mw..(k + 1) * mw])
+        } else {
+            bits::subset(objects, &self.row_objects[k * ow..(k + 1) * ow])
+                && bits::subset(moves, &self.row_moves[k * mw..(k + 1) * mw])
+        }
+    }
+
+    /// Number of cells.
+    pub fn cells(&self) -> usize {
+        self.width * self.height
+    }
+
+    /// The objects of cell `i`.
+    pub fn cell(&self, i: usize) -> &[u64] {
+        &self.objects[i * self.ow..(i + 1) * self.ow]
+    }
+
+    /// The movements of cell `i`.
+    pub fn moves(&self, i: usize) -> &[u64] {
+        &self.movements[i * self.mw..(i + 1) * self.mw]
+    }
+
+    /// Clears every movement and rigid mark.
+    pub fn clear_movements(&mut self) {
+        self.movements.fill(0);
+        self.rigid_group.fill(0);
+        self.rigid_applied.fill(0);
+    }
+
+    /// The index step of one cell in direction `dir` (1 up, 2 down, 4 left,
+    /// 8 right).
+    pub fn delta(&self, dir: u8) -> isize {
+        match dir {
+            1 => -1,
+            2 => 1,
+            4 => -(self.height as isize),
+            _ => self.height as isize,
+        }
+    }
+}
+
+/// Where one row of a rule matched: its first cell and its ellipsis gaps.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RowMatch {
+    /// Index of the row's first cell.
+    pub start: usize,
+    /// The gap of each ellipsis.
+    pub gaps: [usize; 2],
+}
+
+fn cell_matches(p: &CellPattern, b: &Board, i: usize) -> bool {
+    let cell = b.cell(i);
+    let moves = b.moves(i);
+    bits::subset(&p.present, cell)
+        && !bits::meets(&p.missing, cell)
+        && bits::subset(&p.moves_present, moves)
+        && !bits::meets(&p.moves_missing, moves)
+        && p.any_present.iter().all(|m| bits::meets(m, cell))
+}
+
+/// True if `row` matches from `start` with the given ellipsis gaps.
+pub fn row_matches_at(
+    row: &[Pattern],
+    b: &Board,
+    start: usize,
+    d: isize,
+    gaps: &[usize; 2],
+) -> bool {
+    let mut pos = start as isize;
+    let mut e = 0;
+    for p in row {
+        match p {
+            Pattern::Ellipsis => {
+                pos += d * gaps[e] as isize;
+                e += 1;
+            }
+            Pattern::Cell(c) => {
+                if !cell_matches(c, b, pos as usize) {
+                    return false;
+                }
+                pos += d;
+            }
+        }
+    }
+    true
+}
+
+/// Every match of `row` on the board, in the reference's order.
+pub fn row_matches(
+    row: &[Pattern],
+    masks: &(Bits, Bits),
+    ellipses: usize,
+    dir: u8,
+    b: &Board,
+) -> Vec<RowMatch> {
+    let mut out = Vec::new();
+    let len = (row.len() - ellipses) as isize;
+    let (w, h) = (b.width as isize, b.height as isize);
+    let (mut xmin, mut xmax, mut ymin, mut ymax) = (0isize, w, 0isize, h);
+    match dir {
+        1 => ymin += len - 1,
+        2 => ymax -= len - 1,
+        4 => xmin += len - 1,
+        _ => xmax -= len - 1,
+    }
+    let d = b.delta(dir);
+    let mut visit = |x: isize, y: isize| {
+        let i = (x * h + y) as usize;
+        if ellipses == 0 {
+            if row_matches_at(row, b, i, d, &[0, 0]) {
+                out.push(RowMatch {
+                    start: i,
+                    gaps: [0, 0],
+                });
+            }
+            return;
+        }
+        let kmax = match dir {
+            4 => x - len + 2,
+            8 => w - (x + len) + 1,
+            2 => h - (y + len) + 1,
+            _ => y - len + 2,
+        };
+        for k1 in 0..kmax.max(0) as usize {
+            if ellipses == 1 {
+                if row_matches_at(row, b, i, d, &[k1, 0]) {
+                    out.push(RowMatch {
+                        start: i,
+                        gaps: [k1, 0],
+                    });
+                }
+                continue;
+            }
+            for k2 in 0..(kmax as usize - k1) {
+                if row_matches_at(row, b, i, d, &[k1, k2]) {
+                    out.push(RowMatch {
+                        start: i,
+                        gaps: [k1, k2],
+                    });
+                }
+            }
+        }
+    };
+    if dir > 2 {
+        for y in ymin..ymax {
+            if !b.line_may_match(false, y as usize, &masks.0, &masks.1) {
+                continue;
+            }
+            for x in xmin..xmax {
+                visit(x, y);
+            }
+        }
+    } else {
+        for x in xmin..xmax {
+            if !b.line_may_match(true, x as usize, &masks.0, &masks.1) {
+                continue;
+            }
+            for y in ymin..ymax {
+                visit(x, y);
+            }
+        }
+    }
+    out
+}
+
+/// The matches of every row of `rule`, or none if a row has none.
+pub fn find_matches(rule: &Rule, b: &Board) -> Vec<Vec<RowMatch>> {
+    let mut all = Vec::with_capacity(rule.rows.len());
+    for ((row, &e), masks) in rule.rows.iter().zip(&rule.ellipses).zip(&rule.row_masks) {
+        let m = row_matches(row, masks, e, rule.direction, b);
+        if m.is_empty() {
+            return Vec::new();
+        }
+        all.push(m);
+    }
+    all
+}
+
+/// Every combination of one match per row, the first row varying fastest.
+pub fn tuples(matches: &[Vec<RowMatch>]) -> Vec<Vec<RowMatch>> {
+    let mut out: Vec<Vec<RowMatch>> = vec![Vec::new()];
+    for row in matches {
+        let mut next = Vec::with_capacity(out.len() * row.len());
+        for m in row {
+            for t in &out {
+                let mut n = t.clone();
+                n.push(*m);
+                next.push(n);
+            }
+        }
+        out = next;
+    }
+    out
+}
+
+/// Applies `rule` at one combination of row matches; `check` re-tests the
+/// match first. True if a cell changed.
+pub fn apply_at(
+    game: &Game,
+    rule: &Rule,
+    tuple: &[RowMatch],
+    check: bool,
+    b: &mut Board,
+    rng: &mut Rng,
+) -> bool {
+    let rigid_index = if rule.rigid {
+        game.rigid_index_of_group
+            .get(&rule.group)
+            .map_or(0, |&r| r as u64 + 1)
+    } else {
+        0
+    };
+    let d = b.delta(rule.direction);
+    if check {
+        for (row, m) in rule.rows.iter().zip(tuple) {
+            if !row_matches_at(row, b, m.start, d, &m.gaps) {
+                return false;
+            }
+        }
+    }
+    let mut result = false;
+    for (row, m) in rule.rows.iter().zip(tuple) {
+        let mut pos = m.start as isize;
+        let mut e = 0;
+        for p in row {
+            match p {
+                Pattern::Ellipsis => {
+                    pos += d * m.gaps[e] as isize;
+                    e += 1;
+                }
+                Pattern::Cell(c) => {
+                    result |= replace(game, c, b, pos as usize, (rule.rigid, rigid_index), rng);
+                    pos += d;
+                }
+            }
+        }
+    }
+    result
+}
+
+/// Writes a pattern's replacement into cell `i`; true if it changed.
+fn replace(
+    game: &Game,
+    p: &CellPattern,
+    b: &mut Board,
+    i: usize,
+    rigid: (bool, u64),
+    rng: &mut Rng,
+) -> bool {
+    let (rigid, rigid_index) = rigid;
+    let Some(r) = &p.replacement else {
+        return false;
+    };
+    let (ow, mw) = (b.ow, b.mw);
+    let mut set = r.set.clone();
+    let mut clear = r.clear.clone();
+    let mut moves_set = r.moves_set.clone();
+    let mut moves_clear: Vec<u64> = r
+        .moves_clear
+        .iter()
+        .zip(r.layer_mask.iter())
+        .map(|(a, l)| a | l)
+        .collect();
+    if !bits::is_zero(&r.random_entity) {
+        let choices: Vec<usize> = bits::ones(&r.random_entity).collect();
+        let pick = choices[rng.below(choices.len())];
+        bits::set(&mut set, pick);
+        let layer = game.objects[pick].layer;
+        bits::or(&mut clear, &game.layer_masks[layer]);
+        bits::or_field(&mut moves_clear, layer, 0x1f);
+    }
+    if !bits::is_zero(&r.random_dir) {
+        for layer in 0..game.layers {
+            if bits::field(&r.random_dir, layer) & 1 == 1 {
+                let dir = rng.below(4);
+                bits::or_field(&mut moves_set, layer, 1 << dir);
+            }
+        }
+    }
+    let old = b.cell(i).to_vec();
+    let new: Vec<u64> = old
+        .iter()
+        .zip(clear.iter().zip(set.iter()))
+        .map(|(o, (c, s))| (o & !c) | s)
+        .collect();
+    let old_moves = b.moves(i).to_vec();
+    let new_moves: Vec<u64> = old_moves
+        .iter()
+        .zip(moves_clear.iter().zip(moves_set.iter()))
+        .map(|(o, (c, s))| (o & !c) | s)
+        .collect();
+    let mut rigid_change = false;
+    if rigid {
+        let mut rigid_mask = bits::zero(mw);
+        for layer in 0..game.layers {
+            bits::or_field(&mut rigid_mask, layer, rigid_index);
+        }
+        for (m, l) in rigid_mask.iter_mut().zip(r.layer_mask.iter()) {
+            *m &= l;
+        }
+        let group = &b.rigid_group[i * mw..(i + 1) * mw];
+        let applied = &b.rigid_applied[i * mw..(i + 1) * mw];
+        if !bits::subset(&rigid_mask, group) && !bits::subset(&r.layer_mask, applied) {
+            for w in 0..mw {
+                b.rigid_group[i * mw + w] |= rigid_mask[w];
+                b.rigid_applied[i * mw + w] |= r.layer_mask[w];
+            }
+            rigid_change = true;
+        }
+    }
+    if old == new && old_moves == new_moves && !rigid_change {
+        return false;
+    }
+    b.objects[i * ow..(i + 1) * ow].copy_from_slice(&new);
+    b.movements[i * mw..(i + 1) * mw].copy_from_slice(&new_moves);
+    b.note(i);
+    true
+}

@@ -1,0 +1,17 @@
+//! PuzzleScript: the open description language of puzzle games. This
+//! folder reads a game's source ([`parse`]), compiles its rules
+//! ([`rules`], [`compile`]), and runs its turns exactly as the reference
+//! JavaScript engine does ([`engine`]), so that recorded sessions of the
+//! reference replay to the same final level ([`conformance`]).
+
+pub mod bits;
+pub mod cli;
+pub mod compile;
+pub mod conformance;
+pub mod engine;
+pub mod error;
+pub mod matching;
+pub mod parse;
+pub mod rng;
+pub mod rules;
+pub mod solve;
