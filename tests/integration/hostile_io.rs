@@ -102,6 +102,8 @@ fn special_files_as_inputs_are_refused_by_every_reader() {
         vec!["solve", "pegs"],
         vec!["read", "flood", png, "--calibration"],
         vec!["generate", "rush", "--moves", "5", "--database"],
+        vec!["solve", "puzzlescript"],
+        vec!["bench", "puzzlescript", "--conformance"],
     ]
     .into_iter()
     .collect();

@@ -74,7 +74,7 @@ const SEARCH_MEMORY: usize = 2 << 30;
 
 /// Runs `solve puzzlescript`.
 pub fn run_solve(args: &SolveArgs) -> Result<ExitCode> {
-    let text = read_text(&args.file, MAX_SOURCE_BYTES)?;
+    let text = read_text(&args.file, MAX_SOURCE_BYTES, "a PuzzleScript source")?;
     let game = compile(&text).with_context(|| args.file.clone())?;
     if args.time_limit.is_some_and(|t| t.is_zero()) {
         bail!("--time-limit must be more than zero");
@@ -136,7 +136,7 @@ const MAX_SESSIONS_BYTES: u64 = 256 << 20;
 
 /// Runs `bench puzzlescript --conformance`.
 pub fn run_bench(args: &BenchArgs) -> Result<ExitCode> {
-    let text = read_text(&args.conformance, MAX_SESSIONS_BYTES)?;
+    let text = read_text(&args.conformance, MAX_SESSIONS_BYTES, "a session file")?;
     let sessions = read_sessions(&text).with_context(|| args.conformance.clone())?;
     let bar = if std::io::stderr().is_terminal() && !args.json {
         indicatif::ProgressBar::new(sessions.len() as u64)
