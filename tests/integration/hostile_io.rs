@@ -124,16 +124,22 @@ fn special_files_as_inputs_are_refused_by_every_reader() {
     }
 }
 
+/// A file holding `text` in a fresh temporary folder (kept while the
+/// folder is).
+fn file_holding(text: &str) -> (tempfile::TempDir, std::path::PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("boards.txt");
+    std::fs::write(&file, text).unwrap();
+    (dir, file)
+}
+
 /// A bench of an empty file (or one of comments only) is an error, not a
 /// report of nothing.
 #[test]
 fn a_bench_of_no_boards_is_an_error() {
-    let dir = tempfile::tempdir().unwrap();
-    let empty = dir.path().join("empty.txt");
-    std::fs::write(&empty, "\n\n").unwrap();
-    let e = empty.to_str().unwrap();
+    let (_dir, empty) = file_holding("\n\n");
     for game in ["flood", "fifteen", "rush", "pegs"] {
-        let out = run_bounded(&["bench", game, e]);
+        let out = run_bounded(&["bench", game, empty.to_str().unwrap()]);
         crate::util::assert_clean_failure(&out, "no board");
     }
 }
@@ -162,11 +168,9 @@ fn a_bad_inline_board_is_not_called_a_missing_file() {
 /// the option, instead of "0 solved".
 #[test]
 fn bench_fifteen_on_the_other_goal_says_which_option() {
-    let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("blank-first.txt");
     // One move from Korf's goal (gap first): the wrong parity for the
     // gap-last goal of sgt-fifteen.
-    std::fs::write(&file, "1 0 2 3 4 5 6 7 8 9 10 11 12 13 14 15\n").unwrap();
+    let (_dir, file) = file_holding("1 0 2 3 4 5 6 7 8 9 10 11 12 13 14 15\n");
     let out = run_bounded(&["bench", "fifteen", file.to_str().unwrap()]);
     crate::util::assert_clean_failure(&out, "--goal blank-first");
 }
