@@ -79,6 +79,14 @@ pub enum FileError {
         /// What it is ("a regular file"...).
         kind: &'static str,
     },
+    /// A file gridbot wrote and reads back fails its checks.
+    #[error("{path}: {why}; delete it (it is made again)")]
+    Damaged {
+        /// The file.
+        path: String,
+        /// What is wrong with it.
+        why: String,
+    },
     /// The bytes are not UTF-8 text.
     #[error("{path}: not UTF-8 text")]
     NotText {
@@ -104,6 +112,7 @@ impl FileError {
             FileError::Io { source, .. } => source.to_string(),
             FileError::NotText { .. } => "not UTF-8 text".into(),
             FileError::NotADir { kind, .. } => format!("{kind}, where a folder is needed"),
+            FileError::Damaged { why, .. } => format!("{why}; delete it (it is made again)"),
         }
     }
 }
@@ -114,6 +123,46 @@ pub const BENCH_FILE_CAP: u64 = 256 << 20;
 
 /// Largest small text file read whole: a level, a calibration file.
 pub const SMALL_FILE_CAP: u64 = 1 << 20;
+
+/// `body` as a text file gridbot reads back (a cache): a first line naming
+/// the producing program, version, `made_by` (the command and its
+/// parameters), and a last line with a checksum of everything before it.
+pub fn seal_text(made_by: &str, body: &str) -> String {
+    let text = format!("# gridbot {} {made_by}\n{body}", env!("CARGO_PKG_VERSION"));
+    let sum = xxhash_rust::xxh3::xxh3_64(text.as_bytes());
+    format!("{text}# xxh3 {sum:016x}\n")
+}
+
+/// The body of a text [`seal_text`] wrote, after checking its checksum,
+/// its version and that it was `made_by` the same command; an error
+/// naming `path` and what is wrong otherwise.
+pub fn unseal_text<'a>(text: &'a str, path: &Path, made_by: &str) -> Result<&'a str, FileError> {
+    let damaged = |why: String| FileError::Damaged {
+        path: path.display().to_string(),
+        why,
+    };
+    let trimmed = text.strip_suffix('\n').unwrap_or(text);
+    let (sealed, last) = trimmed
+        .rsplit_once('\n')
+        .ok_or_else(|| damaged("too short to be one of gridbot's files".into()))?;
+    let sealed = &text[..sealed.len() + 1];
+    let sum = last
+        .strip_prefix("# xxh3 ")
+        .ok_or_else(|| damaged("no checksum line at its end (cut short?)".into()))?;
+    if sum != format!("{:016x}", xxhash_rust::xxh3::xxh3_64(sealed.as_bytes())) {
+        return Err(damaged("its checksum does not match its contents".into()));
+    }
+    let (head, body) = sealed.split_once('\n').unwrap_or((sealed, ""));
+    let want = format!("# gridbot {} {made_by}", env!("CARGO_PKG_VERSION"));
+    if head != want {
+        return Err(damaged(format!(
+            "made by `{}`, not by `{}`",
+            shorten(head.trim_start_matches("# ")),
+            want.trim_start_matches("# ")
+        )));
+    }
+    Ok(body)
+}
 
 /// Most characters of a user's input echoed in a message.
 pub const ECHO_CHARS: usize = 80;
@@ -733,6 +782,27 @@ mod tests {
         assert!(
             text.contains("does not exist") && !text.contains(".partial"),
             "{text}"
+        );
+    }
+
+    #[test]
+    fn sealed_text_comes_back_and_any_change_is_named() {
+        let p = Path::new("sets.txt");
+        let text = seal_text("enumerate rush size=4", "1 2\n3 4\n");
+        assert_eq!(
+            unseal_text(&text, p, "enumerate rush size=4").unwrap(),
+            "1 2\n3 4\n"
+        );
+        let e = unseal_text(&text, p, "enumerate rush size=5").unwrap_err();
+        assert!(e.to_string().contains("made by"), "{e}");
+        let edited = text.replace("3 4", "3 5");
+        let e = unseal_text(&edited, p, "enumerate rush size=4").unwrap_err();
+        assert!(e.to_string().contains("checksum"), "{e}");
+        let cut = &text[..text.len() - 10];
+        let e = unseal_text(cut, p, "enumerate rush size=4").unwrap_err();
+        assert!(
+            e.to_string().contains("sets.txt") && e.to_string().contains("delete it"),
+            "{e}"
         );
     }
 

@@ -91,6 +91,11 @@ pub fn sets_from_text(text: &str) -> Result<Vec<PieceSet>, usize> {
         .collect()
 }
 
+/// A sets file that cannot be read back, as an enumeration error.
+fn damaged(f: &Path, e: crate::files::FileError) -> EnumerateError {
+    EnumerateError::Io(f.into(), std::io::Error::other(e.reason()))
+}
+
 /// [`sample_sets`], kept in `file`: read from it when it exists, else
 /// found and written there.
 pub fn sample_sets_cached(
@@ -102,11 +107,18 @@ pub fn sample_sets_cached(
     unit_step: usize,
     set_step: usize,
 ) -> Result<SetSample, EnumerateError> {
+    // The sample's parameters: a file made for others is refused.
+    let made_by = format!(
+        "enumerate rush --bench-walk sets size={n} walls={walls} rules={} first={first_unit} \
+         units-every={unit_step} sets-every={set_step}",
+        rules.name()
+    );
     if let Some(f) = file.filter(|f| std::fs::symlink_metadata(f).is_ok()) {
-        let text = crate::files::read_text(&f.to_string_lossy(), 1 << 30, "a sets file")
-            .map_err(|e| EnumerateError::Io(f.into(), std::io::Error::other(e.reason())))?;
+        let sealed = crate::files::read_text(&f.to_string_lossy(), 1 << 30, "a sets file")
+            .map_err(|e| damaged(f, e))?;
+        let text = crate::files::unseal_text(&sealed, f, &made_by).map_err(|e| damaged(f, e))?;
         let sets =
-            sets_from_text(&text).map_err(|line| EnumerateError::SetsFile(f.into(), line))?;
+            sets_from_text(text).map_err(|line| EnumerateError::SetsFile(f.into(), line + 1))?;
         return Ok(SetSample {
             sets,
             ..SetSample::default()
@@ -114,12 +126,9 @@ pub fn sample_sets_cached(
     }
     let s = sample_sets(n, walls, rules, first_unit, unit_step, set_step)?;
     if let Some(f) = file {
-        crate::files::write_all(
-            f,
-            sets_to_text(&s.sets).as_bytes(),
-            crate::files::Replace::Refuse,
-        )
-        .map_err(|e| EnumerateError::Io(f.into(), std::io::Error::other(e.reason())))?;
+        let sealed = crate::files::seal_text(&made_by, &sets_to_text(&s.sets));
+        crate::files::write_all(f, sealed.as_bytes(), crate::files::Replace::Refuse)
+            .map_err(|e| damaged(f, e))?;
     }
     Ok(s)
 }
@@ -171,5 +180,26 @@ mod tests {
         assert!(s.sets.len() > 10, "{}", s.sets.len());
         assert_eq!(sets_from_text(&sets_to_text(&s.sets)), Ok(s.sets));
         assert_eq!(sets_from_text("6 0 1 2"), Err(1));
+    }
+
+    #[test]
+    fn a_sets_file_is_checked_when_read_back() {
+        let dir = tempfile::tempdir().unwrap();
+        let f = dir.path().join("sets.txt");
+        let made = sample_sets_cached(Some(&f), 5, 0, Rules::All, 3, 7, 5).unwrap();
+        let again = sample_sets_cached(Some(&f), 5, 0, Rules::All, 3, 7, 5).unwrap();
+        assert_eq!(made.sets, again.sets);
+        // Another sample's parameters: refused, naming the file.
+        let e = sample_sets_cached(Some(&f), 5, 0, Rules::All, 3, 7, 4).unwrap_err();
+        assert!(e.to_string().contains("made by"), "{e}");
+        // An edited line: the checksum says so.
+        let text = std::fs::read_to_string(&f).unwrap();
+        let edited = text.replacen("\n5 ", "\n6 ", 1);
+        std::fs::write(&f, edited).unwrap();
+        let e = sample_sets_cached(Some(&f), 5, 0, Rules::All, 3, 7, 5).unwrap_err();
+        assert!(
+            e.to_string().contains("checksum") && e.to_string().contains("sets.txt"),
+            "{e}"
+        );
     }
 }
