@@ -189,7 +189,11 @@ pub fn run_bench(args: &BenchArgs) -> Result<ExitCode> {
             "sessions={} matches={} mismatches={} refusals={} turns={} seconds={:.2} turns_per_second={:.0}",
             s.sessions, s.matches, s.mismatches, s.refusals, s.turns, s.seconds, turns_per_second
         );
-        println!("the first differing turn is not known: the sessions record only the final level");
+        if s.mismatches > 0 {
+            println!(
+                "the first differing turn is not known: the sessions record only the final level"
+            );
+        }
     }
     Ok(if s.matches == s.sessions {
         ExitCode::SUCCESS
