@@ -228,7 +228,7 @@ fn units_outside_the_job_are_refused() {
     );
     assert_clean_failure(
         &enumerate("4", &["--out", not_job.to_str().unwrap()]),
-        "a directory, not a regular file",
+        "mine: a directory, but the database must be a regular file",
     );
     assert!(!dir.join("mine.units").exists());
 }
