@@ -211,24 +211,33 @@ fn tokenize(line: &str) -> Vec<String> {
     s.split_whitespace().map(str::to_string).collect()
 }
 
+/// What a rule line is when it is not a rule (nothing, a loop mark), an
+/// error when it cannot be one, `None` for a rule.
+fn not_a_rule(l: &RuleLine, text: &str, tokens: &[String]) -> Result<Option<Parsed>, PsError> {
+    if tokens.is_empty() {
+        return Ok(Some(Parsed::Nothing));
+    }
+    if tokens.len() == 1 && tokens[0] == "startloop" {
+        return Ok(Some(Parsed::Loop(1)));
+    }
+    if tokens.len() == 1 && tokens[0] == "endloop" {
+        return Ok(Some(Parsed::Loop(-1)));
+    }
+    if l.original.contains('(') && !text.contains("->") {
+        return Err(PsError::at(l.line, "you can't have comments inside rules"));
+    }
+    if !tokens.iter().any(|t| t == "->") {
+        return Err(PsError::at(l.line, "a rule has to have an arrow in it"));
+    }
+    Ok(None)
+}
+
 fn parse_rule(l: &RuleLine, previous: &[Rule], legend: &dyn Legend) -> Result<Parsed, PsError> {
     let line = l.line;
     let text = rule_text(l);
     let tokens = tokenize(&text);
-    if tokens.is_empty() {
-        return Ok(Parsed::Nothing);
-    }
-    if tokens.len() == 1 && tokens[0] == "startloop" {
-        return Ok(Parsed::Loop(1));
-    }
-    if tokens.len() == 1 && tokens[0] == "endloop" {
-        return Ok(Parsed::Loop(-1));
-    }
-    if l.original.contains('(') && !text.contains("->") {
-        return Err(PsError::at(line, "you can't have comments inside rules"));
-    }
-    if !tokens.iter().any(|t| t == "->") {
-        return Err(PsError::at(line, "a rule has to have an arrow in it"));
+    if let Some(other) = not_a_rule(l, &text, &tokens)? {
+        return Ok(other);
     }
     let mut rule = Rule {
         direction: String::new(),
