@@ -91,11 +91,6 @@ pub fn sets_from_text(text: &str) -> Result<Vec<PieceSet>, usize> {
         .collect()
 }
 
-/// A sets file that cannot be read back, as an enumeration error.
-fn damaged(f: &Path, e: crate::files::FileError) -> EnumerateError {
-    EnumerateError::Io(f.into(), std::io::Error::other(e.reason()))
-}
-
 /// [`sample_sets`], kept in `file`: read from it when it exists, else
 /// found and written there.
 pub fn sample_sets_cached(
@@ -114,9 +109,8 @@ pub fn sample_sets_cached(
         rules.name()
     );
     if let Some(f) = file.filter(|f| std::fs::symlink_metadata(f).is_ok()) {
-        let sealed = crate::files::read_text(&f.to_string_lossy(), 1 << 30, "a sets file")
-            .map_err(|e| damaged(f, e))?;
-        let text = crate::files::unseal_text(&sealed, f, &made_by).map_err(|e| damaged(f, e))?;
+        let sealed = crate::files::read_text(&f.to_string_lossy(), 1 << 30, "a sets file")?;
+        let text = crate::files::unseal_text(&sealed, f, &made_by)?;
         let sets =
             sets_from_text(text).map_err(|line| EnumerateError::SetsFile(f.into(), line + 1))?;
         return Ok(SetSample {
@@ -127,8 +121,7 @@ pub fn sample_sets_cached(
     let s = sample_sets(n, walls, rules, first_unit, unit_step, set_step)?;
     if let Some(f) = file {
         let sealed = crate::files::seal_text(&made_by, &sets_to_text(&s.sets));
-        crate::files::write_all(f, sealed.as_bytes(), crate::files::Replace::Refuse)
-            .map_err(|e| damaged(f, e))?;
+        crate::files::write_all(f, sealed.as_bytes(), crate::files::Replace::Refuse)?;
     }
     Ok(s)
 }
