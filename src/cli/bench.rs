@@ -77,6 +77,16 @@ impl BenchOptions {
     }
 }
 
+/// The text of a benchmark file (a regular file of at most
+/// [`crate::files::BENCH_FILE_CAP`] bytes, or `-`).
+pub fn read_bench_file(path: &Path) -> Result<String, crate::files::FileError> {
+    crate::files::read_text(
+        &path.to_string_lossy(),
+        crate::files::BENCH_FILE_CAP,
+        "a benchmark file",
+    )
+}
+
 /// An error when a bench's `source` gave `count` = 0 boards.
 pub fn no_boards(count: usize, source: &str) -> anyhow::Result<()> {
     if count == 0 {

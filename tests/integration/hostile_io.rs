@@ -428,6 +428,20 @@ fn comm(pid: u32) -> String {
 /// A Fling! board of two balls, written inline.
 const FLING_BOARD: &str = "o.o..../......./......./......./......./......./......./.......";
 
+/// `enumerate rush --size 4 --out OUT` with `extra` options.
+fn enumerate_into(out: &std::path::Path, extra: &[&str]) -> std::process::Output {
+    let mut args = vec![
+        "enumerate",
+        "rush",
+        "--size",
+        "4",
+        "--out",
+        out.to_str().unwrap(),
+    ];
+    args.extend_from_slice(extra);
+    run_bounded(&args)
+}
+
 /// `enumerate rush --out`: an existing file that is not its own output is
 /// kept without --force; a device (through a link) or a FIFO is refused and
 /// no units folder is made beside it; a missing folder is named.
@@ -446,16 +460,7 @@ fn enumerate_refuses_outputs_it_would_clobber() {
         (&fifo, "a FIFO"),
         (&missing, "does not exist"),
     ] {
-        let args = [
-            "enumerate",
-            "rush",
-            "--size",
-            "4",
-            "--out",
-            out.to_str().unwrap(),
-        ];
-        let out = run_bounded(&args);
-        crate::util::assert_clean_failure(&out, expected);
+        crate::util::assert_clean_failure(&enumerate_into(out, &[]), expected);
     }
     assert_eq!(std::fs::read(&keep).unwrap(), b"mine");
     let mut left: Vec<_> = std::fs::read_dir(dir.path())
@@ -465,15 +470,6 @@ fn enumerate_refuses_outputs_it_would_clobber() {
     left.sort();
     assert_eq!(left, ["fifo", "keep.txt", "null"]);
     // With --force the file is replaced by the database.
-    let args = [
-        "enumerate",
-        "rush",
-        "--size",
-        "4",
-        "--out",
-        keep.to_str().unwrap(),
-        "--force",
-    ];
-    crate::util::assert_success(&run_bounded(&args));
+    crate::util::assert_success(&enumerate_into(&keep, &["--force"]));
     assert!(std::fs::read_to_string(&keep).unwrap().starts_with("7 "));
 }

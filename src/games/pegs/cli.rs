@@ -408,8 +408,7 @@ fn bench_games(args: &BenchArgs) -> anyhow::Result<Vec<Game>> {
     } else {
         let f = args.file.as_deref().expect("clap requires one");
         if std::fs::symlink_metadata(f).is_ok() {
-            let text =
-                crate::files::read_text(f, crate::files::BENCH_FILE_CAP, "a benchmark file")?;
+            let text = crate::cli::bench::read_bench_file(std::path::Path::new(f))?;
             bench::parse_lines(&text, f)?
         } else if f.contains(':') {
             bench::parse_lines(f, "the command line")?

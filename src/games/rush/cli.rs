@@ -222,11 +222,7 @@ pub struct BenchArgs {
 }
 
 fn run_bench(args: BenchArgs) -> anyhow::Result<ExitCode> {
-    let text = crate::files::read_text(
-        &args.file.to_string_lossy(),
-        crate::files::BENCH_FILE_CAP,
-        "a benchmark file",
-    )?;
+    let text = crate::cli::bench::read_bench_file(&args.file)?;
     let puzzles = args.bench.first(
         parse_puzzles(&text).with_context(|| format!("reading {}", args.file.display()))?,
         &args.file.to_string_lossy(),

@@ -33,11 +33,7 @@ pub struct BenchArgs {
 
 /// The boards of `args.file` with their 1-based lines, cut to `--boards`.
 fn load_boards(args: &BenchArgs) -> anyhow::Result<Vec<(usize, Board)>> {
-    let text = crate::files::read_text(
-        &args.file.to_string_lossy(),
-        crate::files::BENCH_FILE_CAP,
-        "a benchmark file",
-    )?;
+    let text = crate::cli::bench::read_bench_file(&args.file)?;
     let mut boards = Vec::new();
     for (i, line) in text.lines().enumerate() {
         if line.trim().is_empty() || line.trim_start().starts_with('#') {

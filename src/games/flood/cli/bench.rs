@@ -59,11 +59,7 @@ struct Summary {
 /// The boards of `args.file` (their lines and boards), flooded from
 /// `--start` and cut to `--boards`.
 fn load_boards(args: &Args) -> anyhow::Result<Vec<(usize, Board)>> {
-    let text = crate::files::read_text(
-        &args.file.to_string_lossy(),
-        crate::files::BENCH_FILE_CAP,
-        "a benchmark file",
-    )?;
+    let text = crate::cli::bench::read_bench_file(&args.file)?;
     let mut boards = Vec::new();
     for b in parse_board_set(&text).with_context(|| format!("reading {}", args.file.display()))? {
         let board = match args.start {
