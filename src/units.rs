@@ -23,7 +23,7 @@
 //! and give the same bytes.
 
 use std::fmt::Write as _;
-use std::ops::RangeInclusive;
+use std::ops::{Range, RangeInclusive};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
@@ -74,6 +74,36 @@ pub trait Job: Sync {
         out: Option<&Path>,
         replace: Replace,
     ) -> Result<Self::Merged, JobError>;
+
+    /// The file whose time says when the merge into `out` last ran: `out`
+    /// itself unless the output is a folder.
+    fn output_file(&self, out: &Path) -> PathBuf {
+        out.to_path_buf()
+    }
+
+    /// The units of each stage, in order, covering every unit: a unit of
+    /// stage `s` may need what the merge of stage `s - 1` made
+    /// ([`Job::merge_stage`]). One stage of every unit unless a job says
+    /// otherwise.
+    fn stages(&self) -> Vec<Range<usize>> {
+        std::iter::once(0..self.unit_count()).collect()
+    }
+
+    /// Merges the units of stage `stage` (every one done and checked, in
+    /// order) into what the next stage needs, and says in one line what
+    /// it made. Only called for a stage before the last (the last one's
+    /// merge is [`Job::merge`]).
+    fn merge_stage(&self, stage: usize, units: &[PathBuf]) -> Result<String, JobError> {
+        let _ = units;
+        Err(format!("this job has no stage {stage} to merge").into())
+    }
+
+    /// Whether the merge of stage `stage` is already made (so that a
+    /// resumed run does not make it again).
+    fn stage_merged(&self, stage: usize) -> bool {
+        let _ = stage;
+        false
+    }
 }
 
 /// What went wrong with a job folder or its units.
@@ -127,8 +157,10 @@ pub enum UnitsError {
         why: String,
     },
     /// A merge asked for before every unit is done.
-    #[error("{dir}: {done} of {count} units done, nothing merged{missing}{bad}")]
+    #[error("{dir}: {done} of {count} units{stage} done, nothing merged{missing}{bad}")]
     Incomplete {
+        /// ` of stage S` for a stage's merge, or nothing.
+        stage: String,
         /// The job folder.
         dir: String,
         /// Units done.
@@ -139,6 +171,14 @@ pub enum UnitsError {
         missing: String,
         /// One `; FILE: why, delete it` per damaged or inconsistent unit.
         bad: String,
+    },
+    /// A stage that has no merge of its own.
+    #[error("--stage {stage}: {why}")]
+    Stage {
+        /// The stage asked for.
+        stage: usize,
+        /// Which stages have a merge of their own.
+        why: String,
     },
     /// The job's own work failed.
     #[error(transparent)]
@@ -561,11 +601,23 @@ pub fn run_units<J: Job>(
 /// The units not done in `states` and the damaged ones, as the error a
 /// merge refuses with (`None` when every unit is done).
 pub fn incomplete(dir: &Path, states: &[UnitState]) -> Option<UnitsError> {
-    let missing: Vec<usize> = (0..states.len())
+    incomplete_of(dir, states, 0..states.len(), "")
+}
+
+/// [`incomplete`] over the units `range` only (`stage`: how the message
+/// names them, e.g. ` of stage 2`).
+fn incomplete_of(
+    dir: &Path,
+    states: &[UnitState],
+    range: Range<usize>,
+    stage: &str,
+) -> Option<UnitsError> {
+    let missing: Vec<usize> = range
+        .clone()
         .filter(|&k| states[k] == UnitState::Missing)
         .collect();
     let mut bad = String::new();
-    for s in states {
+    for s in &states[range.clone()] {
         if let UnitState::Bad(path, why) = s {
             let _ = write!(
                 bad,
@@ -574,14 +626,15 @@ pub fn incomplete(dir: &Path, states: &[UnitState]) -> Option<UnitsError> {
             );
         }
     }
-    let done = states
+    let done = states[range.clone()]
         .iter()
         .filter(|s| matches!(s, UnitState::Done(_)))
         .count();
-    (done < states.len()).then(|| UnitsError::Incomplete {
+    (done < range.len()).then(|| UnitsError::Incomplete {
         dir: dir.display().to_string(),
+        stage: stage.to_string(),
         done,
-        count: states.len(),
+        count: range.len(),
         missing: if missing.is_empty() {
             String::new()
         } else {
@@ -608,7 +661,49 @@ pub fn merge<J: Job>(
     job.merge(&files, out, replace).map_err(UnitsError::Job)
 }
 
-/// The local run: every unit not yet done in `dir`, then the merge.
+/// Merges stage `stage` of `job` in `dir` (not the last stage: that is
+/// [`merge`]) once every unit of the stage is done and checked;
+/// otherwise refuses, listing the missing and damaged units. Returns the
+/// job's line on what the stage made.
+pub fn merge_stage<J: Job>(dir: &JobDir, job: &J, stage: usize) -> Result<String, UnitsError> {
+    let stages = job.stages();
+    let count = stages.len();
+    if stage + 1 >= count {
+        // The last stage's merge is the job's merge.
+        let why = match count {
+            1 => "the job has one stage, merged by `gridbot merge DIR` without --stage".into(),
+            _ => format!(
+                "the job's stages are 0..{}; the last is merged by `gridbot merge DIR` without --stage",
+                count - 1
+            ),
+        };
+        return Err(UnitsError::Stage { stage, why });
+    }
+    let range = stages[stage].clone();
+    let states: Vec<UnitState> = range
+        .clone()
+        .into_par_iter()
+        .map(|k| dir.state(k))
+        .collect();
+    let mut all = vec![UnitState::Missing; job.unit_count()];
+    for (k, st) in range.clone().zip(states) {
+        all[k] = st;
+    }
+    if let Some(e) = incomplete_of(
+        dir.path(),
+        &all,
+        range.clone(),
+        &format!(" of stage {stage}"),
+    ) {
+        return Err(e);
+    }
+    let files: Vec<PathBuf> = range.map(|k| unit_file(dir.path(), k)).collect();
+    job.merge_stage(stage, &files).map_err(UnitsError::Job)
+}
+
+/// The local run: every unit not yet done in `dir`, stage by stage with
+/// each stage's merge between them (`on_stage(s, line)` after each), then
+/// the merge.
 pub fn run_local<J: Job>(
     dir: &Path,
     job: &J,
@@ -616,14 +711,37 @@ pub fn run_local<J: Job>(
     replace: Replace,
     progress: impl Fn(u64, u64) + Sync,
 ) -> Result<J::Merged, UnitsError> {
+    run_stages(dir, job, out, replace, progress, |_, _| {})
+}
+
+/// [`run_local`], saying after each stage what its merge made (the last
+/// stage says nothing: its merge is the job's).
+pub fn run_stages<J: Job>(
+    dir: &Path,
+    job: &J,
+    out: Option<&Path>,
+    replace: Replace,
+    progress: impl Fn(u64, u64) + Sync,
+    mut on_stage: impl FnMut(usize, &str),
+) -> Result<J::Merged, UnitsError> {
     if let Some(out) = out {
         // An output that cannot be written is refused before any work
         // (and before the job folder is made).
         drop(files::Output::create(out, replace)?);
     }
     let d = JobDir::open(dir, Manifest::of(job))?;
-    if job.unit_count() > 0 {
-        run_units(&d, job, 0..=job.unit_count() - 1, progress)?;
+    let stages = job.stages();
+    let total = job.unit_count() as u64;
+    for (s, range) in stages.iter().enumerate() {
+        if !range.is_empty() {
+            let before = range.start as u64;
+            let at = |done: u64, _| progress(before + done, total);
+            run_units(&d, job, range.start..=range.end - 1, at)?;
+        }
+        if s + 1 < stages.len() && !job.stage_merged(s) {
+            let line = merge_stage(&d, job, s)?;
+            on_stage(s, &line);
+        }
     }
     merge(&d, job, out, replace)
 }

@@ -192,11 +192,18 @@ fn submit(args: SubmitArgs) -> anyhow::Result<ExitCode> {
         bail!("after --, give the command as it would run: gridbot COMMAND ... --out DIR");
     }
     let (dir, rest) = split_out(&words[1..])?;
-    let plan = plan_of(&rest)?;
+    let plan = plan_of(&rest, &dir)?;
     if args.options.dry_run && !dir.join(units::MANIFEST).exists() {
         // Nothing written: the scripts of a first submission.
-        let all: Vec<usize> = (0..plan.manifest().units).collect();
-        print_scripts(&dir, &plan.manifest().command, &all, &args.options)?;
+        let stages: Vec<StagePlan> = plan
+            .stages()
+            .into_iter()
+            .map(|r| StagePlan {
+                todo: r.collect(),
+                merge: true,
+            })
+            .collect();
+        print_scripts(&dir, &plan.manifest().command, &stages, &args.options)?;
         return Ok(ExitCode::SUCCESS);
     }
     if !args.options.dry_run {
@@ -293,23 +300,68 @@ fn slurm(args: &[&str]) -> anyhow::Result<String> {
     Ok(String::from_utf8_lossy(&out.stdout).into_owned())
 }
 
-/// The scripts of submission `seq` (file name and text): one array script
-/// per `array_size` tasks, then the merge script (its dependencies are
-/// added on the `sbatch` command line).
+/// What a submission does with one stage of the job: the units to run
+/// and whether the stage's merge is to be made (always for the last).
+struct StagePlan {
+    todo: Vec<usize>,
+    merge: bool,
+}
+
+/// The stages of `plan` in `dir`, each with its units not done and
+/// whether it needs its merge.
+fn stage_plans(dir: &JobDir, plan: &dyn Plan) -> anyhow::Result<Vec<StagePlan>> {
+    let todo = not_done(dir)?;
+    let stages = plan.stages();
+    let last = stages.len() - 1;
+    Ok(stages
+        .iter()
+        .enumerate()
+        .map(|(s, r)| {
+            let todo: Vec<usize> = todo.iter().copied().filter(|k| r.contains(k)).collect();
+            let merge = s == last || !todo.is_empty() || !plan.stage_merged(s);
+            StagePlan { todo, merge }
+        })
+        .collect())
+}
+
+/// How a job waits for an earlier one of the same submission.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum After {
+    /// Whatever became of it (a merge checks completeness itself).
+    Any,
+    /// Only if it succeeded (a stage needs the previous stage's merge).
+    Ok,
+}
+
+/// One script of a submission.
+struct Script {
+    /// File name in the submission's folder.
+    name: String,
+    /// Its text.
+    text: String,
+    /// `array`, `stage-merge` or `merge` (as `jobs.txt` records it).
+    kind: &'static str,
+    /// The earlier scripts it waits for (indices) and how.
+    after: Vec<(After, usize)>,
+}
+
+/// The scripts of submission `seq`: per stage, one array script per
+/// `array_size` tasks over the units not done (waiting, `afterok`, for
+/// the previous stage's merge), then the stage's merge (`afterany` of
+/// its arrays); the last stage's merge is the job's.
 fn scripts(
     dir: &Path,
     command: &[String],
-    todo: &[usize],
+    stages: &[StagePlan],
     o: &Options,
     seq: usize,
     array_size: &[usize],
-) -> anyhow::Result<Vec<(String, String)>> {
+) -> anyhow::Result<Vec<Script>> {
     let exe = std::env::current_exe().context("the path of this gridbot")?;
     let exe = quote(&exe.display().to_string());
     let logs = dir.join("slurm").join(seq.to_string());
     let dir_q = quote(&dir.display().to_string());
     let words: Vec<String> = command.iter().map(|w| quote(w)).collect();
-    let ranges = task_ranges(todo, o.tasks);
     let per_array = array_size.first().copied().unwrap_or(usize::MAX).max(1);
     let name = format!(
         "gridbot-{}",
@@ -320,58 +372,147 @@ fn scripts(
             .collect::<Vec<_>>()
             .join("-")
     );
-    let mut out = Vec::new();
-    for (c, chunk) in ranges.chunks(per_array).enumerate() {
-        let list: Vec<String> = chunk.iter().map(|(a, b)| format!("{a}..{b}")).collect();
-        let limit = o.max_parallel.map_or(String::new(), |n| format!("%{n}"));
+    let staged = stages.len() > 1;
+    let mut out: Vec<Script> = Vec::new();
+    let mut prev_merge: Option<usize> = None;
+    for (s, stage) in stages.iter().enumerate() {
+        let prefix = if staged {
+            format!("stage-{s}-")
+        } else {
+            String::new()
+        };
+        let wait_prev: Vec<(After, usize)> =
+            prev_merge.map(|m| (After::Ok, m)).into_iter().collect();
+        let ranges = task_ranges(&stage.todo, o.tasks);
+        let mut arrays = Vec::new();
+        for (c, chunk) in ranges.chunks(per_array).enumerate() {
+            let list: Vec<String> = chunk.iter().map(|(a, b)| format!("{a}..{b}")).collect();
+            let limit = o.max_parallel.map_or(String::new(), |n| format!("%{n}"));
+            let text = format!(
+                "#!/bin/bash\n\
+                 #SBATCH --job-name={name}\n\
+                 #SBATCH --array=0-{last}{limit}\n\
+                 #SBATCH --output={log}\n\
+                 #SBATCH --open-mode=append\n\
+                 #SBATCH --kill-on-invalid-dep=yes\n\
+                 {opts}\
+                 # Units of `gridbot {line}`{of_stage}, one range per array task.\n\
+                 set -euo pipefail\n\
+                 RANGES=({list})\n\
+                 export RAYON_NUM_THREADS=\"${{SLURM_CPUS_PER_TASK:-1}}\"\n\
+                 echo \"task $SLURM_ARRAY_TASK_ID: units ${{RANGES[$SLURM_ARRAY_TASK_ID]}} on $(hostname) at $(date -u +%FT%TZ)\"\n\
+                 exec {exe} {words} --units \"${{RANGES[$SLURM_ARRAY_TASK_ID]}}\" --out {dir_q}\n",
+                last = chunk.len() - 1,
+                log = logs.join(format!("{prefix}array-{c}-%a.log")).display(),
+                opts = sbatch_options(o),
+                line = units::command_line(command),
+                of_stage = if staged { format!(" (stage {s})") } else { String::new() },
+                list = list.join(" "),
+                words = words.join(" "),
+            );
+            arrays.push(out.len());
+            out.push(Script {
+                name: format!("{prefix}array-{c}.sh"),
+                text,
+                kind: "array",
+                after: wait_prev.clone(),
+            });
+        }
+        if !stage.merge {
+            continue;
+        }
+        let last = s + 1 == stages.len();
+        let mut after: Vec<(After, usize)> = arrays.iter().map(|&i| (After::Any, i)).collect();
+        if arrays.is_empty() {
+            after = wait_prev;
+        }
+        let (file, what, stage_arg) = if last {
+            (
+                "merge".to_string(),
+                format!("every unit of {dir_q}"),
+                String::new(),
+            )
+        } else {
+            (
+                format!("merge-stage-{s}"),
+                format!("stage {s} of {dir_q}, which stage {} needs", s + 1),
+                format!(" --stage {s}"),
+            )
+        };
         let text = format!(
             "#!/bin/bash\n\
-             #SBATCH --job-name={name}\n\
-             #SBATCH --array=0-{last}{limit}\n\
+             #SBATCH --job-name={name}-{file}\n\
              #SBATCH --output={log}\n\
              #SBATCH --open-mode=append\n\
+             #SBATCH --kill-on-invalid-dep=yes\n\
              {opts}\
-             # Units of `gridbot {line}`, one range per array task.\n\
+             # The merge of {what}; it refuses unless each unit is done.\n\
              set -euo pipefail\n\
-             RANGES=({list})\n\
-             export RAYON_NUM_THREADS=\"${{SLURM_CPUS_PER_TASK:-1}}\"\n\
-             echo \"task $SLURM_ARRAY_TASK_ID: units ${{RANGES[$SLURM_ARRAY_TASK_ID]}} on $(hostname) at $(date -u +%FT%TZ)\"\n\
-             exec {exe} {words} --units \"${{RANGES[$SLURM_ARRAY_TASK_ID]}}\" --out {dir_q}\n",
-            last = chunk.len() - 1,
-            log = logs.join(format!("array-{c}-%a.log")).display(),
+             exec {exe} merge {dir_q}{stage_arg}\n",
+            log = logs.join(format!("{file}.log")).display(),
             opts = sbatch_options(o),
-            line = units::command_line(command),
-            list = list.join(" "),
-            words = words.join(" "),
         );
-        out.push((format!("array-{c}.sh"), text));
+        prev_merge = Some(out.len());
+        out.push(Script {
+            name: format!("{file}.sh"),
+            text,
+            kind: if last { "merge" } else { "stage-merge" },
+            after,
+        });
     }
-    let merge = format!(
-        "#!/bin/bash\n\
-         #SBATCH --job-name={name}-merge\n\
-         #SBATCH --output={log}\n\
-         #SBATCH --open-mode=append\n\
-         #SBATCH --kill-on-invalid-dep=yes\n\
-         {opts}\
-         # The merge of every unit of {dir_q}; it refuses unless each is done.\n\
-         set -euo pipefail\n\
-         exec {exe} merge {dir_q}\n",
-        log = logs.join("merge.log").display(),
-        opts = sbatch_options(o),
-    );
-    out.push(("merge.sh".into(), merge));
     Ok(out)
 }
 
-/// Prints the scripts a submission of units `todo` would write.
+/// The `--dependency` value for `after`, given the job ids of the
+/// scripts submitted so far.
+fn dependency(after: &[(After, usize)], ids: &[String]) -> Option<String> {
+    let list = |how: After| -> Vec<&str> {
+        after
+            .iter()
+            .filter(|(h, _)| *h == how)
+            .map(|&(_, i)| ids[i].as_str())
+            .collect()
+    };
+    let mut parts = Vec::new();
+    for (how, word) in [(After::Ok, "afterok"), (After::Any, "afterany")] {
+        let l = list(how);
+        if !l.is_empty() {
+            parts.push(format!("{word}:{}", l.join(":")));
+        }
+    }
+    (!parts.is_empty()).then(|| parts.join(","))
+}
+
+/// Prints the scripts a submission would write, with what each waits for.
 fn print_scripts(
     dir: &Path,
     command: &[String],
-    todo: &[usize],
+    stages: &[StagePlan],
     o: &Options,
 ) -> anyhow::Result<()> {
-    for (name, text) in scripts(dir, command, todo, o, next_seq(dir), &[])? {
-        println!("# {name}\n{text}");
+    let all = scripts(dir, command, stages, o, next_seq(dir), &[])?;
+    for sc in &all {
+        let after: Vec<String> = sc
+            .after
+            .iter()
+            .map(|&(how, i)| {
+                format!(
+                    "{}:{}",
+                    if how == After::Ok {
+                        "afterok"
+                    } else {
+                        "afterany"
+                    },
+                    all[i].name
+                )
+            })
+            .collect();
+        let waits = if after.is_empty() {
+            String::new()
+        } else {
+            format!(" (submitted with --dependency={})", after.join(","))
+        };
+        println!("# {}{waits}\n{}", sc.name, sc.text);
     }
     Ok(())
 }
@@ -383,60 +524,61 @@ fn next_seq(dir: &Path) -> usize {
         .expect("a free number")
 }
 
-/// Writes and submits the scripts for the units of `dir` not done, then
-/// the merge; with `--wait`, waits for the merge and checks what it did.
+/// Writes and submits the scripts for the units of `dir` not done and the
+/// merges; with `--wait`, waits for the job's merge and checks what it
+/// did.
 fn launch(dir: &JobDir, plan: &dyn Plan, o: &Options) -> anyhow::Result<ExitCode> {
-    let todo = not_done(dir)?;
+    let stages = stage_plans(dir, plan)?;
     let m = dir.manifest();
     if o.dry_run {
-        print_scripts(dir.path(), &m.command, &todo, o)?;
+        print_scripts(dir.path(), &m.command, &stages, o)?;
         return Ok(ExitCode::SUCCESS);
     }
     let array_size = max_array_size()?;
     let seq = next_seq(dir.path());
     let sub = dir.path().join("slurm").join(seq.to_string());
     std::fs::create_dir_all(&sub).with_context(|| format!("creating {}", sub.display()))?;
-    let scripts = scripts(dir.path(), &m.command, &todo, o, seq, &[array_size])?;
+    let scripts = scripts(dir.path(), &m.command, &stages, o, seq, &[array_size])?;
     let started = SystemTime::now();
-    let mut ids = Vec::new();
+    let mut ids: Vec<String> = Vec::new();
     let mut record = String::new();
-    let (arrays, merge) = scripts.split_at(scripts.len() - 1);
-    if !todo.is_empty() {
-        for (name, text) in arrays {
-            let path = sub.join(name);
-            files::write_all(&path, text.as_bytes(), Replace::Allow)?;
-            let id = job_id(&slurm(&[
-                "sbatch",
-                "--parsable",
-                path.to_str().context("a UTF-8 path")?,
-            ])?)?;
-            let _ = writeln!(record, "array {id} {name}");
-            ids.push(id);
+    for sc in &scripts {
+        let path = sub.join(&sc.name);
+        files::write_all(&path, sc.text.as_bytes(), Replace::Allow)?;
+        let mut args = vec!["sbatch".to_string(), "--parsable".into()];
+        if let Some(d) = dependency(&sc.after, &ids) {
+            args.push(format!("--dependency={d}"));
         }
+        args.push(path.display().to_string());
+        let id = job_id(&slurm(
+            &args.iter().map(String::as_str).collect::<Vec<_>>(),
+        )?)?;
+        let _ = writeln!(record, "{} {id} {}", sc.kind, sc.name);
+        ids.push(id);
     }
-    let merge_path = sub.join(&merge[0].0);
-    files::write_all(&merge_path, merge[0].1.as_bytes(), Replace::Allow)?;
-    let mut args = vec!["sbatch".to_string(), "--parsable".into()];
-    if !ids.is_empty() {
-        args.push(format!("--dependency=afterany:{}", ids.join(":")));
-    }
-    args.push(merge_path.display().to_string());
-    let merge_id = job_id(&slurm(
-        &args.iter().map(String::as_str).collect::<Vec<_>>(),
-    )?)?;
-    let _ = writeln!(record, "merge {merge_id} merge.sh");
     files::write_all(&sub.join("jobs.txt"), record.as_bytes(), Replace::Allow)?;
+    let arrays: Vec<&str> = scripts
+        .iter()
+        .zip(&ids)
+        .filter(|(sc, _)| sc.kind == "array")
+        .map(|(_, id)| id.as_str())
+        .collect();
+    let todo: usize = stages.iter().map(|s| s.todo.len()).sum();
     println!(
-        "submitted {} units of `gridbot {}` as {} in {}",
-        todo.len(),
+        "submitted {todo} units of `gridbot {}` as {} in {}",
         units::command_line(&m.command),
-        if ids.is_empty() {
+        if arrays.is_empty() {
             "no array".to_string()
         } else {
-            format!("array job(s) {}", ids.join(", "))
+            format!("array job(s) {}", arrays.join(", "))
         },
         sub.display()
     );
+    let merge_id = ids.last().expect("the merge is always submitted").clone();
+    let stage_merges = scripts.iter().filter(|sc| sc.kind == "stage-merge").count();
+    if stage_merges > 0 {
+        println!("{stage_merges} stage merge job(s) between the stages");
+    }
     println!(
         "merge job {merge_id} writes {}",
         plan.default_output(dir.path()).display()
@@ -486,7 +628,7 @@ fn merged_after(
     started: SystemTime,
     log: &Path,
 ) -> anyhow::Result<ExitCode> {
-    let out = plan.default_output(dir.path());
+    let out = plan.output_file(&plan.default_output(dir.path()));
     let fresh = std::fs::metadata(&out)
         .and_then(|m| m.modified())
         .is_ok_and(|t| t >= started);
@@ -682,10 +824,14 @@ mod tests {
             "--size".into(),
             "5".into(),
         ];
+        let stage = StagePlan {
+            todo: todo.clone(),
+            merge: true,
+        };
         let s = scripts(
             Path::new("/shared/j"),
             &command,
-            &todo,
+            &[stage],
             &options(None),
             1,
             &[4],
@@ -693,9 +839,13 @@ mod tests {
         .unwrap();
         // 15 tasks of one unit, 4 a script, then the merge.
         assert_eq!(s.len(), 5);
-        assert_eq!(s[4].0, "merge.sh");
+        assert_eq!(s[4].name, "merge.sh");
+        assert_eq!(
+            s[4].after,
+            (0..4).map(|i| (After::Any, i)).collect::<Vec<_>>()
+        );
         let mut covered = Vec::new();
-        for (name, text) in &s[..4] {
+        for Script { name, text, .. } in &s[..4] {
             assert!(text.contains("#SBATCH --open-mode=append"), "{name}");
             assert!(
                 text.contains("#SBATCH --partition=batch\n#SBATCH --mem=2G\n"),
@@ -713,8 +863,43 @@ mod tests {
             }
         }
         assert_eq!(covered, todo);
-        assert!(s[4].1.contains("--kill-on-invalid-dep=yes"));
-        assert!(s[4].1.contains("merge '/shared/j'"));
+        assert!(s[4].text.contains("--kill-on-invalid-dep=yes"));
+        assert!(s[4].text.contains("merge '/shared/j'\n"));
+    }
+
+    #[test]
+    fn stages_wait_for_the_merge_of_the_stage_before() {
+        let stage = |todo: Vec<usize>, merge| StagePlan { todo, merge };
+        let command = vec!["endgame".to_string(), "fling".into()];
+        // Stage 0 done and merged, stage 1 done but not merged, stage 2
+        // with units to run.
+        let stages = [
+            stage(vec![], false),
+            stage(vec![], true),
+            stage(vec![2, 3], true),
+        ];
+        let s = scripts(Path::new("/j"), &command, &stages, &options(None), 1, &[10]).unwrap();
+        let names: Vec<&str> = s.iter().map(|sc| sc.name.as_str()).collect();
+        assert_eq!(
+            names,
+            ["merge-stage-1.sh", "stage-2-array-0.sh", "merge.sh"]
+        );
+        assert!(s[0].after.is_empty());
+        assert!(
+            s[0].text.contains("merge '/j' --stage 1\n"),
+            "{}",
+            s[0].text
+        );
+        assert_eq!(s[1].after, [(After::Ok, 0)]);
+        assert_eq!(s[2].after, [(After::Any, 1)]);
+        let ids = ["11".to_string(), "12".into(), "13".into()];
+        assert_eq!(dependency(&s[1].after, &ids).unwrap(), "afterok:11");
+        let both = [(After::Ok, 0), (After::Any, 1), (After::Any, 2)];
+        assert_eq!(
+            dependency(&both, &ids).unwrap(),
+            "afterok:11,afterany:12:13"
+        );
+        assert_eq!(dependency(&[], &ids), None);
     }
 
     #[test]

@@ -230,3 +230,14 @@ mod tests {
             .is_err());
     }
 }
+
+/// A progress bar on standard error when it is a terminal (hidden
+/// otherwise, so that logs and pipes get no bar).
+pub fn progress_bar(len: u64) -> indicatif::ProgressBar {
+    use std::io::IsTerminal;
+    if std::io::stderr().is_terminal() {
+        indicatif::ProgressBar::new(len)
+    } else {
+        indicatif::ProgressBar::hidden()
+    }
+}

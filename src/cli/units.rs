@@ -24,6 +24,19 @@ pub trait Plan {
 
     /// Merges the units of `dir` into `out` and prints the job's report.
     fn merge(&self, dir: &JobDir, out: &Path, replace: Replace) -> anyhow::Result<()>;
+
+    /// The units of each stage (see [`Job::stages`]).
+    fn stages(&self) -> Vec<std::ops::Range<usize>>;
+
+    /// The file a merge into `out` writes last (see [`Job::output_file`]).
+    fn output_file(&self, out: &Path) -> PathBuf;
+
+    /// Merges stage `stage` (not the last) of `dir` and prints what it
+    /// made.
+    fn merge_stage(&self, dir: &JobDir, stage: usize) -> anyhow::Result<()>;
+
+    /// Whether stage `stage`'s merge is already made.
+    fn stage_merged(&self, stage: usize) -> bool;
 }
 
 /// A [`Job`] with the name of its output and how its merged result is
@@ -49,6 +62,8 @@ impl<J: Job> Plan for Planned<J> {
         let name = dir.file_name().map(|n| n.to_string_lossy().into_owned());
         match name.as_deref().and_then(|n| n.strip_suffix(".units")) {
             Some(stem) if !stem.is_empty() => dir.with_file_name(stem),
+            // A job whose output is its folder (the Fling! tables).
+            _ if self.output.is_empty() => dir.to_path_buf(),
             _ => dir.join(self.output),
         }
     }
@@ -57,19 +72,43 @@ impl<J: Job> Plan for Planned<J> {
         let merged = units::merge(dir, &self.job, Some(out), replace)?;
         (self.report)(&merged)
     }
+
+    fn stages(&self) -> Vec<std::ops::Range<usize>> {
+        self.job.stages()
+    }
+
+    fn output_file(&self, out: &Path) -> PathBuf {
+        self.job.output_file(out)
+    }
+
+    fn merge_stage(&self, dir: &JobDir, stage: usize) -> anyhow::Result<()> {
+        println!("{}", units::merge_stage(dir, &self.job, stage)?);
+        Ok(())
+    }
+
+    fn stage_merged(&self, stage: usize) -> bool {
+        self.job.stage_merged(stage)
+    }
 }
 
-/// Makes a job from its command's words (after `gridbot`).
-pub type PlanOf = fn(&[String]) -> anyhow::Result<Box<dyn Plan>>;
+/// Makes a job from its command's words (after `gridbot`) and its job
+/// folder.
+pub type PlanOf = fn(&[String], &Path) -> anyhow::Result<Box<dyn Plan>>;
 
 /// The commands that can be split into units: their first two words and
 /// the constructor of their job.
-pub const PLANS: &[(&str, &str, PlanOf)] =
-    &[("enumerate", "rush", crate::games::rush::cli::enumerate_plan)];
+pub const PLANS: &[(&str, &str, PlanOf)] = &[
+    ("enumerate", "rush", crate::games::rush::cli::enumerate_plan),
+    (
+        "endgame",
+        "fling",
+        crate::games::fling::endgame_cli::endgame_plan,
+    ),
+];
 
 /// The job of the command `words` (after `gridbot`, without `--out` and
-/// `--units`), or why it cannot be split.
-pub fn plan_of(words: &[String]) -> anyhow::Result<Box<dyn Plan>> {
+/// `--units`) in the job folder `dir`, or why it cannot be split.
+pub fn plan_of(words: &[String], dir: &Path) -> anyhow::Result<Box<dyn Plan>> {
     let line = command_line(words);
     let known: Vec<String> = PLANS.iter().map(|(v, g, _)| format!("{v} {g}")).collect();
     let (_, _, make) = PLANS
@@ -81,7 +120,7 @@ pub fn plan_of(words: &[String]) -> anyhow::Result<Box<dyn Plan>> {
                 known.join(", ")
             )
         })?;
-    let plan = make(words)?;
+    let plan = make(words, dir)?;
     Ok(plan)
 }
 
@@ -99,7 +138,7 @@ pub fn parse_words<A: ClapArgs + FromArgMatches>(words: &[String]) -> anyhow::Re
 /// command must still make the same job.
 pub fn open_job(dir: &Path) -> anyhow::Result<(JobDir, Box<dyn Plan>)> {
     let found = JobDir::existing(dir)?;
-    let plan = plan_of(&found.manifest().command)?;
+    let plan = plan_of(&found.manifest().command, dir)?;
     let jd = JobDir::open(dir, plan.manifest())?;
     Ok((jd, plan))
 }
@@ -117,12 +156,25 @@ pub struct MergeArgs {
     /// Replace an existing file given with --out.
     #[arg(long)]
     force: bool,
+    /// Merge only this stage of a job in stages (not the last: its merge
+    /// is the job's), which the next stage's units need.
+    #[arg(long, value_name = "S", conflicts_with_all = ["out", "force"],
+          value_parser = crate::cli::args::parse_number::<usize, 0, 1_000_000>)]
+    stage: Option<usize>,
 }
 
 /// Checks that every unit of the folder is done and consistent, then
 /// writes the output a local run writes.
 pub fn run_merge(args: MergeArgs) -> anyhow::Result<ExitCode> {
     let (dir, plan) = open_job(&args.dir)?;
+    if let Some(stage) = args.stage {
+        plan.merge_stage(&dir, stage)?;
+        eprintln!(
+            "merged the {} units of stage {stage}",
+            plan.stages().get(stage).map_or(0, |r| r.len())
+        );
+        return Ok(ExitCode::SUCCESS);
+    }
     let (out, replace) = match &args.out {
         Some(out) => (out.clone(), Replace::from_force(args.force)),
         // The job's own output, as the local run replaces it.

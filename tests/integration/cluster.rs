@@ -44,6 +44,7 @@ fn job_ids(dir: &Path) -> (Vec<String>, String) {
         match w[0] {
             "array" => arrays.push(w[1].to_string()),
             "merge" => merge = w[1].to_string(),
+            "stage-merge" => {}
             _ => panic!("jobs.txt: {l}"),
         }
     }
@@ -169,6 +170,76 @@ fn a_cancelled_task_is_named_by_the_merge_and_resumed_alone() {
     assert!(script.contains("RANGES=(115..115 116..116"), "{script}");
     assert!(script.contains(" 137..137)"), "{script}");
     assert_eq!(std::fs::read(job.join("database.txt")).unwrap(), local);
+}
+
+/// The Fling! tables of 2..=`max` balls in `dir`, as bytes.
+fn fling_tables(dir: &Path, max: u32) -> Vec<Vec<u8>> {
+    (2..=max)
+        .flat_map(|k| ["win", "unique"].map(|kind| dir.join(format!("fling-{kind}-{k}.bin"))))
+        .map(|p| std::fs::read(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display())))
+        .collect()
+}
+
+#[test]
+fn endgame_fling_through_slurm_in_stages_gives_the_local_tables() {
+    need_cluster!();
+    let dir = TempDir::new("cluster-fling");
+    let local = dir.join("local");
+    // The local build in units of a whole level; the cluster's in units
+    // of 2^22 placements (the 6-ball level in 8).
+    assert_success(&run(gridbot(None).args([
+        "endgame",
+        "fling",
+        "--balls",
+        "6",
+        "--out",
+        local.to_str().unwrap(),
+    ])));
+    let job = dir.join("job");
+    let out = run(gridbot(None)
+        .args(["cluster", "submit", "--wait", "--"])
+        .args([
+            "gridbot",
+            "endgame",
+            "fling",
+            "--balls",
+            "6",
+            "--unit-placements",
+            "4194304",
+            "--out",
+            job.to_str().unwrap(),
+        ]));
+    assert_success(&out);
+    let text = stdout(&out);
+    assert!(text.contains("submitted 12 units"), "{text}");
+    assert!(text.contains("4 stage merge job(s)"), "{text}");
+    assert!(text.contains("merged every unit"), "{text}");
+    assert_eq!(fling_tables(&job, 6), fling_tables(&local, 6));
+    // Stage 4 (six balls) waited for the merge of stage 3.
+    let jobs = std::fs::read_to_string(job.join("slurm/1/jobs.txt")).unwrap();
+    let kinds: Vec<&str> = jobs.lines().map(|l| l.split(' ').next().unwrap()).collect();
+    assert_eq!(
+        kinds.iter().filter(|k| **k == "stage-merge").count(),
+        4,
+        "{jobs}"
+    );
+    let script = std::fs::read_to_string(job.join("slurm/1/stage-4-array-0.sh")).unwrap();
+    assert!(script.contains("#SBATCH --array=0-7\n"), "{script}");
+    let log = std::fs::read_to_string(job.join("slurm/1/merge-stage-3.log")).unwrap();
+    assert!(log.contains("k= 5 placements="), "{log}");
+    // A unit run before its stage's merge says which merge it needs.
+    let early = dir.join("early");
+    let unit = run(gridbot(None).args([
+        "endgame",
+        "fling",
+        "--balls",
+        "4",
+        "--units",
+        "2..2",
+        "--out",
+        early.to_str().unwrap(),
+    ]));
+    assert_clean_failure(&unit, "need the merge of stage 1 first");
 }
 
 #[test]

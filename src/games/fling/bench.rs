@@ -294,7 +294,7 @@ mod tests {
     fn tables_do_not_change_the_changes() {
         use super::super::endgame::Endgame;
         use std::sync::atomic::AtomicU64;
-        let eg = Endgame::build(5, None, true, false, &AtomicU64::new(0), |_| {}).unwrap();
+        let eg = Endgame::build(5, &AtomicU64::new(0)).unwrap();
         let boards = random_boards(6, 8, 99);
         let a = time_changes(&boards, None);
         let b = time_changes(&boards, Some(&eg));

@@ -5,8 +5,7 @@
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use anyhow::{bail, Context, Result};
 use clap::Args;
@@ -17,7 +16,8 @@ use super::bench::{
     bench_levels, load_levels, random_boards, time_changes, ChangesTiming, LevelBench,
 };
 use super::draw::draw;
-use super::endgame::{placements, Endgame, LevelStats, MAX_TABLE_BALLS};
+use super::endgame::Endgame;
+use super::endgame_cli::{run_endgame, EndgameArgs};
 use super::parse::parse_boards;
 use super::rules::{coords, Board};
 use crate::cli::args::parse_number;
@@ -123,26 +123,6 @@ pub struct BenchArgs {
     pub seed: u64,
 }
 
-/// `gridbot endgame fling --balls N`.
-#[derive(Debug, Clone, Args)]
-pub struct EndgameArgs {
-    /// Build tables for 2..=N balls.
-    #[arg(long, value_name = "N", value_parser = parse_number::<u32, 2, 12>)]
-    pub balls: u32,
-    /// Write the tables into this directory (created if missing; by
-    /// default `$XDG_CACHE_HOME/gridbot/fling`, else
-    /// `~/.cache/gridbot/fling`).
-    #[arg(long, value_name = "DIR")]
-    pub out: Option<PathBuf>,
-    /// Load the levels an earlier run already wrote to the directory
-    /// (whole and with good checksums) instead of building them again.
-    #[arg(long)]
-    pub resume: bool,
-    /// Print JSON instead of text.
-    #[arg(long)]
-    pub json: bool,
-}
-
 fn read_input(arg: &str) -> Result<(String, String)> {
     use crate::files::{read_text, SMALL_FILE_CAP};
     if arg == "-" {
@@ -167,7 +147,7 @@ fn cell_name(c: u8) -> String {
 
 /// Where tables go when no directory is named:
 /// `$XDG_CACHE_HOME/gridbot/fling`, else `~/.cache/gridbot/fling`.
-fn default_table_dir() -> Result<PathBuf> {
+pub(super) fn default_table_dir() -> Result<PathBuf> {
     if let Some(x) = std::env::var_os("XDG_CACHE_HOME").filter(|x| !x.is_empty()) {
         return Ok(PathBuf::from(x).join("gridbot").join("fling"));
     }
@@ -431,85 +411,6 @@ fn print_random(
         }
     }
     Ok(())
-}
-
-/// Runs `endgame fling`.
-pub fn run_endgame(args: &EndgameArgs) -> Result<ExitCode> {
-    if args.balls > MAX_TABLE_BALLS {
-        bail!(
-            "--balls {}: tables go up to {MAX_TABLE_BALLS} balls",
-            args.balls
-        );
-    }
-    let out = match &args.out {
-        Some(d) => d.clone(),
-        None => default_table_dir()?,
-    };
-    crate::files::ensure_dir(&out)?;
-    let total: u64 = (2..=args.balls).map(placements).sum();
-    let bar = indicatif::ProgressBar::new(total);
-    bar.set_style(
-        indicatif::ProgressStyle::with_template(
-            "{bar:40} {percent:>3}% {pos}/{len} placements, eta {eta}",
-        )
-        .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
-    );
-    let progress = AtomicU64::new(0);
-    let t0 = Instant::now();
-    let mut stats: Vec<LevelStats> = Vec::new();
-    let done = std::sync::atomic::AtomicBool::new(false);
-    std::thread::scope(|s| -> Result<()> {
-        let ticker = s.spawn(|| {
-            while !done.load(Ordering::Relaxed) {
-                bar.set_position(progress.load(Ordering::Relaxed).min(total));
-                std::thread::sleep(Duration::from_millis(200));
-            }
-        });
-        let res = Endgame::build(
-            args.balls,
-            Some(&out),
-            false,
-            args.resume,
-            &progress,
-            |st| {
-                bar.suspend(|| {
-                if !args.json {
-                    println!(
-                        "k={:>2} placements={:>14} winnable={:>14} ({:.4}) unique={:>14} ({:.4}) time_s={:.1}{}",
-                        st.k,
-                        st.placements,
-                        st.winnable,
-                        st.winnable as f64 / st.placements as f64,
-                        st.unique,
-                        st.unique as f64 / st.placements as f64,
-                        st.seconds,
-                        if st.loaded { " (loaded)" } else { "" }
-                    )
-                }
-            });
-                stats.push(*st);
-            },
-        );
-        done.store(true, Ordering::Relaxed);
-        let _ = ticker.join();
-        res.map(|_| ())?;
-        Ok(())
-    })?;
-    bar.finish_and_clear();
-    let wall = t0.elapsed().as_secs_f64();
-    if args.json {
-        println!(
-            "{}",
-            serde_json::to_string_pretty(&json!({"levels": stats, "wall_s": wall, "dir": out}))?
-        );
-    } else {
-        println!(
-            "built tables for 2..={} balls in {wall:.1} s into {}",
-            args.balls,
-            out.display()
-        );
-    }
-    Ok(ExitCode::SUCCESS)
 }
 
 #[cfg(test)]

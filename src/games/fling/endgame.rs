@@ -209,7 +209,7 @@ pub fn save(level: &BitLevel, kind: Kind, path: &Path) -> Result<(), TableError>
 /// Writes the `n` words given by `word` as the table of `kind` for `k`
 /// balls to `path` (through a temporary file renamed at the end, so that
 /// an interrupted write leaves no table behind).
-fn save_words(
+pub(super) fn save_words(
     k: u32,
     kind: Kind,
     path: &Path,
@@ -298,14 +298,40 @@ pub fn load(kind: Kind, k: u32, path: &Path) -> Result<BitLevel, TableError> {
 /// `[winnable, unique]` for placements `64 i .. 64 i + 63`, so that the
 /// unique bit of a successor is in the cache line its winnable bit
 /// brought in.
-struct PairLevel {
-    k: u32,
-    words: Vec<[u64; 2]>,
+pub(super) struct PairLevel {
+    pub(super) k: u32,
+    pub(super) words: Vec<[u64; 2]>,
 }
 
 impl PairLevel {
     fn split(&self, which: usize) -> BitLevel {
         BitLevel::new(self.k, self.words.iter().map(|w| w[which]).collect())
+    }
+
+    /// The level of a winnable and a unique table of the same balls.
+    pub(super) fn join(win: &BitLevel, unique: &BitLevel) -> PairLevel {
+        let words = win
+            .words
+            .iter()
+            .zip(&unique.words)
+            .map(|(&w, &u)| [w, u])
+            .collect();
+        PairLevel { k: win.k, words }
+    }
+
+    /// The level's counts.
+    pub(super) fn stats(&self) -> LevelStats {
+        let (winnable, unique) = self
+            .words
+            .par_iter()
+            .map(|w| (u64::from(w[0].count_ones()), u64::from(w[1].count_ones())))
+            .reduce(|| (0, 0), |a, b| (a.0 + b.0, a.1 + b.1));
+        LevelStats {
+            k: self.k,
+            placements: placements(self.k),
+            winnable,
+            unique,
+        }
     }
 }
 
@@ -409,15 +435,36 @@ const BLOCK_WORDS: usize = 1 << 12;
 /// successors of 64 placements are ranked and their words prefetched
 /// before any of them is read, so that the table misses overlap.
 fn build_level(k: u32, below: Option<&PairLevel>, progress: &AtomicU64) -> PairLevel {
+    let nwords = words_of(k);
+    PairLevel {
+        k,
+        words: build_words(k, below, 0..nwords, progress),
+    }
+}
+
+/// Words (of 64 placements) in the tables of `k` balls.
+pub fn words_of(k: u32) -> usize {
+    placements(k).div_ceil(64) as usize
+}
+
+/// The `[winnable, unique]` words `range` of level `k` (see
+/// [`build_level`]): each placement's bits depend only on it and the
+/// level below, so any split of a level into ranges of words gives the
+/// same words.
+pub(super) fn build_words(
+    k: u32,
+    below: Option<&PairLevel>,
+    range: std::ops::Range<usize>,
+    progress: &AtomicU64,
+) -> Vec<[u64; 2]> {
     lines::warm_up();
     let comb = ranking(k);
     let n = comb.count();
-    let nwords = n.div_ceil(64) as usize;
-    let mut out = vec![[0u64; 2]; nwords];
+    let mut out = vec![[0u64; 2]; range.len()];
     out.par_chunks_mut(BLOCK_WORDS)
         .enumerate()
         .for_each(|(bi, chunk)| {
-            let first = (bi * BLOCK_WORDS * 64) as u64;
+            let first = ((range.start + bi * BLOCK_WORDS) * 64) as u64;
             let mut b = comb.unrank_mask(first);
             let mut r = first;
             let mut ranks = vec![[0u64; MAX_SUCC]; 64];
@@ -472,7 +519,7 @@ fn build_level(k: u32, below: Option<&PairLevel>, progress: &AtomicU64) -> PairL
             }
             progress.fetch_add((chunk.len() * 64) as u64, Ordering::Relaxed);
         });
-    PairLevel { k, words: out }
+    out
 }
 
 /// Per-level figures of a build.
@@ -486,57 +533,20 @@ pub struct LevelStats {
     pub winnable: u64,
     /// Placements won in exactly one way.
     pub unique: u64,
-    /// Seconds spent on this level (build, count and save; or load).
-    pub seconds: f64,
-    /// Loaded from an earlier run's files (`resume`) rather than built.
-    pub loaded: bool,
-}
-
-/// Level `k` from the winnable and unique files in `dir`, when both are
-/// there and pass their checks; a damaged file is reported and ignored.
-fn load_pair(dir: &Path, k: u32) -> Option<PairLevel> {
-    let get = |kind| match load(kind, k, &table_path(dir, kind, k)) {
-        Ok(level) => Some(level),
-        Err(TableError::Missing { .. }) => None,
-        Err(e) => {
-            log::warn!("{e}: building level {k} again");
-            None
-        }
-    };
-    let win = get(Kind::Winnable)?;
-    let unique = get(Kind::Unique)?;
-    let words = win
-        .words
-        .iter()
-        .zip(&unique.words)
-        .map(|(&w, &u)| [w, u])
-        .collect();
-    Some(PairLevel { k, words })
 }
 
 /// Loaded tables: winnable and unique bits for 2..=max balls.
 #[derive(Debug, Clone)]
 pub struct Endgame {
-    win: Vec<BitLevel>,
-    unique: Vec<BitLevel>,
+    pub(super) win: Vec<BitLevel>,
+    pub(super) unique: Vec<BitLevel>,
 }
 
 impl Endgame {
-    /// Builds the tables for 2..=`max` balls, writing each level to `out`
-    /// (when given) as soon as it is done and calling `on_level` with its
-    /// figures; `progress` counts placements done. Only the level below
-    /// the current one is kept in memory unless `keep` is true. With
-    /// `resume`, a level whose two files are already in `out` and pass
-    /// their checks is loaded instead of built (a damaged or missing one
-    /// is built), so an interrupted run goes on from its last saved level.
-    pub fn build(
-        max: u32,
-        out: Option<&Path>,
-        keep: bool,
-        resume: bool,
-        progress: &AtomicU64,
-        mut on_level: impl FnMut(&LevelStats),
-    ) -> Result<Endgame, TableError> {
+    /// Builds the tables for 2..=`max` balls in memory (`endgame fling`
+    /// builds them on disk, as a job of units: [`super::tables_job`]);
+    /// `progress` counts placements done.
+    pub fn build(max: u32, progress: &AtomicU64) -> Result<Endgame, TableError> {
         if max > MAX_TABLE_BALLS {
             return Err(TableError::TooManyBalls {
                 k: max,
@@ -547,45 +557,9 @@ impl Endgame {
         let mut unique: Vec<BitLevel> = Vec::new();
         let mut last: Option<PairLevel> = None;
         for k in 2..=max {
-            let t0 = std::time::Instant::now();
-            let saved = match out {
-                Some(dir) if resume => load_pair(dir, k),
-                _ => None,
-            };
-            let loaded = saved.is_some();
-            let level = match saved {
-                Some(level) => {
-                    progress.fetch_add(placements(k), Ordering::Relaxed);
-                    level
-                }
-                None => build_level(k, last.as_ref(), progress),
-            };
-            drop(last.take());
-            if let Some(dir) = out.filter(|_| !loaded) {
-                let n = level.words.len();
-                let w = |i: usize| level.words[i][0];
-                save_words(k, Kind::Winnable, &table_path(dir, Kind::Winnable, k), n, w)?;
-                let u = |i: usize| level.words[i][1];
-                save_words(k, Kind::Unique, &table_path(dir, Kind::Unique, k), n, u)?;
-            }
-            let (winnable, uniq) = level
-                .words
-                .par_iter()
-                .map(|w| (u64::from(w[0].count_ones()), u64::from(w[1].count_ones())))
-                .reduce(|| (0, 0), |a, b| (a.0 + b.0, a.1 + b.1));
-            let stats = LevelStats {
-                k,
-                placements: placements(k),
-                winnable,
-                unique: uniq,
-                seconds: t0.elapsed().as_secs_f64(),
-                loaded,
-            };
-            on_level(&stats);
-            if keep {
-                win.push(level.split(0));
-                unique.push(level.split(1));
-            }
+            let level = build_level(k, last.as_ref(), progress);
+            win.push(level.split(0));
+            unique.push(level.split(1));
             last = Some(level);
         }
         Ok(Endgame { win, unique })
@@ -709,7 +683,7 @@ mod tests {
         // Winnable and unique bits of random 4- and 5-ball placements
         // against the analysis' own exact solution count, and the counts
         // of whole levels against the slow per-move classification.
-        let eg = Endgame::build(5, None, true, false, &AtomicU64::new(0), |_| {}).unwrap();
+        let eg = Endgame::build(5, &AtomicU64::new(0)).unwrap();
         let mut s = 0x2545_f491_4f6c_dd1du64;
         for k in [4u32, 5] {
             for _ in 0..3000 {
@@ -742,12 +716,7 @@ mod tests {
     #[test]
     fn tables_agree_with_search_and_survive_disk() {
         let progress = AtomicU64::new(0);
-        let mut stats = Vec::new();
-        let dir = std::env::temp_dir().join(format!("gridbot-fling-eg-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let eg = Endgame::build(4, Some(&dir), true, false, &progress, |s| stats.push(*s)).unwrap();
-        assert_eq!(stats.len(), 3);
-        assert_eq!(stats[0].placements, 1540);
+        let eg = Endgame::build(4, &progress).unwrap();
         assert!(progress.load(Ordering::Relaxed) >= 1540 + 27720 + 367290);
         // Every 4-ball placement (sampled) agrees with the forward search.
         let mut search = WinSearch::new(None);
@@ -758,40 +727,43 @@ mod tests {
             assert_eq!(eg.winnable(b), sols > 0);
             assert_eq!(eg.unique(b), Some(sols == 1), "{b}");
         }
-        let loaded = Endgame::load(&dir, 4, true).unwrap();
+        let d = tempfile::tempdir().unwrap();
+        let dir = d.path();
+        for (i, k) in (2..=4).enumerate() {
+            save(
+                &eg.win[i],
+                Kind::Winnable,
+                &table_path(dir, Kind::Winnable, k),
+            )
+            .unwrap();
+            save(
+                &eg.unique[i],
+                Kind::Unique,
+                &table_path(dir, Kind::Unique, k),
+            )
+            .unwrap();
+        }
+        let loaded = Endgame::load(dir, 4, true).unwrap();
         assert_eq!(loaded.win, eg.win);
         assert_eq!(loaded.unique, eg.unique);
         // Damage one byte: refused with the file named.
-        let p = table_path(&dir, Kind::Winnable, 3);
+        let p = table_path(dir, Kind::Winnable, 3);
         let mut bytes = std::fs::read(&p).unwrap();
         let last = bytes.len() - 1;
         bytes[last] ^= 0x10;
         std::fs::write(&p, &bytes).unwrap();
-        let e = Endgame::load(&dir, 4, false).unwrap_err();
+        let e = Endgame::load(dir, 4, false).unwrap_err();
         assert!(matches!(e, TableError::Damaged { .. }), "{e}");
         assert!(e.to_string().contains("fling-win-3.bin"));
         std::fs::write(&p, &bytes[..100]).unwrap();
         assert!(matches!(
-            Endgame::load(&dir, 4, false),
+            Endgame::load(dir, 4, false),
             Err(TableError::Damaged { .. })
         ));
         std::fs::remove_file(&p).unwrap();
         assert!(matches!(
-            Endgame::load(&dir, 4, false),
+            Endgame::load(dir, 4, false),
             Err(TableError::Missing { k: 3, .. })
         ));
-        // Resuming loads the levels that are whole and builds the missing
-        // one again, with the same tables.
-        let mut again = Vec::new();
-        let eg2 = Endgame::build(4, Some(&dir), true, true, &progress, |s| again.push(*s)).unwrap();
-        let loaded: Vec<bool> = again.iter().map(|s| s.loaded).collect();
-        assert_eq!(loaded, [true, false, true]);
-        assert_eq!(eg2.win, eg.win);
-        assert_eq!(eg2.unique, eg.unique);
-        let mut third = Vec::new();
-        Endgame::build(4, Some(&dir), false, true, &progress, |s| third.push(*s)).unwrap();
-        assert!(third.iter().all(|s| s.loaded));
-        assert_eq!(third[2].winnable, stats[2].winnable);
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

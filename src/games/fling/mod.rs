@@ -11,10 +11,12 @@ pub mod bench;
 pub mod cli;
 pub mod draw;
 pub mod endgame;
+pub mod endgame_cli;
 pub mod lines;
 pub mod parse;
 pub mod plot;
 pub mod rules;
+pub mod tables_job;
 
 pub use parse::{parse_boards, LevelBoard, ParseError};
 pub use rules::{Board, Dir, Fling, Move};

@@ -8,7 +8,6 @@
 pub mod fixtures;
 pub mod play;
 
-use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -273,14 +272,6 @@ fn run_bench(args: BenchArgs) -> anyhow::Result<ExitCode> {
     })
 }
 
-fn progress_bar(len: u64) -> indicatif::ProgressBar {
-    if std::io::stderr().is_terminal() {
-        indicatif::ProgressBar::new(len)
-    } else {
-        indicatif::ProgressBar::hidden()
-    }
-}
-
 /// `gridbot analyse rush`.
 #[derive(Debug, clap::Args)]
 pub struct AnalyseArgs {
@@ -372,7 +363,7 @@ fn run_generate(args: GenerateArgs) -> anyhow::Result<ExitCode> {
                 .map_or(1, |d| d.as_nanos() as u64)
         });
         let mut rng = Rng::new(seed);
-        let bar = progress_bar(args.attempts as u64);
+        let bar = crate::cli::progress_bar(args.attempts as u64);
         let out = generate_random(
             args.size as usize,
             args.walls as usize,
@@ -476,7 +467,7 @@ fn run_enumerate(args: EnumerateArgs) -> anyhow::Result<ExitCode> {
         return run_bench_walk(&args, every as usize);
     }
     let job = enumerate_job(&args)?;
-    let bar = progress_bar(0);
+    let bar = crate::cli::progress_bar(0);
     bar.set_style(
         indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} units {elapsed} (eta {eta})")
             .expect("template"),
@@ -581,7 +572,7 @@ fn print_summary(
 /// `enumerate rush` as a job for `gridbot merge` and `gridbot cluster`:
 /// `words` are the command's words after `gridbot` (`--out` and `--units`
 /// left out).
-pub fn enumerate_plan(words: &[String]) -> anyhow::Result<Box<dyn Plan>> {
+pub fn enumerate_plan(words: &[String], _dir: &Path) -> anyhow::Result<Box<dyn Plan>> {
     let args: EnumerateArgs = parse_words(words)?;
     anyhow::ensure!(
         args.bench_walk.is_none() && args.units.is_none() && args.out.is_none(),
