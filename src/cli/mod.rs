@@ -20,6 +20,7 @@ pub mod screenshot;
 pub mod sgt_bench_play;
 pub mod sgt_game;
 pub mod units;
+pub mod validate_units;
 
 use std::process::ExitCode;
 

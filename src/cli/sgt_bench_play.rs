@@ -142,6 +142,7 @@ pub fn run_bench_play<S: SgtGame>(spec: &S, args: BenchPlayArgs) -> anyhow::Resu
             seed: Some(&args.seed),
             params: &params,
             display: &display,
+            first: 1,
             games: args.games,
             screenshots: None,
             record: args.common.record.as_deref(),

@@ -234,6 +234,16 @@ pub struct ValidateArgs {
     /// $GRIDBOT_GAMES/sgt-web or ../shared/games/sgt-web), one page per game.
     #[arg(long, conflicts_with = "tile_size")]
     pub browser: bool,
+    /// Play only units A..B (unit k is game k + 1, from `--seed`) into the
+    /// job folder `--out DIR`, each on a virtual display of its own;
+    /// `gridbot merge DIR` writes the report of every game (see `gridbot
+    /// cluster`).
+    #[arg(long, value_name = "A..B", requires_all = ["out", "seed"], conflicts_with = "report",
+          value_parser = crate::cli::args::parse_span::<0, 99_999>)]
+    pub units: Option<(u32, u32)>,
+    /// The job folder of `--units`.
+    #[arg(long, value_name = "DIR", requires = "units")]
+    pub out: Option<PathBuf>,
     #[command(flatten)]
     /// The options every play command shares.
     pub common: LoopArgs,
@@ -431,67 +441,18 @@ pub fn run_demo<S: SgtGame>(spec: &S, args: DemoArgs) -> anyhow::Result<ExitCode
 /// the game has a status line, that it says COMPLETED. Fails when any
 /// game has a problem.
 pub fn run_validate<S: SgtGame>(spec: &S, args: ValidateArgs) -> anyhow::Result<ExitCode> {
+    if args.units.is_some() {
+        bail!(
+            "validate {} cannot be split into units (validate flood and validate pegs can)",
+            spec.program()
+        );
+    }
     if args.games == 0 {
         bail!("--games must be at least 1");
     }
-    let params = params_of(spec, args.params.as_deref(), spec.validate_params())?;
-    if let Some(note) = spec.validate_note(&params) {
-        eprintln!("note: {note}");
-    }
-    let setup = Setup::prepare(spec, &args.common)?;
-    let web = if args.browser {
-        Some(web_dir(spec)?)
-    } else {
-        None
-    };
-    let (w, h) = parse_size(&args.screen)?;
-    let display = start_display((w, if web.is_some() { h.max(1024) } else { h }))?;
-    let mut browser = match &web {
-        Some(dir) => Some(open_page(&display, dir, &spec.page(), None)?),
-        None => None,
-    };
-    let mut target = match browser.as_mut() {
-        Some(b) => Target::Browser(b),
-        None => Target::Desktop {
-            tile_size: args.tile_size,
-        },
-    };
-    println!(
-        "validate: {} games of sgt-{} {params} on virtual display {}{}",
-        args.games,
-        spec.program(),
-        display.name(),
-        if args.browser {
-            " in Chromium (sgt web build)"
-        } else {
-            ""
-        }
-    );
-    println!("{}", table_header());
     let run_started = Instant::now();
-    let mut found = Found::default();
-    let outcome = play_generated(
-        spec,
-        &setup,
-        &GeneratedRun {
-            params: &params,
-            display: &display,
-            games: args.games,
-            seed: args.seed.as_deref(),
-            screenshots: args.screenshots.as_deref(),
-            record: args.common.record.as_deref(),
-            replace: args.common.replace(),
-        },
-        &mut target,
-        &mut |r| {
-            println!("{}", table_row(r));
-            println!("      board {}", r.id.as_deref().unwrap_or(&r.board));
-            if let Some(extra) = spec.extra_line(r) {
-                println!("      {extra}");
-            }
-        },
-        &mut found,
-    );
+    let mut rows = |r: &GameRecord| print_row(spec, r);
+    let (found, outcome) = validate_games(spec, &args, 1, args.games, true, &mut rows)?;
     finish_run(
         &found.records,
         args.common.report.as_deref(),
@@ -513,12 +474,109 @@ pub fn run_validate<S: SgtGame>(spec: &S, args: ValidateArgs) -> anyhow::Result<
     })
 }
 
+/// [`run_validate`], or with `--units` some units of it as a job
+/// ([`super::validate_units`]), for a game whose description can be
+/// shared between threads.
+pub fn run_validate_split<S: SgtGame + Sync + Clone>(
+    spec: &S,
+    args: ValidateArgs,
+) -> anyhow::Result<ExitCode> {
+    if args.units.is_some() {
+        return super::validate_units::run_units(spec, args);
+    }
+    run_validate(spec, args)
+}
+
+/// Prints a validated game's row of the table.
+pub fn print_row<S: SgtGame>(spec: &S, r: &GameRecord) {
+    println!("{}", table_row(r));
+    println!("      board {}", r.id.as_deref().unwrap_or(&r.board));
+    if let Some(extra) = spec.extra_line(r) {
+        println!("      {extra}");
+    }
+}
+
+/// Plays games `first..first + count` of a validation (game i from seed
+/// `SEED-i`) on a virtual display of their own, printing the run's header
+/// when `header`; returns what they found and how the run ended (an
+/// error that stopped it early, after the games it did play).
+pub fn validate_games<S: SgtGame>(
+    spec: &S,
+    args: &ValidateArgs,
+    first: usize,
+    count: usize,
+    header: bool,
+    on_record: &mut dyn FnMut(&GameRecord),
+) -> anyhow::Result<(Found, anyhow::Result<()>)> {
+    let params = params_of(spec, args.params.as_deref(), spec.validate_params())?;
+    if let Some(note) = spec.validate_note(&params).filter(|_| header) {
+        eprintln!("note: {note}");
+    }
+    let setup = Setup::prepare(spec, &args.common)?;
+    let web = if args.browser {
+        Some(web_dir(spec)?)
+    } else {
+        None
+    };
+    let (w, h) = parse_size(&args.screen)?;
+    let display = start_display((w, if web.is_some() { h.max(1024) } else { h }))?;
+    let mut browser = match &web {
+        Some(dir) => Some(open_page(&display, dir, &spec.page(), None)?),
+        None => None,
+    };
+    let mut target = match browser.as_mut() {
+        Some(b) => Target::Browser(b),
+        None => Target::Desktop {
+            tile_size: args.tile_size,
+        },
+    };
+    println!(
+        "validate: {} of sgt-{} {params} on virtual display {}{}",
+        if count == args.games {
+            format!("{count} games")
+        } else {
+            format!("games {first}..{} of {}", first + count - 1, args.games)
+        },
+        spec.program(),
+        display.name(),
+        if args.browser {
+            " in Chromium (sgt web build)"
+        } else {
+            ""
+        }
+    );
+    if header {
+        println!("{}", table_header());
+    }
+    let mut found = Found::default();
+    let outcome = play_generated(
+        spec,
+        &setup,
+        &GeneratedRun {
+            params: &params,
+            display: &display,
+            first,
+            games: count,
+            seed: args.seed.as_deref(),
+            screenshots: args.screenshots.as_deref(),
+            record: args.common.record.as_deref(),
+            replace: args.common.replace(),
+        },
+        &mut target,
+        on_record,
+        &mut found,
+    );
+    Ok((found, outcome))
+}
+
 /// What to generate, where to play it, and what to keep.
 pub struct GeneratedRun<'a> {
     /// The program's parameters (checked).
     pub params: &'a str,
     /// The virtual display the games are played on.
     pub display: &'a VirtualDisplay,
+    /// Number of the first game (1 for a whole run).
+    pub first: usize,
     /// Number of games.
     pub games: usize,
     /// Seed prefix (game i uses SEED-i).
@@ -594,7 +652,7 @@ pub fn play_generated<S: SgtGame>(
     } = *run;
     let mut pointer = open_pointer()?;
     let web = web_host(spec);
-    for number in 1..=run.games {
+    for number in run.first..run.first + run.games {
         let seed = run.seed.map(|s| format!("{s}-{number}"));
         let generated = spec.generate(params, seed.as_deref())?;
         let expected = spec.expected_state(&generated.id).map_err(|e| {

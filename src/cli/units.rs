@@ -104,6 +104,12 @@ pub const PLANS: &[(&str, &str, PlanOf)] = &[
         "fling",
         crate::games::fling::endgame_cli::endgame_plan,
     ),
+    (
+        "validate",
+        "flood",
+        crate::games::flood::hosted::validate_plan,
+    ),
+    ("validate", "pegs", crate::games::pegs::cli::validate_plan),
 ];
 
 /// The job of the command `words` (after `gridbot`, without `--out` and

@@ -4,12 +4,12 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::measure::mean;
 
 /// How a game ended, as the bot saw it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum GameResult {
     /// The board was won (verified on the screen).
@@ -19,7 +19,7 @@ pub enum GameResult {
 }
 
 /// What the game's own status line said at the end.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum StatusResult {
     /// The game says it is won (sgt: `COMPLETED!`).
@@ -44,8 +44,9 @@ impl StatusResult {
     }
 }
 
-/// One game of a run.
-#[derive(Debug, Clone, Serialize)]
+/// One game of a run (read back by the merge of a validation split into
+/// units).
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct GameRecord {
     /// 1-based number of the game in the run.
     pub game: usize,

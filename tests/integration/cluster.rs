@@ -243,6 +243,56 @@ fn endgame_fling_through_slurm_in_stages_gives_the_local_tables() {
 }
 
 #[test]
+fn validate_flood_through_slurm_plays_each_game_on_a_display_of_its_own() {
+    need_cluster!();
+    let dir = TempDir::new("cluster-validate");
+    let job = dir.join("job");
+    let out = run(gridbot(None)
+        .args(["cluster", "submit", "--wait", "--"])
+        .args([
+            "gridbot",
+            "validate",
+            "flood",
+            "--games",
+            "6",
+            "--seed",
+            "cluster",
+            "--params",
+            "6x6c4m0",
+            "--out",
+            job.to_str().unwrap(),
+        ]));
+    assert_success(&out);
+    assert!(
+        stdout(&out).contains("merged every unit"),
+        "{}",
+        stdout(&out)
+    );
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(job.join("report.json")).unwrap()).unwrap();
+    let games = report["games"].as_array().unwrap();
+    let numbers: Vec<u64> = games.iter().map(|g| g["game"].as_u64().unwrap()).collect();
+    assert_eq!(numbers, [1, 2, 3, 4, 5, 6]);
+    assert!(games.iter().all(|g| g["result"] == "won"), "{report}");
+    // Every unit started a virtual display of its own (its task's log
+    // names it).
+    let mut displays = Vec::new();
+    for task in 0..6 {
+        let log = std::fs::read_to_string(job.join(format!("slurm/1/array-0-{task}.log"))).unwrap();
+        let line = log
+            .lines()
+            .find(|l| l.starts_with("validate: game"))
+            .unwrap();
+        displays.push(line.rsplit(' ').next().unwrap().to_string());
+        assert!(
+            line.contains(&format!("games {0}..{0} of 6", task + 1)),
+            "{line}"
+        );
+    }
+    assert!(displays.iter().all(|d| d.starts_with(':')), "{displays:?}");
+}
+
+#[test]
 fn without_slurm_or_with_a_foreign_folder_nothing_is_submitted() {
     let dir = TempDir::new("cluster-errors");
     let job = dir.join("job");
@@ -320,6 +370,23 @@ fn without_slurm_or_with_a_foreign_folder_nothing_is_submitted() {
             job_arg,
         ])),
         "cannot be split into units",
+    );
+    // Units of a validation must each play the same game wherever they run.
+    assert_clean_failure(
+        &run(gridbot(None).args([
+            "cluster",
+            "submit",
+            "--dry-run",
+            "--",
+            "gridbot",
+            "validate",
+            "flood",
+            "--games",
+            "3",
+            "--out",
+            job_arg,
+        ])),
+        "needs --seed",
     );
     assert_clean_failure(
         &run(gridbot(None).args([

@@ -13,7 +13,7 @@ use std::process::ExitCode;
 use crate::calibration::Calibration;
 use crate::cli::sgt_bench_play::{run_bench_play, BenchPlayArgs};
 use crate::cli::sgt_game::{
-    run_demo, run_play, run_validate, DemoArgs, Generated, PlayArgs, SgtGame, SgtGameError,
+    run_demo, run_play, run_validate_split, DemoArgs, Generated, PlayArgs, SgtGame, SgtGameError,
     ValidateArgs,
 };
 
@@ -196,7 +196,16 @@ pub fn run_demo_cmd(args: DemoCmd) -> anyhow::Result<ExitCode> {
 
 /// Runs `validate flood`.
 pub fn run_validate_cmd(args: ValidateCmd) -> anyhow::Result<ExitCode> {
-    run_validate(&spec(&args.solver), args.base)
+    run_validate_split(&spec(&args.solver), args.base)
+}
+
+/// `validate flood` as a job of units (for `gridbot merge` and `gridbot
+/// cluster`).
+pub fn validate_plan(
+    words: &[String],
+    _dir: &std::path::Path,
+) -> anyhow::Result<Box<dyn crate::cli::units::Plan>> {
+    crate::cli::validate_units::validate_plan(words, |c: ValidateCmd| (spec(&c.solver), c.base))
 }
 
 /// Runs `bench play flood`.

@@ -26,7 +26,9 @@ use crate::cli::args::{
     parse_board_count, parse_bytes, parse_duration, parse_node_limit, read_input, source_name,
 };
 use crate::cli::bench::BenchOptions;
-use crate::cli::sgt_game::{run_demo, run_play, run_validate, DemoArgs, PlayArgs, ValidateArgs};
+use crate::cli::sgt_game::{
+    run_demo, run_play, run_validate_split, DemoArgs, PlayArgs, ValidateArgs,
+};
 use crate::games::registry::{verbs, Entry, GameCli};
 use crate::measure::peak_rss_bytes;
 use crate::solver::{Budget, Outcome};
@@ -62,7 +64,7 @@ fn entries() -> Vec<Entry> {
         Entry::new(
             verbs::VALIDATE,
             "Play games sgt-pegs generates, each checked against its game ID",
-            |a: ValidateArgs| run_validate(&SgtPegs, a),
+            |a: ValidateArgs| run_validate_split(&SgtPegs, a),
         ),
         Entry::new(
             verbs::BENCH,
@@ -477,6 +479,15 @@ pub fn run_bench(args: BenchArgs) -> anyhow::Result<ExitCode> {
     } else {
         ExitCode::from(2)
     })
+}
+
+/// `validate pegs` as a job of units (for `gridbot merge` and `gridbot
+/// cluster`).
+pub fn validate_plan(
+    words: &[String],
+    _dir: &std::path::Path,
+) -> anyhow::Result<Box<dyn crate::cli::units::Plan>> {
+    crate::cli::validate_units::validate_plan(words, |a: ValidateArgs| (SgtPegs, a))
 }
 
 #[cfg(test)]
