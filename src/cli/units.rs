@@ -110,6 +110,7 @@ pub const PLANS: &[(&str, &str, PlanOf)] = &[
         crate::games::flood::hosted::validate_plan,
     ),
     ("validate", "pegs", crate::games::pegs::cli::validate_plan),
+    ("bench", "rush", crate::games::rush::cli::bench_plan),
 ];
 
 /// The job of the command `words` (after `gridbot`, without `--out` and
@@ -138,6 +139,30 @@ pub fn parse_words<A: ClapArgs + FromArgMatches>(words: &[String]) -> anyhow::Re
         .try_get_matches_from(words.iter().skip(2))
         .map_err(|e| anyhow::anyhow!("`gridbot {}`: {}", command_line(words), e.render()))?;
     Ok(A::from_arg_matches(&matches)?)
+}
+
+/// The words after `gridbot` of this process's command line, from the
+/// verb `verb` on, without `--units` and `--out` and their values: the
+/// command of a job whose every option changes what its units do.
+pub fn own_words(verb: &str) -> Vec<String> {
+    words_from(std::env::args().skip(1).collect(), verb)
+}
+
+fn words_from(all: Vec<String>, verb: &str) -> Vec<String> {
+    let start = all.iter().position(|w| w == verb).unwrap_or(0);
+    let mut words = Vec::new();
+    let mut skip = false;
+    for w in &all[start..] {
+        if std::mem::take(&mut skip) {
+            continue;
+        }
+        if w == "--units" || w == "--out" {
+            skip = true;
+        } else if !w.starts_with("--units=") && !w.starts_with("--out=") {
+            words.push(w.clone());
+        }
+    }
+    words
 }
 
 /// The job folder `dir` and its job, as its manifest says; the manifest's
@@ -193,4 +218,21 @@ pub fn run_merge(args: MergeArgs) -> anyhow::Result<ExitCode> {
         out.display()
     );
     Ok(ExitCode::SUCCESS)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn own_words_drop_the_global_options_units_and_out() {
+        let all = "-v bench rush f.txt --units 0..3 --out=d --threads 1 --out d2"
+            .split(' ')
+            .map(String::from)
+            .collect();
+        assert_eq!(
+            words_from(all, "bench"),
+            ["bench", "rush", "f.txt", "--threads", "1"]
+        );
+    }
 }

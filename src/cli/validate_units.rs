@@ -100,26 +100,6 @@ impl<S: SgtGame + Sync> Job for ValidateJob<S> {
     }
 }
 
-/// The words after `gridbot` of this process's command line, from the
-/// verb on, without `--units` and `--out` and their values.
-fn job_words() -> Vec<String> {
-    let all: Vec<String> = std::env::args().skip(1).collect();
-    let start = all.iter().position(|w| w == "validate").unwrap_or(0);
-    let mut words = Vec::new();
-    let mut skip = false;
-    for w in &all[start..] {
-        if std::mem::take(&mut skip) {
-            continue;
-        }
-        if w == "--units" || w == "--out" {
-            skip = true;
-        } else if !w.starts_with("--units=") && !w.starts_with("--out=") {
-            words.push(w.clone());
-        }
-    }
-    words
-}
-
 /// Runs `validate GAME ... --units A..B --out DIR`: each unit on its own
 /// virtual display, one after the other.
 pub fn run_units<S: SgtGame + Sync + Clone>(
@@ -131,7 +111,7 @@ pub fn run_units<S: SgtGame + Sync + Clone>(
     let job = ValidateJob {
         spec: spec.clone(),
         args,
-        words: job_words(),
+        words: super::units::own_words("validate"),
     };
     let dir = JobDir::open(&dir, Manifest::of(&job))?;
     // One unit at a time: a unit's virtual display is this process's.

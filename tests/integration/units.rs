@@ -232,3 +232,61 @@ fn units_outside_the_job_are_refused() {
     );
     assert!(!dir.join("mine.units").exists());
 }
+
+#[test]
+fn a_bench_in_units_merges_to_the_local_figures() {
+    let dir = TempDir::new("units-bench");
+    let file = dir.join("rush.txt");
+    let board = "BCDDEoBCFoEGBoFAAGHHHIoGooJIKKLLJMMo 4780";
+    // Five puzzles, the fourth with a wrong MOVES column.
+    let lines: Vec<String> = [51, 51, 51, 50, 51]
+        .iter()
+        .map(|m| format!("{m} {board}\n"))
+        .collect();
+    std::fs::write(&file, lines.concat()).unwrap();
+    let f = file.to_str().unwrap();
+    let local = run(gridbot(None).args(["bench", "rush", f, "--json"]));
+    assert_eq!(local.status.code(), Some(1), "the mismatch fails the bench");
+    let local: serde_json::Value = serde_json::from_str(&stdout(&local)).unwrap();
+    let job = dir.join("job");
+    let j = job.to_str().unwrap();
+    let bench = |units: &str| {
+        run(gridbot(None).args([
+            "bench",
+            "rush",
+            f,
+            "--unit-boards",
+            "2",
+            "--units",
+            units,
+            "--out",
+            j,
+        ]))
+    };
+    assert_success(&bench("0..1"));
+    assert_clean_failure(
+        &run(gridbot(None).args(["merge", j])),
+        "2 of 3 units done, nothing merged; missing units 2",
+    );
+    assert_clean_failure(&bench("2..3"), "the job has 3 units, numbered 0..2");
+    assert_success(&bench("2..2"));
+    let merged = run(gridbot(None).args(["merge", j]));
+    assert_clean_failure(&merged, "1 puzzle(s) differ from their MOVES column");
+    assert!(
+        stdout(&merged).contains("line 4: file says 50, found 51"),
+        "{}",
+        stdout(&merged)
+    );
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(job.join("report.json")).unwrap()).unwrap();
+    for key in [
+        "puzzles",
+        "proven",
+        "total_moves",
+        "total_steps",
+        "nodes",
+        "mismatches",
+    ] {
+        assert_eq!(report[key], local[key], "{key}");
+    }
+}

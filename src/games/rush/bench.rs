@@ -7,18 +7,17 @@ use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
-use super::board::Move;
 use super::parse::Puzzle;
 use super::search::steps;
 use super::solve::{solve, Strategy};
-use crate::measure::{median, timed, Timing};
-use crate::solver::{Budget, Outcome};
+use crate::measure::{median, timed};
+use crate::solver::Budget;
 
 /// A puzzle whose solver length differs from its MOVES column, or that was
 /// not solved.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Mismatch {
     /// Line of the file.
     pub line: usize,
@@ -27,7 +26,7 @@ pub struct Mismatch {
     /// The length found (`None`: unsolvable or stopped).
     pub found: Option<u32>,
     /// The solver's claim: proven, unproven or unsolvable.
-    pub optimal: &'static str,
+    pub optimal: String,
 }
 
 /// The figures of one benchmark run.
@@ -59,10 +58,26 @@ pub struct BenchReport {
     pub max_line: usize,
 }
 
-/// One puzzle's search: its outcome and its time.
-struct Solved {
-    outcome: Outcome<Move>,
-    timing: Timing,
+/// One puzzle's figures: what a bench keeps of its search (and what a
+/// unit of a bench split into units writes, one JSON line a puzzle).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Row {
+    /// Line of the file.
+    pub line: usize,
+    /// The MOVES column.
+    pub expected: Option<u32>,
+    /// The length found (`None`: unsolvable or stopped).
+    pub found: Option<u32>,
+    /// Steps of the solution found.
+    pub steps: Option<u64>,
+    /// The solver's claim: proven, unproven or unsolvable.
+    pub optimal: String,
+    /// Positions expanded.
+    pub nodes: u64,
+    /// Wall time of the search, ms.
+    pub wall_ms: f64,
+    /// CPU time of the search, ms.
+    pub cpu_ms: f64,
 }
 
 /// Solves every puzzle with `strategy`, each within a fresh copy of
@@ -75,58 +90,78 @@ pub fn bench(
     progress: &(dyn Fn(usize) + Sync),
 ) -> BenchReport {
     let wall0 = Instant::now();
+    let rows = solve_rows(puzzles, strategy, budget, progress);
+    report(strategy, &rows, wall0.elapsed().as_secs_f64() * 1e3)
+}
+
+/// Each puzzle's row (see [`bench`]).
+pub fn solve_rows(
+    puzzles: &[Puzzle],
+    strategy: Strategy,
+    budget: impl Fn() -> Budget + Sync,
+    progress: &(dyn Fn(usize) + Sync),
+) -> Vec<Row> {
     let done = AtomicUsize::new(0);
-    let solved: Vec<Solved> = puzzles
+    puzzles
         .par_iter()
         .map(|p| {
-            let (outcome, timing) = timed(|| solve(&p.board, p.start, strategy, &budget()));
+            let (o, timing) = timed(|| solve(&p.board, p.start, strategy, &budget()));
             progress(done.fetch_add(1, Ordering::Relaxed) + 1);
-            Solved { outcome, timing }
+            Row {
+                line: p.line,
+                expected: p.moves,
+                found: o.len().map(|l| l as u32),
+                steps: o.moves.as_ref().map(|m| steps(m) as u64),
+                optimal: o.optimality().into(),
+                nodes: o.nodes,
+                wall_ms: timing.wall.as_secs_f64() * 1e3,
+                cpu_ms: timing.cpu.as_secs_f64() * 1e3,
+            }
         })
-        .collect();
+        .collect()
+}
+
+/// The report of `rows` (in file order) that took `wall_ms` in all.
+pub fn report(strategy: Strategy, rows: &[Row], wall_ms: f64) -> BenchReport {
     let mut report = BenchReport {
         strategy,
-        puzzles: puzzles.len(),
+        puzzles: rows.len(),
         proven: 0,
         total_moves: 0,
         total_steps: 0,
         nodes: 0,
         mismatches: Vec::new(),
         cpu_ms: 0.0,
-        wall_ms: 0.0,
+        wall_ms,
         median_ms: 0.0,
         max_ms: 0.0,
         max_line: 0,
     };
-    let mut times = Vec::with_capacity(puzzles.len());
+    let mut times = Vec::with_capacity(rows.len());
     let mut cpu = Duration::ZERO;
-    for (p, s) in puzzles.iter().zip(&solved) {
-        let o = &s.outcome;
-        let ms = s.timing.wall.as_secs_f64() * 1e3;
-        if ms > report.max_ms {
-            report.max_ms = ms;
-            report.max_line = p.line;
+    for r in rows {
+        if r.wall_ms > report.max_ms {
+            report.max_ms = r.wall_ms;
+            report.max_line = r.line;
         }
-        times.push(ms);
-        cpu += s.timing.cpu;
-        report.nodes += o.nodes;
-        report.proven += o.proven_optimal as usize;
-        let found = o.len().map(|l| l as u32);
-        if let Some(m) = &o.moves {
-            report.total_moves += m.len() as u64;
-            report.total_steps += steps(m) as u64;
+        times.push(r.wall_ms);
+        cpu += Duration::from_secs_f64(r.cpu_ms / 1e3);
+        report.nodes += r.nodes;
+        report.proven += (r.optimal == "proven") as usize;
+        if let (Some(m), Some(st)) = (r.found, r.steps) {
+            report.total_moves += u64::from(m);
+            report.total_steps += st;
         }
-        if found.is_none() || (p.moves.is_some() && found != p.moves) {
+        if r.found.is_none() || (r.expected.is_some() && r.found != r.expected) {
             report.mismatches.push(Mismatch {
-                line: p.line,
-                expected: p.moves,
-                found,
-                optimal: o.optimality(),
+                line: r.line,
+                expected: r.expected,
+                found: r.found,
+                optimal: r.optimal.clone(),
             });
         }
     }
     report.cpu_ms = cpu.as_secs_f64() * 1e3;
-    report.wall_ms = wall0.elapsed().as_secs_f64() * 1e3;
     times.sort_by(f64::total_cmp);
     report.median_ms = median(&times).unwrap_or(0.0);
     report
@@ -153,7 +188,7 @@ mod tests {
                 line: 2,
                 expected: Some(50),
                 found: Some(51),
-                optimal: "proven"
+                optimal: "proven".into()
             }]
         );
     }

@@ -211,21 +211,43 @@ fn run_solve(args: SolveArgs) -> anyhow::Result<ExitCode> {
 #[derive(Debug, clap::Args)]
 pub struct BenchArgs {
     /// A database file: lines `MOVES BOARD CLUSTER_SIZE`.
-    file: PathBuf,
+    pub file: PathBuf,
+    /// The search.
     #[command(flatten)]
-    search: SearchArgs,
+    pub search: SearchArgs,
     /// The options every bench takes (`--threads`: default one, as each
     /// puzzle's wall time is reported).
     #[command(flatten)]
-    bench: BenchOptions,
+    pub bench: BenchOptions,
+    /// Run only units A..B (unit k: puzzles k * N + 1 to (k + 1) * N of
+    /// the file, N = `--unit-boards`) into the job folder `--out DIR`;
+    /// `gridbot merge DIR` writes the report (see `gridbot cluster`).
+    #[arg(long, value_name = "A..B", requires = "out",
+          value_parser = parse_span::<0, { u32::MAX as u64 }>)]
+    pub units: Option<(u32, u32)>,
+    /// The job folder of `--units`.
+    #[arg(long, value_name = "DIR", requires = "units")]
+    pub out: Option<PathBuf>,
+    /// Puzzles per unit of a bench split into units.
+    #[arg(long, value_name = "N", default_value_t = 100,
+          value_parser = parse_number::<usize, 1, 1_000_000>)]
+    pub unit_boards: usize,
+}
+
+/// The puzzles a bench's arguments name.
+fn bench_puzzles(args: &BenchArgs) -> anyhow::Result<Vec<Puzzle>> {
+    let text = crate::cli::bench::read_bench_file(&args.file)?;
+    args.bench.first(
+        parse_puzzles(&text).with_context(|| format!("reading {}", args.file.display()))?,
+        &args.file.to_string_lossy(),
+    )
 }
 
 fn run_bench(args: BenchArgs) -> anyhow::Result<ExitCode> {
-    let text = crate::cli::bench::read_bench_file(&args.file)?;
-    let puzzles = args.bench.first(
-        parse_puzzles(&text).with_context(|| format!("reading {}", args.file.display()))?,
-        &args.file.to_string_lossy(),
-    )?;
+    let puzzles = bench_puzzles(&args)?;
+    if let Some((first, last)) = args.units {
+        return super::bench_job::run_units(args, puzzles, first as usize..=last as usize);
+    }
     let bar = args.bench.progress(puzzles.len(), "{wide_bar} {pos}/{len}");
     let pool = BenchOptions::pool(args.bench.threads.unwrap_or(1))?;
     let r = pool.install(|| {
@@ -237,7 +259,13 @@ fn run_bench(args: BenchArgs) -> anyhow::Result<ExitCode> {
         )
     });
     bar.finish_and_clear();
-    if args.bench.json {
+    print_bench(&r, args.bench.json)
+}
+
+/// Prints a bench's report (as JSON with `json`); fails when a puzzle
+/// differs from its MOVES column.
+pub(super) fn print_bench(r: &super::bench::BenchReport, json: bool) -> anyhow::Result<ExitCode> {
+    if json {
         println!("{}", serde_json::to_string_pretty(&r)?);
     } else {
         println!(
@@ -270,6 +298,30 @@ fn run_bench(args: BenchArgs) -> anyhow::Result<ExitCode> {
     } else {
         ExitCode::FAILURE
     })
+}
+
+/// `bench rush` as a job for `gridbot merge` and `gridbot cluster`.
+pub fn bench_plan(words: &[String], _dir: &Path) -> anyhow::Result<Box<dyn Plan>> {
+    let args: BenchArgs = parse_words(words)?;
+    anyhow::ensure!(
+        args.units.is_none() && args.out.is_none() && !args.bench.json,
+        "`gridbot {}`: --units, --out and --json are not part of a job's command",
+        units::command_line(words)
+    );
+    let puzzles = bench_puzzles(&args)?;
+    Ok(Box::new(Planned {
+        job: super::bench_job::BenchJob::new(&args, puzzles, words.to_vec()),
+        output: "report.json",
+        report: Box::new(|r| {
+            if print_bench(r, false)? != ExitCode::SUCCESS {
+                anyhow::bail!(
+                    "{} puzzle(s) differ from their MOVES column",
+                    r.mismatches.len()
+                );
+            }
+            Ok(())
+        }),
+    }))
 }
 
 /// `gridbot analyse rush`.

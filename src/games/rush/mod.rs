@@ -21,6 +21,7 @@
 pub mod act;
 pub mod analyse;
 pub mod bench;
+pub mod bench_job;
 pub mod board;
 pub mod cli;
 pub mod clusters;
