@@ -126,9 +126,34 @@ pub struct BenchArgs {
     /// The reference engine's session file (`testdata.js`).
     #[arg(long, value_name = "FILE")]
     pub conformance: String,
+    /// Also replay the sessions with the reference engine under node and
+    /// print the speeds side by side (PAGE: the engine's standalone page;
+    /// by default puzzlescript/standalone_inlined.txt in $GRIDBOT_GAMES or
+    /// ../shared/games).
+    #[arg(long, value_name = "PAGE", num_args = 0..=1, default_missing_value = "")]
+    pub reference: Option<String>,
     /// Print the summary as JSON.
     #[arg(long)]
     pub json: bool,
+}
+
+/// The reference engine's figures and how gridbot's compare, per CPU
+/// second (the machine's load changes wall times, not these).
+fn print_reference(s: &super::conformance::Summary, r: &super::reference::ReferenceRun) {
+    println!(
+        "reference engine (node {}): sessions={} matches={} failed={} turns={} seconds={:.2} compile_cpu_s={:.2} turn_cpu_s={:.2}",
+        r.node, r.sessions, r.matches, r.failed, r.turns, r.seconds, r.compile_seconds, r.turn_seconds
+    );
+    let rate = |turns: usize, secs: f64| turns as f64 / secs.max(1e-9);
+    let (ours, theirs) = (rate(s.turns, s.turn_seconds), rate(r.turns, r.turn_seconds));
+    println!(
+        "turns per CPU second: gridbot {ours:.0}, reference {theirs:.0} ({:.1} times); compiling and loading: gridbot {:.2} s, reference {:.2} s ({:.1} times); in all: {:.1} times",
+        ours / theirs.max(1e-9),
+        s.compile_seconds,
+        r.compile_seconds,
+        r.compile_seconds / s.compile_seconds.max(1e-9),
+        (r.compile_seconds + r.turn_seconds) / (s.compile_seconds + s.turn_seconds).max(1e-9)
+    );
 }
 
 /// Largest session file read (the reference's is about 4 MB).
@@ -146,6 +171,16 @@ pub fn run_bench(args: &BenchArgs) -> Result<ExitCode> {
     let s = run_all(&sessions, |_| bar.inc(1));
     bar.finish_and_clear();
     let turns_per_second = s.turns as f64 / s.seconds.max(1e-9);
+    let reference = match &args.reference {
+        Some(page) => {
+            let page = super::reference::engine_page(Some(std::path::Path::new(page)))?;
+            Some(super::reference::run_reference(
+                &page,
+                std::path::Path::new(&args.conformance),
+            )?)
+        }
+        None => None,
+    };
     if args.json {
         let cases: Vec<_> = s
             .replays
@@ -169,6 +204,13 @@ pub fn run_bench(args: &BenchArgs) -> Result<ExitCode> {
                 "turns": s.turns,
                 "seconds": s.seconds,
                 "turns_per_second": turns_per_second,
+                "compile_cpu_seconds": s.compile_seconds,
+                "turn_cpu_seconds": s.turn_seconds,
+                "reference": reference.as_ref().map(|r| json!({
+                    "node": r.node, "sessions": r.sessions, "matches": r.matches, "failed": r.failed,
+                    "turns": r.turns, "seconds": r.seconds, "compile_cpu_seconds": r.compile_seconds,
+                    "turn_cpu_seconds": r.turn_seconds,
+                })),
                 "not_matching": cases,
             }))?
         );
@@ -186,9 +228,13 @@ pub fn run_bench(args: &BenchArgs) -> Result<ExitCode> {
             }
         }
         println!(
-            "sessions={} matches={} mismatches={} refusals={} turns={} seconds={:.2} turns_per_second={:.0}",
-            s.sessions, s.matches, s.mismatches, s.refusals, s.turns, s.seconds, turns_per_second
+            "sessions={} matches={} mismatches={} refusals={} turns={} seconds={:.2} turns_per_second={:.0} compile_cpu_s={:.2} turn_cpu_s={:.2}",
+            s.sessions, s.matches, s.mismatches, s.refusals, s.turns, s.seconds, turns_per_second,
+            s.compile_seconds, s.turn_seconds
         );
+        if let Some(r) = &reference {
+            print_reference(&s, r);
+        }
         if s.mismatches > 0 {
             println!(
                 "the first differing turn is not known: the sessions record only the final level"

@@ -5,7 +5,9 @@
 //! the one JavaScript statement around the array is stripped and the array
 //! parsed as JSON, nothing is executed.
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
+
+use crate::measure::thread_cpu;
 
 use serde_json::Value;
 use thiserror::Error;
@@ -170,6 +172,10 @@ pub struct Replay {
     pub outcome: Outcome,
     /// Turns played (again turns included).
     pub turns: usize,
+    /// CPU time of compiling the source and loading the level.
+    pub compile: Duration,
+    /// CPU time of the turns (with undo and restart).
+    pub play: Duration,
 }
 
 /// Replays a session.
@@ -178,7 +184,10 @@ pub fn replay(s: &Session) -> Replay {
         name: s.name.clone(),
         outcome: Outcome::Refused(why),
         turns: 0,
+        compile: Duration::ZERO,
+        play: Duration::ZERO,
     };
+    let c0 = thread_cpu();
     let game = match compile(&s.source) {
         Ok(g) => g,
         Err(e) => return refused(e.to_string()),
@@ -187,6 +196,7 @@ pub fn replay(s: &Session) -> Replay {
     let Some(mut e) = Engine::new(&game, s.level, &seed) else {
         return refused(format!("the game has no level {}", s.level));
     };
+    let c1 = thread_cpu();
     let mut turns = 0;
     let settle = |e: &mut Engine, turns: &mut usize| {
         while e.againing && *turns < 1_000_000 {
@@ -211,6 +221,7 @@ pub fn replay(s: &Session) -> Replay {
         }
         settle(&mut e, &mut turns);
     }
+    let c2 = thread_cpu();
     let got = e.serialize();
     let outcome = if got == s.expected {
         Outcome::Match
@@ -230,6 +241,8 @@ pub fn replay(s: &Session) -> Replay {
         name: s.name.clone(),
         outcome,
         turns,
+        compile: c1.saturating_sub(c0),
+        play: c2.saturating_sub(c1),
     }
 }
 
@@ -248,6 +261,10 @@ pub struct Summary {
     pub turns: usize,
     /// Seconds spent.
     pub seconds: f64,
+    /// CPU seconds spent compiling sources and loading levels.
+    pub compile_seconds: f64,
+    /// CPU seconds spent playing turns.
+    pub turn_seconds: f64,
     /// Every replay, in file order.
     pub replays: Vec<Replay>,
 }
@@ -267,6 +284,8 @@ pub fn run_all(sessions: &[Session], mut progress: impl FnMut(&Replay)) -> Summa
             Outcome::Refused(_) => s.refusals += 1,
         }
         s.turns += r.turns;
+        s.compile_seconds += r.compile.as_secs_f64();
+        s.turn_seconds += r.play.as_secs_f64();
         progress(&r);
         s.replays.push(r);
     }

@@ -12,6 +12,7 @@ pub mod engine;
 pub mod error;
 pub mod matching;
 pub mod parse;
+pub mod reference;
 pub mod rng;
 pub mod rules;
 pub mod solve;

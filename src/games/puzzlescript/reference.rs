@@ -1,0 +1,97 @@
+//! The reference PuzzleScript engine replaying the same sessions under
+//! node, for the side-by-side speed figures of `bench puzzlescript
+//! --conformance FILE --reference [PAGE]`. The engine is not part of
+//! gridbot: it is read at run time from its standalone page (by default
+//! `puzzlescript/standalone_inlined.txt` in the third-party games folder,
+//! `$GRIDBOT_GAMES` or `../shared/games`), and `reference.js`, gridbot's
+//! own harness, loads its scripts with a stubbed browser and replays the
+//! sessions as the engine's test framework does.
+
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+
+/// gridbot's node harness (see its header comment).
+const HARNESS: &str = include_str!("reference.js");
+
+/// What the reference engine did with the sessions.
+#[derive(Debug, Clone, Deserialize)]
+pub struct ReferenceRun {
+    /// Sessions replayed.
+    pub sessions: usize,
+    /// Sessions whose final level matched the recording.
+    pub matches: usize,
+    /// Sessions that threw.
+    pub failed: usize,
+    /// Turns played (again turns included).
+    pub turns: usize,
+    /// Wall seconds of the whole replay.
+    pub seconds: f64,
+    /// CPU seconds spent compiling sources and loading levels.
+    pub compile_seconds: f64,
+    /// CPU seconds spent playing turns.
+    pub turn_seconds: f64,
+    /// node's version.
+    #[serde(skip)]
+    pub node: String,
+}
+
+/// Why the reference could not be run.
+#[derive(Debug, thiserror::Error)]
+pub enum ReferenceError {
+    /// No engine page given and none in the games folder.
+    #[error("the reference engine's page was not found: give it as --reference PAGE (the engine's standalone_inlined.txt), or set GRIDBOT_GAMES to the folder that holds puzzlescript/ (the project's ../shared/games)")]
+    NoPage,
+    /// node is missing or failed.
+    #[error("running the reference engine under node: {0}")]
+    Node(String),
+}
+
+/// The engine page: `page` when given, else the games folder's.
+pub fn engine_page(page: Option<&Path>) -> Result<PathBuf, ReferenceError> {
+    if let Some(p) = page.filter(|p| !p.as_os_str().is_empty()) {
+        return Ok(p.to_path_buf());
+    }
+    crate::hosts::sgt_web::games_dir()
+        .map(|d| d.join("puzzlescript").join("standalone_inlined.txt"))
+        .filter(|p| p.is_file())
+        .ok_or(ReferenceError::NoPage)
+}
+
+/// Replays the sessions of `sessions` (the file `bench` read) with the
+/// engine of `page` under node.
+pub fn run_reference(page: &Path, sessions: &Path) -> Result<ReferenceRun, ReferenceError> {
+    let node = |e: String| ReferenceError::Node(e);
+    let dir = tempfile::tempdir().map_err(|e| node(e.to_string()))?;
+    let harness = dir.path().join("reference.js");
+    std::fs::write(&harness, HARNESS).map_err(|e| node(e.to_string()))?;
+    let version = crate::process::child("node")
+        .arg("--version")
+        .output()
+        .map_err(|e| {
+            node(format!(
+                "node could not start ({e}); install it (Debian: nodejs)"
+            ))
+        })?;
+    let out = crate::process::child("node")
+        .arg(&harness)
+        .arg(page)
+        .arg(sessions)
+        .output()
+        .map_err(|e| node(e.to_string()))?;
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    if !out.status.success() {
+        let err = String::from_utf8_lossy(&out.stderr);
+        let tail: Vec<&str> = err.lines().rev().take(5).collect();
+        return Err(node(format!(
+            "node exited with {}: {}",
+            out.status,
+            tail.into_iter().rev().collect::<Vec<_>>().join(" / ")
+        )));
+    }
+    let line = stdout.lines().last().unwrap_or("");
+    let mut run: ReferenceRun = serde_json::from_str(line)
+        .map_err(|e| node(format!("the harness printed {line:?}: {e}")))?;
+    run.node = String::from_utf8_lossy(&version.stdout).trim().to_string();
+    Ok(run)
+}
