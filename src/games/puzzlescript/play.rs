@@ -360,6 +360,11 @@ impl Rules for PsGame {
     fn dimensions(&self, state: &PsState) -> (usize, usize) {
         self.size_of(state.level)
     }
+
+    /// Closing a message is not a turn of the game.
+    fn counted(&self, _state: &PsState, mv: PsMove) -> usize {
+        usize::from(mv != PsMove::Dismiss)
+    }
 }
 
 impl Solving for PsGame {
@@ -551,6 +556,38 @@ mod tests {
         }
         assert!(s.message && !s.won, "{s:?}");
         assert!(game.predict(&s, PsMove::Dismiss).won);
+    }
+
+    /// The recorded pages read as the levels they show, at two window
+    /// sizes, without calibration or hints.
+    #[test]
+    fn recorded_pages_read_as_their_levels() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/puzzlescript/page");
+        let load = |name: &str| {
+            let text = std::fs::read_to_string(root.join(name)).unwrap();
+            PsGame::new(compile(&text).unwrap(), name).unwrap()
+        };
+        let open = |name: &str| image::open(root.join(name)).unwrap().to_rgba8();
+        let microban = load("microban.txt");
+        let r = microban
+            .read_image(&open("microban-level1-window800x800.png"))
+            .unwrap();
+        assert_eq!(microban.level_number(r.state.level), 1);
+        assert_eq!(Some(r.state.clone()), microban.start_of(r.state.level));
+        let g = r.grid.unwrap();
+        assert_eq!((g.cell, g.width, g.height), (95, 6, 7));
+        microban.forget();
+        let r = microban
+            .read_image(&open("microban-level3-won-window800x800.png"))
+            .unwrap();
+        assert_eq!(microban.level_number(r.state.level), 3);
+        assert!(r.state.won, "both crates on targets");
+        let octat = load("octat.txt");
+        let r = octat
+            .read_image(&open("octat-level1-window640x480.png"))
+            .unwrap();
+        assert_eq!(octat.level_number(r.state.level), 1);
+        assert_eq!(octat.start_of(r.state.level), Some(r.state));
     }
 
     #[test]
