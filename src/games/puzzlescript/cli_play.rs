@@ -1,14 +1,15 @@
 //! `gridbot play|demo|validate puzzlescript`: a PuzzleScript game played
 //! on the reference engine's own page in Chromium, key by key, with the
 //! loop of [`crate::play`], the roles of [`super::play`] and the host of
-//! [`super::page`].
+//! [`super::page`] (the page has no status line: the bare host).
 //!
 //! - `play puzzlescript GAME.txt`: a page already showing the game (the
 //!   window titled `gridbot: TITLE`, or `--window TITLE`); plays the level
 //!   on screen and the ones after it (up to `--levels`' last).
 //! - `demo puzzlescript [GAME.txt]`: a virtual display, Chromium showing
 //!   the page (default: microban), the title screen started with X,
-//!   message screens passed with X, level after level.
+//!   message screens passed with X, level after level (microban: 1 to 6,
+//!   [`DEFAULT_LEVELS`]).
 //! - `validate puzzlescript GAME.txt --levels A..B`: as the demo, and per
 //!   level of A..B the keys played, whether they are a proven shortest
 //!   solution, and whether the page itself moved on (its sign of a win).
@@ -26,7 +27,7 @@ use std::time::{Duration, Instant};
 use anyhow::{bail, Context};
 
 use super::compile::compile;
-use super::page::{window_title, PageFolder, PageHost, PAGE};
+use super::page::{window_title, PageFolder, PAGE};
 use super::play::{PsGame, PsState};
 use super::read::is_text_screen;
 use super::solve::solve;
@@ -42,6 +43,7 @@ use crate::files::read_text;
 use crate::games::rush::cli::play::BrowserArgs;
 use crate::hosts::browser::{Browser, BrowserOptions};
 use crate::hosts::sgt_web::games_dir;
+use crate::hosts::Bare;
 use crate::play::engine::{GameContext, PlayConfig};
 use crate::play::io::Screen;
 use crate::play::report::GameRecord;
@@ -51,6 +53,10 @@ use crate::solver::Budget;
 
 /// The built-in calibration (timings only: the reader needs none).
 pub const DEFAULT_CALIBRATION: &str = include_str!("../../../calibration/puzzlescript.toml");
+
+/// The levels of microban the demo plays by default: level 7 is not
+/// proven shortest by breadth-first search within 90 s.
+pub const DEFAULT_LEVELS: (u32, u32) = (1, 6);
 
 /// Largest game source read.
 const MAX_SOURCE_BYTES: u64 = 16 << 20;
@@ -82,7 +88,8 @@ pub struct DemoArgs {
     /// The game's source; default: microban from the shared games.
     pub file: Option<PathBuf>,
     /// Levels to play: `A..B` or `N` (the levels before A are played
-    /// too: the page has no level menu); default: every level.
+    /// too: the page has no level menu); default: every level (microban:
+    /// 1..6, the levels breadth-first search proves within a minute).
     #[arg(long, value_parser = parse_span::<1, 100_000>)]
     pub levels: Option<(u32, u32)>,
     #[command(flatten)]
@@ -174,11 +181,11 @@ pub fn run_play(args: PlayArgs) -> anyhow::Result<ExitCode> {
 
 /// `gridbot demo puzzlescript`.
 pub fn run_demo(args: DemoArgs) -> anyhow::Result<ExitCode> {
-    let file = match &args.file {
-        Some(f) => f.clone(),
-        None => default_game()?,
+    let (file, levels) = match &args.file {
+        Some(f) => (f.clone(), args.levels),
+        None => (default_game()?, args.levels.or(Some(DEFAULT_LEVELS))),
     };
-    run_in_browser("demo", &file, args.levels, &args.browser, &args.common)
+    run_in_browser("demo", &file, levels, &args.browser, &args.common)
 }
 
 /// `gridbot validate puzzlescript`.
@@ -240,8 +247,8 @@ fn run_in_browser(
     let mut options = BrowserOptions::served(display.name(), folder.path(), PAGE, None);
     options.width = window.0;
     options.height = window.1;
-    let browser = Browser::open(options)
-        .context("cannot show the PuzzleScript page in Chromium")?;
+    let browser =
+        Browser::open(options).context("cannot show the PuzzleScript page in Chromium")?;
     println!(
         "{verb}: {} ({}) in Chromium on virtual display {} (window {}x{})",
         file.display(),
@@ -322,7 +329,7 @@ fn run_levels(
             limit: None,
             game_solver_moves: None,
         };
-        let finished = match play_one(game, &PageHost, screen, config.clone(), number, &context)? {
+        let finished = match play_one(game, &Bare, screen, config.clone(), number, &context)? {
             Ok(f) => f,
             Err(e) => {
                 println!("level {number}: {e}");
@@ -373,11 +380,7 @@ fn still_picture(screen: &mut WindowGrabber) -> anyhow::Result<Screenshot> {
 /// True once the page leaves the won level `number` (it shows the next
 /// level or a text screen 0.5 s after a win); false if it still shows it
 /// after 3 s.
-fn page_moves_on(
-    game: &PsGame,
-    screen: &mut WindowGrabber,
-    number: usize,
-) -> anyhow::Result<bool> {
+fn page_moves_on(game: &PsGame, screen: &mut WindowGrabber, number: usize) -> anyhow::Result<bool> {
     let deadline = Instant::now() + Duration::from_secs(3);
     while Instant::now() < deadline {
         std::thread::sleep(Duration::from_millis(100));
@@ -460,7 +463,10 @@ fn conclude(game: &PsGame, played: &[LevelPlayed], out: &Output) -> anyhow::Resu
                 p.number,
                 &Budget::new(Some(Duration::from_secs(60)), 1 << 30),
             );
-            match o.ok().and_then(|o| o.proven_optimal.then(|| o.moves.map(|m| m.len()))) {
+            match o
+                .ok()
+                .and_then(|o| o.proven_optimal.then(|| o.moves.map(|m| m.len())))
+            {
                 Some(Some(best)) if best == r.bot_moves => {}
                 Some(Some(best)) => problems.push(format!(
                     "level {}: {} keys played, the proven shortest is {best}",

@@ -1,5 +1,4 @@
-//! The reference engine's page for one game, and the page as the play
-//! loop's host.
+//! The reference engine's page for one game.
 //!
 //! The shared games hold the engine's standalone page template
 //! (`puzzlescript/standalone_inlined.txt`, MIT). A playable page is the
@@ -10,17 +9,14 @@
 //! [`crate::hosts::serve`] serves to Chromium
 //! ([`crate::hosts::browser`]).
 //!
-//! The page has no status line: the host reads nothing and has no
-//! new-game gesture (a level won moves on by itself).
+//! The page has no status line and needs no new-game gesture (a level won
+//! moves on by itself), so the loop plays it with the bare host,
+//! [`crate::hosts::Bare`].
 
 use std::path::{Path, PathBuf};
 
-use crate::actuator::Gesture;
-use crate::capture::screen::Screenshot;
 use crate::files::{read_text, write_all, Replace};
 use crate::hosts::sgt_web::games_dir;
-use crate::hosts::Host;
-use crate::play::{Rect, StatusReading};
 
 /// The page's file name in its folder.
 pub const PAGE: &str = "game.html";
@@ -129,25 +125,6 @@ impl PageFolder {
     }
 }
 
-/// The engine's page in Chromium, as the loop's host: no status line, no
-/// new-game gesture.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct PageHost;
-
-impl Host for PageHost {
-    fn name(&self) -> &str {
-        "puzzlescript-page"
-    }
-
-    fn status(&self, _shot: &Screenshot, _board: Rect) -> StatusReading {
-        StatusReading::unread()
-    }
-
-    fn new_game(&self) -> Option<Gesture<(f64, f64)>> {
-        None
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -168,7 +145,10 @@ mod tests {
             window_title(None, Path::new("/a/microban.txt")),
             "gridbot: microban"
         );
-        assert_eq!(window_title(Some(" Kettle "), Path::new("k.txt")), "gridbot: Kettle");
+        assert_eq!(
+            window_title(Some(" Kettle "), Path::new("k.txt")),
+            "gridbot: Kettle"
+        );
     }
 
     #[test]

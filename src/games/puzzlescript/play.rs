@@ -376,8 +376,8 @@ impl Solving for PsGame {
             lead.push(PsMove::Dismiss);
             from.message = false;
         }
-        let problem = LevelProblem::at(&self.game, from.level, &from.objects)
-            .map_err(PlanError::solver)?;
+        let problem =
+            LevelProblem::at(&self.game, from.level, &from.objects).map_err(PlanError::solver)?;
         let start = problem.start();
         let outcome = bfs(
             &problem,
@@ -505,7 +505,10 @@ impl Text for PsGame {
             return d;
         }
         if expected.message != seen.message {
-            return format!("message showing: {} instead of {}", seen.message, expected.message);
+            return format!(
+                "message showing: {} instead of {}",
+                seen.message, expected.message
+            );
         }
         let ow = self.game.object_words;
         let height = self.size_of(seen.level).1.max(1);
@@ -522,7 +525,13 @@ impl Text for PsGame {
             .enumerate()
             .filter(|(_, (e, s))| e != s)
             .map(|(i, (e, s))| {
-                format!("({},{}) {} instead of {}", i / height, i % height, names(s), names(e))
+                format!(
+                    "({},{}) {} instead of {}",
+                    i / height,
+                    i % height,
+                    names(s),
+                    names(e)
+                )
             })
             .collect();
         cells_diff(&cells)
@@ -562,7 +571,8 @@ mod tests {
     /// sizes, without calibration or hints.
     #[test]
     fn recorded_pages_read_as_their_levels() {
-        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/puzzlescript/page");
+        let root =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/puzzlescript/page");
         let load = |name: &str| {
             let text = std::fs::read_to_string(root.join(name)).unwrap();
             PsGame::new(compile(&text).unwrap(), name).unwrap()

@@ -216,7 +216,13 @@ impl Grid {
     /// The colours of cell (`i`, `j`): each sprite pixel's block sampled
     /// at its centre and two corners (the top half only with `scanline`);
     /// `None` when a block is not one colour or lies off the image.
-    pub fn cell_colors(&self, image: &RgbaImage, i: usize, j: usize, scanline: bool) -> Option<Cell> {
+    pub fn cell_colors(
+        &self,
+        image: &RgbaImage,
+        i: usize,
+        j: usize,
+        scanline: bool,
+    ) -> Option<Cell> {
         let p = self.cell / 5;
         let ph = if scanline { p.div_ceil(2) } else { p };
         let (w, h) = image.dimensions();
@@ -318,9 +324,12 @@ fn ring_is_background(look: &Look, image: &RgbaImage, grid: &Grid) -> bool {
     let top = r.y.checked_sub(1);
     let right = r.x + r.width;
     let bottom = r.y + r.height;
-    (r.y..bottom).step_by(step).all(|y| {
-        left.is_none_or(|x| bg(x, y)) && bg(right, y)
-    }) && (r.x..right).step_by(step).all(|x| top.is_none_or(|y| bg(x, y)) && bg(x, bottom))
+    (r.y..bottom)
+        .step_by(step)
+        .all(|y| left.is_none_or(|x| bg(x, y)) && bg(right, y))
+        && (r.x..right)
+            .step_by(step)
+            .all(|x| top.is_none_or(|y| bg(x, y)) && bg(x, bottom))
 }
 
 /// A level found on a screenshot: its grid and the colours of its cells.
@@ -394,7 +403,8 @@ mod tests {
 
     fn paint(look: &Look, grid: &Grid, cells: &[Vec<u64>], size: (u32, u32)) -> RgbaImage {
         let bg = look.background;
-        let mut img = RgbaImage::from_pixel(size.0, size.1, image::Rgba([bg[0], bg[1], bg[2], 255]));
+        let mut img =
+            RgbaImage::from_pixel(size.0, size.1, image::Rgba([bg[0], bg[1], bg[2], 255]));
         let p = grid.cell / 5;
         for i in 0..grid.width {
             for j in 0..grid.height {
@@ -426,13 +436,23 @@ mod tests {
     fn a_painted_level_is_found_and_explained_with_its_hidden_objects_from_the_hint() {
         let game = compile(GAME).unwrap();
         let look = Look::of(&game);
-        let Level::Map { width, height, cells, .. } = &game.levels[0] else {
+        let Level::Map {
+            width,
+            height,
+            cells,
+            ..
+        } = &game.levels[0]
+        else {
             panic!()
         };
         let ow = game.object_words;
         let mut per_cell: Vec<Vec<u64>> = cells.chunks(ow).map(<[u64]>::to_vec).collect();
         // A transparent marker under the player: invisible.
-        let marker = game.objects.iter().position(|o| o.name == "marker").unwrap();
+        let marker = game
+            .objects
+            .iter()
+            .position(|o| o.name == "marker")
+            .unwrap();
         bits::set(&mut per_cell[height + 1], marker);
         let canvas = canvas_candidates(700, 500)[0];
         let grid = layout(canvas, *width, *height).unwrap();
@@ -441,7 +461,9 @@ mod tests {
         assert_eq!(seen.grid, grid);
         let plain = look.explain(&seen.cells[height + 1], None).unwrap();
         assert!(!bits::get(&plain, marker), "the marker cannot be seen");
-        let hinted = look.explain(&seen.cells[height + 1], Some(&per_cell[height + 1])).unwrap();
+        let hinted = look
+            .explain(&seen.cells[height + 1], Some(&per_cell[height + 1]))
+            .unwrap();
         assert_eq!(hinted, per_cell[height + 1]);
         for (k, c) in seen.cells.iter().enumerate() {
             assert_eq!(look.render(&look.explain(c, None).unwrap()), *c, "cell {k}");
