@@ -3,7 +3,8 @@
 //! message screens passed with X, every plan proven shortest), a level of
 //! octat (`late` and `cancel` rules) validated against its proven
 //! shortest solution, a `message` fired by a rule mid-level closed with
-//! X, a key pressed behind the bot's back (undo, `z`) absorbed by
+//! X, a `flickscreen` level read through the window the page shows,
+//! a key pressed behind the bot's back (undo, `z`) absorbed by
 //! re-reading and re-planning; and the refusals, before any display or
 //! browser is started, of a source with a syntax error and of a
 //! `realtime_interval` game.
@@ -115,6 +116,23 @@ fn a_message_fired_by_a_rule_is_closed_and_the_level_won() {
         .collect();
     assert_eq!(solution, ["r", "r", "r", "x (message)"], "{g}");
     assert_eq!(g["mismatches"], 0, "{g}");
+}
+
+#[test]
+fn a_flickscreen_level_is_read_through_its_window() {
+    let Some(games) = engine_page() else { return };
+    let out = run(gridbot(None).env("GRIDBOT_GAMES", &games).args([
+        "validate",
+        "puzzlescript",
+        data("flickscreen.txt").to_str().unwrap(),
+        "--levels",
+        "1",
+    ]));
+    assert_success(&out);
+    // Six steps right, the page flicking to the second screen after four.
+    let text = stdout(&out);
+    assert!(text.contains("level 1: 6 keys rrrrrr (proven shortest)"), "{text}");
+    assert!(text.contains(", 0 mismatches"), "{text}");
 }
 
 #[test]

@@ -42,11 +42,8 @@ pub enum Refused {
          gridbot cannot plan it; nothing was sent to the page"
     )]
     Realtime,
-    /// The page shows a window of the level that follows the player.
-    #[error(
-        "the game sets {0}: the page shows only a window of the level around the player, \
-         which gridbot does not read yet; nothing was sent to the page"
-    )]
+    /// A window size that is not `WxH`.
+    #[error("the game's {0} is not a size WxH; nothing was sent to the page")]
     Window(&'static str),
     /// No level to play.
     #[error("the game has no level to play")]
@@ -88,6 +85,45 @@ pub struct PsReading {
     pub area: Rect,
 }
 
+/// The window of the level the page shows (`flickscreen WxH`: screens
+/// of W x H cells, the one holding the player; `zoomscreen WxH`: W x H
+/// cells centred on the player, kept inside the level).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct View {
+    /// Cells across.
+    pub width: usize,
+    /// Cells down.
+    pub height: usize,
+    /// `zoomscreen` (else `flickscreen`).
+    pub zoom: bool,
+}
+
+impl View {
+    /// The window `game` sets, if any; an error names a size that is not
+    /// `WxH`.
+    pub fn of(game: &Game) -> Result<Option<View>, Refused> {
+        for (option, zoom) in [("flickscreen", false), ("zoomscreen", true)] {
+            let Some(value) = game.metadata.get(option) else {
+                continue;
+            };
+            let size = value
+                .trim()
+                .split_once(['x', 'X'])
+                .and_then(|(a, b)| Some((a.trim().parse().ok()?, b.trim().parse().ok()?)))
+                .filter(|&(a, b): &(usize, usize)| a > 0 && b > 0);
+            let Some((width, height)) = size else {
+                return Err(Refused::Window(option));
+            };
+            return Ok(Some(View {
+                width,
+                height,
+                zoom,
+            }));
+        }
+        Ok(None)
+    }
+}
+
 /// A PuzzleScript game as the play loop sees it.
 #[derive(Debug)]
 pub struct PsGame {
@@ -96,6 +132,7 @@ pub struct PsGame {
     random: bool,
     name: String,
     sizes: Vec<(usize, usize)>,
+    window: Option<View>,
     /// Memory the search may hold.
     pub memory_limit_bytes: usize,
     /// States the reader prefers when they paint what is seen: the last
@@ -110,20 +147,20 @@ impl PsGame {
         if game.flag("realtime_interval") {
             return Err(Refused::Realtime);
         }
-        for option in ["flickscreen", "zoomscreen"] {
-            if game.flag(option) {
-                return Err(Refused::Window(option));
-            }
-        }
-        let sizes = level_sizes(&game);
+        let window = View::of(&game)?;
+        let mut sizes = level_sizes(&game);
         if sizes.is_empty() {
             return Err(Refused::NoLevel);
+        }
+        if let Some(v) = window {
+            sizes = vec![(v.width, v.height)];
         }
         Ok(PsGame {
             look: Look::of(&game),
             random: is_random(&game),
             name: name.to_string(),
             sizes,
+            window,
             game,
             memory_limit_bytes: 1 << 30,
             hints: RefCell::new(Vec::new()),
@@ -238,7 +275,7 @@ impl PsGame {
         let mut sizes: Vec<(usize, usize)> = hints
             .iter()
             .map(|h| self.size_of(h.level))
-            .filter(|s| s.0 > 0)
+            .filter(|s| s.0 > 0 && self.window.is_none())
             .collect();
         sizes.extend(self.sizes.iter().copied());
         sizes.dedup();
@@ -283,20 +320,26 @@ impl PsGame {
     fn identify(&self, seen: &Seen, hints: &[PsState]) -> Result<PsState, ReadFailure> {
         let dims = (seen.grid.width, seen.grid.height);
         let ow = self.game.object_words;
+        let blank = self.look.render(&[]);
+        // Cells of the screen whose level cell paints what is seen.
         let agree = |s: &PsState| {
-            s.objects
-                .chunks(ow)
+            self.shown(s)
+                .iter()
                 .zip(&seen.cells)
-                .filter(|(o, c)| self.look.render(o) == **c)
+                .filter(|(k, c)| match k {
+                    Some(k) => self.look.render(&s.objects[k * ow..(k + 1) * ow]) == **c,
+                    None => **c == blank,
+                })
                 .count()
         };
+        let fits = |level: usize| self.window.is_some() || self.size_of(level) == dims;
         for h in hints.iter().filter(|h| !h.message) {
-            if self.size_of(h.level) == dims && agree(h) == seen.cells.len() {
+            if fits(h.level) && agree(h) == seen.cells.len() {
                 return Ok(h.clone());
             }
         }
         let starts: Vec<PsState> = (0..self.game.levels.len())
-            .filter(|&i| self.size_of(i) == dims)
+            .filter(|&i| fits(i))
             .filter_map(|i| self.start_of(i))
             .collect();
         if let Some(s) = starts.iter().find(|s| agree(s) == seen.cells.len()) {
@@ -304,17 +347,20 @@ impl PsGame {
         }
         let base = hints
             .iter()
-            .find(|h| self.size_of(h.level) == dims)
+            .find(|h| !h.message && fits(h.level))
             .cloned()
             .or_else(|| starts.iter().max_by_key(|s| agree(s)).cloned())
             .ok_or_else(|| ReadFailure("no level of this size".into()))?;
-        let mut objects = Vec::with_capacity(base.objects.len());
-        for (o, c) in base.objects.chunks(ow).zip(&seen.cells) {
-            let cell = self
+        // What is off the screen stays as expected.
+        let mut objects = base.objects.clone();
+        for (k, c) in self.shown(&base).iter().zip(&seen.cells) {
+            let Some(k) = *k else { continue };
+            let cell = &mut objects[k * ow..(k + 1) * ow];
+            let read = self
                 .look
-                .explain(c, Some(o))
+                .explain(c, Some(cell))
                 .ok_or_else(|| ReadFailure("a cell no stack of objects paints".into()))?;
-            objects.extend(cell);
+            cell.copy_from_slice(&read);
         }
         let mut state = PsState {
             level: base.level,
@@ -324,6 +370,51 @@ impl PsGame {
         };
         state.won = self.conditions_hold(&state);
         Ok(state)
+    }
+
+    /// The level cell each cell of the screen shows (column by column),
+    /// `None` where the screen shows only background: the whole level, or
+    /// with `flickscreen`/`zoomscreen` the window the page draws around
+    /// the first player cell, as its `redraw` computes it.
+    pub fn shown(&self, state: &PsState) -> Vec<Option<usize>> {
+        let (w, h) = self.size_of(state.level);
+        let Some(view) = self.window else {
+            return (0..w * h).map(Some).collect();
+        };
+        let (sw, sh) = (view.width, view.height);
+        let ow = self.game.object_words;
+        let (all, mask) = &self.game.player;
+        let player = state.objects.chunks(ow).position(|c| {
+            if *all {
+                super::bits::subset(mask, c)
+            } else {
+                super::bits::meets(mask, c)
+            }
+        });
+        let (mini, minj) = match player {
+            None => (0, 0),
+            Some(p) => {
+                let (px, py) = ((p / h) as i64, (p % h) as i64);
+                let (sw, sh, w, h) = (sw as i64, sh as i64, w as i64, h as i64);
+                if view.zoom {
+                    (
+                        (px - sw / 2).min(w - sw).max(0),
+                        (py - sh / 2).min(h - sh).max(0),
+                    )
+                } else {
+                    ((px / sw) * sw, (py / sh) * sh)
+                }
+            }
+        };
+        let (mini, minj) = (mini as usize, minj as usize);
+        let mut out = Vec::with_capacity(sw * sh);
+        for i in 0..sw {
+            for j in 0..sh {
+                let (x, y) = (mini + i, minj + j);
+                out.push((x < w && y < h).then_some(x * h + y));
+            }
+        }
+        out
     }
 
     /// The keys of a search from `state`, with a [`PsMove::Dismiss`]
@@ -607,10 +698,35 @@ mod tests {
             PsGame::new(compile(&src).unwrap(), "t").err(),
             Some(Refused::Realtime)
         );
-        let src = MESSAGE_GAME.replace("OBJECTS", "flickscreen 5x3\n\nOBJECTS");
+        let src = MESSAGE_GAME.replace("OBJECTS", "zoomscreen 5\n\nOBJECTS");
         assert_eq!(
             PsGame::new(compile(&src).unwrap(), "t").err(),
-            Some(Refused::Window("flickscreen"))
+            Some(Refused::Window("zoomscreen"))
         );
+    }
+
+    #[test]
+    fn the_window_follows_the_player_as_the_page_draws_it() {
+        let src = MESSAGE_GAME.replace("OBJECTS", "flickscreen 3x3\n\nOBJECTS");
+        let game = PsGame::new(compile(&src).unwrap(), "t").unwrap();
+        // The player at column 1 of a 6x3 level: the first screen.
+        let start = game.start_of(0).unwrap();
+        let shown = game.shown(&start);
+        assert_eq!(shown.len(), 9);
+        assert_eq!(shown[0], Some(0));
+        assert_eq!(shown[8], Some(2 * 3 + 2));
+        // Two steps right: column 3, the second screen (columns 3..6).
+        let mut s = start;
+        for _ in 0..2 {
+            s = game.predict(&s, PsMove::Key(Input::Right));
+        }
+        assert_eq!(game.shown(&s)[0], Some(3 * 3));
+        let src = MESSAGE_GAME.replace("OBJECTS", "zoomscreen 3x3\n\nOBJECTS");
+        let game = PsGame::new(compile(&src).unwrap(), "t").unwrap();
+        let start = game.start_of(0).unwrap();
+        // Centred on column 1 and kept inside the level: columns 0..3.
+        assert_eq!(game.shown(&start)[0], Some(0));
+        let s = game.predict(&start, PsMove::Key(Input::Right));
+        assert_eq!(game.shown(&s)[0], Some(3));
     }
 }
