@@ -131,7 +131,10 @@ fn a_flickscreen_level_is_read_through_its_window() {
     assert_success(&out);
     // Six steps right, the page flicking to the second screen after four.
     let text = stdout(&out);
-    assert!(text.contains("level 1: 6 keys rrrrrr (proven shortest)"), "{text}");
+    assert!(
+        text.contains("level 1: 6 keys rrrrrr (proven shortest)"),
+        "{text}"
+    );
     assert!(text.contains(", 0 mismatches"), "{text}");
 }
 
