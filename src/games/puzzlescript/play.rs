@@ -368,8 +368,37 @@ impl PsGame {
             message: false,
             won: false,
         };
+        if self.players(&state) == 0 {
+            return Err(ReadFailure(format!(
+                "no player of {} seen on the level (is the page still drawing?)",
+                self.name
+            )));
+        }
         state.won = self.conditions_hold(&state);
         Ok(state)
+    }
+
+    /// Cells of `state` holding the player (the first is the one the
+    /// page's window follows).
+    fn player_cells<'a>(&'a self, state: &'a PsState) -> impl Iterator<Item = usize> + 'a {
+        let ow = self.game.object_words;
+        let (all, mask) = &self.game.player;
+        state
+            .objects
+            .chunks(ow)
+            .enumerate()
+            .filter(move |(_, c)| {
+                if *all {
+                    super::bits::subset(mask, c)
+                } else {
+                    super::bits::meets(mask, c)
+                }
+            })
+            .map(|(i, _)| i)
+    }
+
+    fn players(&self, state: &PsState) -> usize {
+        self.player_cells(state).count()
     }
 
     /// The level cell each cell of the screen shows (column by column),
@@ -382,16 +411,7 @@ impl PsGame {
             return (0..w * h).map(Some).collect();
         };
         let (sw, sh) = (view.width, view.height);
-        let ow = self.game.object_words;
-        let (all, mask) = &self.game.player;
-        let player = state.objects.chunks(ow).position(|c| {
-            if *all {
-                super::bits::subset(mask, c)
-            } else {
-                super::bits::meets(mask, c)
-            }
-        });
-        let (mini, minj) = match player {
+        let (mini, minj) = match self.player_cells(state).next() {
             None => (0, 0),
             Some(p) => {
                 let (px, py) = ((p / h) as i64, (p % h) as i64);

@@ -304,7 +304,10 @@ pub fn read_cells(look: &Look, image: &RgbaImage, grid: &Grid) -> Option<Vec<Cel
             cells.push(c);
         }
     }
-    Some(cells)
+    // A canvas of background only (the page between two screens) is no
+    // level.
+    let blank = [look.background; 25];
+    cells.iter().any(|c| *c != blank).then_some(cells)
 }
 
 /// True when the pixels just outside the grid (where inside the image)
@@ -469,5 +472,9 @@ mod tests {
             assert_eq!(look.render(&look.explain(c, None).unwrap()), *c, "cell {k}");
         }
         assert!(!is_text_screen(&look, &image));
+        // The page between two screens: only background, no level.
+        let bg = look.background;
+        let blank = RgbaImage::from_pixel(700, 500, image::Rgba([bg[0], bg[1], bg[2], 255]));
+        assert!(find_level(&look, &blank, &[(5, 3)]).is_none());
     }
 }
