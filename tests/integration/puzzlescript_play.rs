@@ -3,7 +3,8 @@
 //! message screens passed with X, every plan proven shortest), a level of
 //! octat (`late` and `cancel` rules) validated against its proven
 //! shortest solution, a `message` fired by a rule mid-level closed with
-//! X, a `flickscreen` level read through the window the page shows,
+//! X, a `flickscreen` level read through the window the page shows, a
+//! game with randomness re-planned after every key,
 //! a key pressed behind the bot's back (undo, `z`) absorbed by
 //! re-reading and re-planning; and the refusals, before any display or
 //! browser is started, of a source with a syntax error and of a
@@ -136,6 +137,31 @@ fn a_flickscreen_level_is_read_through_its_window() {
         "{text}"
     );
     assert!(text.contains(", 0 mismatches"), "{text}");
+}
+
+#[test]
+fn a_game_with_randomness_is_replanned_and_never_called_shortest() {
+    let Some(games) = engine_page() else { return };
+    let dir = TempDir::new("ps-random");
+    let path = dir.join("report.json");
+    let out = run(gridbot(None).env("GRIDBOT_GAMES", &games).args([
+        "validate",
+        "puzzlescript",
+        data("random.txt").to_str().unwrap(),
+        "--levels",
+        "1",
+        "--report",
+        path.to_str().unwrap(),
+    ]));
+    assert_success(&out);
+    let text = stdout(&out);
+    assert!(text.contains("random game: not called shortest"), "{text}");
+    let g = &report(&path)["games"][0];
+    assert_eq!(g["result"], "won", "{g}");
+    assert_eq!(g["bot_moves"], 5, "{g}");
+    assert_eq!(g["proven_optimal"], false, "{g}");
+    // A plan of one key each time.
+    assert!(g["solves"].as_u64().unwrap() >= 5, "{g}");
 }
 
 #[test]
