@@ -77,6 +77,30 @@ const CASES: &[(&str, &str, How)] = &[
         ]),
     ),
     (
+        "play",
+        "puzzlescript",
+        Covered {
+            source: include_str!("puzzlescript_play.rs"),
+            test: "a_key_pressed_behind_the_bots_back_is_absorbed",
+        },
+    ),
+    (
+        "demo",
+        "puzzlescript",
+        Covered {
+            source: include_str!("puzzlescript_play.rs"),
+            test: "microban_levels_1_to_3_are_won_in_a_row",
+        },
+    ),
+    (
+        "validate",
+        "puzzlescript",
+        Covered {
+            source: include_str!("puzzlescript_play.rs"),
+            test: "an_octat_level_with_late_and_cancel_rules_is_validated",
+        },
+    ),
+    (
         "bench",
         "puzzlescript",
         Run(&[

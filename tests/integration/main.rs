@@ -27,6 +27,7 @@ mod play_errors;
 mod play_recovery;
 mod play_sgt_solver;
 mod puzzlescript;
+mod puzzlescript_play;
 mod puzzlescript_solve;
 mod reliability;
 mod rush_enumerate;

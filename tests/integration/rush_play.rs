@@ -13,9 +13,9 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use crate::play_util::{report, xdotool, Interference};
-use crate::util::{assert_success, gridbot, run, shared_games, stdout, TempDir};
+use crate::util::{assert_success, gridbot, run, shared_games_in_chromium, stdout, TempDir};
 use gridbot::display::VirtualDisplay;
-use gridbot::hosts::browser::{find_chromium, Browser, BrowserOptions};
+use gridbot::hosts::browser::{Browser, BrowserOptions};
 
 /// A 20-move puzzle (a farthest position of the 14,580-position cluster
 /// that `gridbot generate rush --moves 20 --seed 2` gives; proven by the
@@ -26,12 +26,7 @@ const GAME_TIMEOUT: Duration = Duration::from_secs(120);
 
 /// The shared games folder holding rush-web/, or `None` (after saying why).
 fn rush_web() -> Option<PathBuf> {
-    let root = shared_games("rush-web/index.html")?;
-    if let Err(e) = find_chromium() {
-        println!("skipped: {e}");
-        return None;
-    }
-    Some(root)
+    shared_games_in_chromium("rush-web/index.html")
 }
 
 #[test]

@@ -232,3 +232,14 @@ pub fn shared_games(page: &str) -> Option<PathBuf> {
         None
     }
 }
+
+/// [`shared_games`] for a page played in Chromium: `None` (after saying
+/// why) also when Chromium is not installed.
+pub fn shared_games_in_chromium(page: &str) -> Option<PathBuf> {
+    let root = shared_games(page)?;
+    if let Err(e) = gridbot::hosts::browser::find_chromium() {
+        println!("skipped: {e}");
+        return None;
+    }
+    Some(root)
+}

@@ -29,7 +29,9 @@ pub static GAME: GameCli = GameCli {
          runs it (rule groups, ellipses, late rules, movement by collision layer, cancel, \
          again, win, restart, checkpoint, rigid, random with the reference's seeded \
          generator). Conformance is measured by replaying the reference's own recorded \
-         sessions.",
+         sessions. Played in Chromium on the reference engine's own page (the shared games' \
+         template filled with the game's source): the level is read off the canvas by the \
+         game's own sprites, every key predicted by the engine and checked on the screen.",
     entries,
 };
 
@@ -40,6 +42,21 @@ fn entries() -> Vec<Entry> {
             verbs::SOLVE,
             "Find a shortest key sequence for a level of a PuzzleScript game",
             |a: SolveArgs| run_solve(&a),
+        ),
+        Entry::new(
+            verbs::PLAY,
+            "Play a PuzzleScript game on its page already open in Chromium, key by key",
+            super::cli_play::run_play,
+        ),
+        Entry::new(
+            verbs::DEMO,
+            "Open a PuzzleScript game's page in Chromium on a virtual display and play it level after level (default: microban)",
+            super::cli_play::run_demo,
+        ),
+        Entry::new(
+            verbs::VALIDATE,
+            "Play levels of a PuzzleScript game in Chromium: keys played, proven shortest or not, won as the page shows",
+            super::cli_play::run_validate,
         ),
         Entry::new(
             verbs::BENCH,

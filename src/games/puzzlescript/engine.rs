@@ -159,6 +159,17 @@ impl<'g> Engine<'g> {
         self.queue.clear();
     }
 
+    /// The text of the last `message` command a turn played (empty if
+    /// none since [`Engine::clear_message`]).
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+
+    /// Forgets the last message (before a turn whose message matters).
+    pub fn clear_message(&mut self) {
+        self.message.clear();
+    }
+
     /// Undoes the last turn (the test runner's `undo`).
     pub fn undo(&mut self) {
         if self.game.flag("noundo") {

@@ -2,16 +2,23 @@
 //! folder reads a game's source ([`parse`]), compiles its rules
 //! ([`rules`], [`compile`]), and runs its turns exactly as the reference
 //! JavaScript engine does ([`engine`]), so that recorded sessions of the
-//! reference replay to the same final level ([`conformance`]).
+//! reference replay to the same final level ([`conformance`]). It plays
+//! them on the reference's own page in Chromium ([`page`], [`read`],
+//! [`play`], [`cli_play`]).
 
 pub mod bits;
 pub mod cli;
+pub mod cli_play;
 pub mod compile;
 pub mod conformance;
 pub mod engine;
 pub mod error;
 pub mod matching;
+pub mod page;
+pub mod palette;
 pub mod parse;
+pub mod play;
+pub mod read;
 pub mod reference;
 pub mod rng;
 pub mod rules;

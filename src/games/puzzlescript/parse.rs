@@ -136,39 +136,15 @@ const NO_VALUE: [&str; 10] = [
     "scanline",
 ];
 
-/// The colour names of the palettes.
-pub const COLOR_NAMES: [&str; 26] = [
-    "black",
-    "white",
-    "gray",
-    "darkgray",
-    "lightgray",
-    "grey",
-    "darkgrey",
-    "lightgrey",
-    "red",
-    "darkred",
-    "lightred",
-    "brown",
-    "darkbrown",
-    "lightbrown",
-    "orange",
-    "yellow",
-    "green",
-    "darkgreen",
-    "lightgreen",
-    "blue",
-    "lightblue",
-    "darkblue",
-    "purple",
-    "pink",
-    "transparent",
-    "transparent",
-];
+/// The colour names the reference accepts: its palettes' names
+/// ([`super::palette::NAMES`]) and `transparent`.
+fn color_names() -> impl Iterator<Item = &'static str> {
+    super::palette::NAMES.iter().copied().chain(["transparent"])
+}
 
 /// True if `w` (lower-case) is a colour the reference accepts.
 pub fn is_color(w: &str) -> bool {
-    if COLOR_NAMES.contains(&w) {
+    if color_names().any(|n| n == w) {
         return true;
     }
     match w.strip_prefix('#') {
@@ -191,9 +167,8 @@ fn color_prefix(s: &str) -> Option<&str> {
         };
         return Some(&s[..n + 1]);
     }
-    COLOR_NAMES
-        .iter()
-        .filter(|c| s.starts_with(**c))
+    color_names()
+        .filter(|c| s.starts_with(c))
         .max_by_key(|c| c.len())
         .map(|c| &s[..c.len()])
 }

@@ -77,16 +77,38 @@ pub fn is_random(game: &Game) -> bool {
 impl<'g> LevelProblem<'g> {
     /// Playable level `n` (from 1) of `game`.
     pub fn new(game: &'g Game, n: usize) -> Result<LevelProblem<'g>, SolveError> {
+        LevelProblem::from(game, level_index(game, n)?, None)
+    }
+
+    /// A search on the level at `index` of `game.levels` (messages
+    /// count) from `objects`, a position the engine played there.
+    pub fn at(
+        game: &'g Game,
+        index: usize,
+        objects: &[u64],
+    ) -> Result<LevelProblem<'g>, SolveError> {
+        LevelProblem::from(game, index, Some(objects))
+    }
+
+    fn from(
+        game: &'g Game,
+        index: usize,
+        objects: Option<&[u64]>,
+    ) -> Result<LevelProblem<'g>, SolveError> {
         if game.flag("realtime_interval") {
             return Err(SolveError::Realtime);
         }
-        let index = level_index(game, n)?;
-        let mut start = Engine::new(game, index, "gridbot")
-            .ok_or(SolveError::NoLevel { asked: n, count: 0 })?;
+        let mut start = Engine::new(game, index, "gridbot").ok_or(SolveError::NoLevel {
+            asked: index + 1,
+            count: 0,
+        })?;
         start.advance_on_win = false;
         while start.againing {
             start.againing = false;
             start.turn(None);
+        }
+        if let Some(o) = objects {
+            start.set_objects(o);
         }
         let mut inputs = vec![Input::Up, Input::Down, Input::Left, Input::Right];
         if !game.flag("noaction") {
