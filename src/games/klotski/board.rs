@@ -98,6 +98,17 @@ pub enum BoardError {
     /// No goal cell `.`.
     #[error("no exit: the map has no goal cell `.` for the target to reach")]
     NoGoal,
+    /// A block of a shape the board has no block of.
+    #[error("block {0:?} has a shape no block of this puzzle has")]
+    Shape(char),
+    /// A shape with more or fewer blocks than the board has of it.
+    #[error("{found} blocks of a shape the puzzle has {expected} of")]
+    Count {
+        /// Blocks of the shape on the board.
+        expected: usize,
+        /// Blocks of it given.
+        found: usize,
+    },
     /// The target's shape fits nowhere in the goal area.
     #[error("the target's shape fits nowhere on the goal cells `.`")]
     TargetNeverFits,
@@ -253,6 +264,54 @@ impl Board {
         Ok((board, start))
     }
 
+    /// The position of this board that `blocks` show (the target named
+    /// `*`, the other names free): every block on floor it may stand on,
+    /// apart, and of the shapes and numbers of the board's blocks.
+    pub fn position_of(&self, blocks: &[BlockSpec]) -> Result<Position, BoardError> {
+        check_blocks(self.width, self.height, &self.floor, blocks)?;
+        let mut per_class: Vec<Vec<u16>> = vec![Vec::new(); self.classes.len()];
+        for b in blocks {
+            let (corner, offsets) = normalise(&b.cells);
+            let target = b.name == TARGET;
+            let i = self
+                .classes
+                .iter()
+                .position(|c| c.offsets == offsets && c.target == target)
+                .ok_or(BoardError::Shape(b.name))?;
+            per_class[i].push((corner.1 * self.width + corner.0) as u16);
+        }
+        let mut anchors = Vec::with_capacity(self.blocks());
+        for (c, mut list) in self.classes.iter().zip(per_class) {
+            if list.len() != c.slots.len() {
+                return Err(BoardError::Count {
+                    expected: c.slots.len(),
+                    found: list.len(),
+                });
+            }
+            list.sort_unstable();
+            anchors.extend(list);
+        }
+        Ok(Position {
+            anchors: anchors.into_boxed_slice(),
+        })
+    }
+
+    /// The blocks of `pos`, lettered as [`Board::render`] letters them.
+    pub fn blocks_of(&self, pos: &Position) -> Vec<BlockSpec> {
+        (0..self.blocks())
+            .map(|slot| BlockSpec {
+                name: self.names[slot],
+                cells: self.cells(pos, slot).iter().map(|&c| self.xy(c)).collect(),
+            })
+            .collect()
+    }
+
+    /// The target's shape: its cells from its bounding box's corner,
+    /// sorted by row then column.
+    pub fn target_shape(&self) -> &[(usize, usize)] {
+        &self.classes[0].offsets
+    }
+
     /// Columns.
     pub fn width(&self) -> usize {
         self.width
@@ -283,6 +342,19 @@ impl Board {
         let c = &self.classes[self.class_of[slot] as usize];
         let at = c.fit[pos.anchors[slot] as usize] as usize;
         &c.cells[at..at + c.offsets.len()]
+    }
+
+    /// The class (shape) of the block in `slot`.
+    pub fn class_of(&self, slot: usize) -> usize {
+        self.class_of[slot] as usize
+    }
+
+    /// The slot of `pos` holding the block of class `class` anchored at
+    /// `anchor`, if there is one (blocks of one class never share an
+    /// anchor).
+    pub fn slot_of(&self, pos: &Position, class: usize, anchor: u16) -> Option<usize> {
+        let slots = self.classes.get(class)?.slots.clone();
+        slots.into_iter().find(|&s| pos.anchors[s] == anchor)
     }
 
     /// True when `slot` holds the target.
@@ -523,6 +595,12 @@ fn connected(cells: &[(usize, usize)]) -> bool {
         }
     }
     reached.iter().all(|&r| r)
+}
+
+/// The shape of `cells`: the cells from their bounding box's corner,
+/// sorted by row then column (as [`Board::target_shape`]).
+pub fn shape_of(cells: &[(usize, usize)]) -> Vec<(usize, usize)> {
+    normalise(cells).1
 }
 
 /// The corner of the cells' bounding box and the cells from it, sorted.

@@ -22,7 +22,9 @@ pub static GAME: GameCli = GameCli {
          distance along any path (GNOME Klotski's count). Maps in the game's own characters \
          (docs/klotski.md); the game's 28 puzzles in fixtures/klotski/puzzles.txt. Solver: \
          exact breadth-first search over positions where identical blocks are one (fewest \
-         moves; proves unsolvable maps).",
+         moves; proves unsolvable maps). Played on GNOME Klotski (gnome-klotski, GTK 3) by \
+         drags, the board found by its frame, the puzzle by the window's title, the game's \
+         move counter read.",
     entries,
 };
 
@@ -31,9 +33,24 @@ fn entries() -> Vec<Entry> {
     vec![
         Entry::new(verbs::SOLVE, "Solve Klotski puzzles", run_solve),
         Entry::new(
+            verbs::PLAY,
+            "Play the gnome-klotski window already open (its title names the puzzle)",
+            super::play_cli::run_play,
+        ),
+        Entry::new(
+            verbs::DEMO,
+            "gnome-klotski on a virtual display, a puzzle played to the win by drags",
+            super::play_cli::run_demo,
+        ),
+        Entry::new(
             verbs::BENCH,
             "Solve every puzzle of a file and compare with its stated minimum",
             run_bench,
+        ),
+        Entry::new(
+            verbs::FIXTURES,
+            "Check or record GNOME Klotski's screenshot fixtures",
+            super::play_cli::run_fixtures,
         ),
         Entry::new(
             verbs::ANALYSE,

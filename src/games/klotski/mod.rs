@@ -10,7 +10,10 @@
 //!   ([`crate::solver::bfs`]);
 //! - [`bench`]: `bench klotski`, every puzzle of a file against its stated
 //!   minimum;
-//! - [`cli`]: `solve|analyse|bench klotski`.
+//! - [`cli`]: `solve|analyse|bench klotski`;
+//! - [`read`]: the board off GNOME Klotski's window, found by its frame;
+//! - [`play`]: the play loop's roles and the gnome-klotski host;
+//! - [`play_cli`]: `play|demo|fixtures klotski`.
 //!
 //! The game's 28 puzzles are in `fixtures/klotski/puzzles.txt`
 //! (docs/klotski.md).
@@ -19,6 +22,9 @@ pub mod bench;
 pub mod board;
 pub mod cli;
 pub mod parse;
+pub mod play;
+pub mod play_cli;
+pub mod read;
 pub mod solve;
 
 pub use board::{BlockSpec, Board, BoardError, Floor, Move, Position};
