@@ -43,6 +43,11 @@ fn entries() -> Vec<Entry> {
             super::play_cli::run_demo,
         ),
         Entry::new(
+            verbs::VALIDATE,
+            "Play puzzles on gnome-klotski; compare the game's counter with the proven minima",
+            super::play_cli::run_validate,
+        ),
+        Entry::new(
             verbs::BENCH,
             "Solve every puzzle of a file and compare with its stated minimum",
             run_bench,

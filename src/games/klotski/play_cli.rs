@@ -6,6 +6,10 @@
 //!   found by itself), played to the win.
 //! - `demo klotski`: a virtual display with gnome-klotski on `--puzzle`
 //!   (default Only 18 Steps), played to the win.
+//! - `validate klotski`: `--puzzles` (default the four whose minima the
+//!   old game printed) each started in gnome-klotski and played; the
+//!   game's counter read at the win is compared with the proven minimum
+//!   and with the puzzles file's.
 //! - `fixtures klotski`: the screenshots of `fixtures/klotski/` read as the
 //!   boards their truth files give (`id` the puzzle's name).
 
@@ -16,17 +20,18 @@ use std::time::Duration;
 use anyhow::Context;
 use image::RgbaImage;
 
-use super::parse::parse_puzzles;
+use super::parse::{parse_puzzles, Puzzle};
 use super::play::{find_puzzle, game_puzzles, launch, KlotskiGame, KlotskiHost};
 use super::read::read;
 use crate::cli::fixtures::{FixtureGame, Reader, Reading, Truth};
 use crate::cli::play::{
-    config_from, load_calibration, parse_size, play_series, print_dry_run, start_display,
-    LoopArgs, SeriesOutput,
+    config_from, finish_run, game_line, load_calibration, parse_size, play_one, play_series,
+    print_dry_run, start_display, wait_until_gone, LoopArgs, SeriesOutput,
 };
-use crate::display::x11;
+use crate::display::{x11, DisplayChild, VirtualDisplay};
+use crate::play::engine::GameContext;
 use crate::play::x11::open_screen;
-use crate::play::{GameRecord, PlayConfig};
+use crate::play::{GameRecord, GameResult, PlayConfig};
 
 /// The built-in calibration (timings).
 pub const DEFAULT_CALIBRATION: &str = include_str!("../../../calibration/klotski.toml");
@@ -66,6 +71,43 @@ pub struct DemoArgs {
     pub common: LoopArgs,
 }
 
+/// `gridbot validate klotski`.
+#[derive(Debug, Clone, clap::Args)]
+pub struct ValidateArgs {
+    /// The puzzles, by name, separated by commas.
+    #[arg(long, default_value = "Only 18 Steps,Daisy,Violet,Poppy")]
+    pub puzzles: String,
+    /// The game window's size.
+    #[arg(long, default_value = "600x520", value_name = "WxH", value_parser = crate::cli::args::valid_screen_size)]
+    pub window_size: String,
+    /// The virtual screen's size.
+    #[arg(long, default_value = "1024x768", value_name = "WxH", value_parser = crate::cli::args::valid_screen_size)]
+    pub screen: String,
+    /// The options every play command takes.
+    #[command(flatten)]
+    pub common: LoopArgs,
+}
+
+/// gnome-klotski started on `display` on puzzle number `level` (titled
+/// `name`), with its throwaway settings folder (kept while it runs).
+fn start_game(
+    display: &VirtualDisplay,
+    level: usize,
+    name: &str,
+    window: (u32, u32),
+) -> anyhow::Result<(tempfile::TempDir, DisplayChild)> {
+    let home = tempfile::tempdir().context("cannot make a settings folder for gnome-klotski")?;
+    let mut command =
+        launch(level, window, home.path()).context("cannot write gnome-klotski's settings")?;
+    let child = display
+        .spawn(&mut command)
+        .context("cannot start gnome-klotski (./dev deps installs it)")?;
+    display
+        .wait_for_window(name, Duration::from_secs(30))
+        .context("gnome-klotski's window did not appear")?;
+    Ok((home, child))
+}
+
 fn config(common: &LoopArgs) -> anyhow::Result<PlayConfig> {
     let c = load_calibration(
         common.calibration.as_deref(),
@@ -81,7 +123,11 @@ fn extra_line(r: &GameRecord) -> Option<String> {
         "the game counted {} moves, the bot played {}{}",
         r.moves,
         r.bot_moves,
-        if r.moves_disagree { " (they disagree)" } else { "" }
+        if r.moves_disagree {
+            " (they disagree)"
+        } else {
+            ""
+        }
     ))
 }
 
@@ -137,8 +183,8 @@ pub fn run_demo(args: DemoArgs) -> anyhow::Result<ExitCode> {
     let window = parse_size(&args.window_size)?;
     let display = start_display(parse_size(&args.screen)?)?;
     let home = tempfile::tempdir().context("cannot make a settings folder for gnome-klotski")?;
-    let mut command = launch(level, window, home.path())
-        .context("cannot write gnome-klotski's settings")?;
+    let mut command =
+        launch(level, window, home.path()).context("cannot write gnome-klotski's settings")?;
     let _program = display
         .spawn(&mut command)
         .context("cannot start gnome-klotski (./dev deps installs it)")?;
@@ -171,6 +217,78 @@ pub fn run_demo(args: DemoArgs) -> anyhow::Result<ExitCode> {
             extra_line: &extra_line,
         },
     )
+}
+
+/// Runs `gridbot validate klotski`.
+pub fn run_validate(args: ValidateArgs) -> anyhow::Result<ExitCode> {
+    let chosen: Vec<(usize, Puzzle)> = args
+        .puzzles
+        .split(',')
+        .filter(|n| !n.trim().is_empty())
+        .map(|n| find_puzzle(n).with_context(|| format!("GNOME Klotski has no puzzle {n:?}")))
+        .collect::<anyhow::Result<_>>()?;
+    if chosen.is_empty() {
+        anyhow::bail!("--puzzles names no puzzle");
+    }
+    let config = config(&args.common)?;
+    let window = parse_size(&args.window_size)?;
+    let display = start_display(parse_size(&args.screen)?)?;
+    println!(
+        "validate: {} puzzles of gnome-klotski on virtual display {} ({})",
+        chosen.len(),
+        display.name(),
+        args.screen
+    );
+    let (mut records, mut problems) = (Vec::new(), Vec::new());
+    for (i, (level, p)) in chosen.iter().enumerate() {
+        let game_process = start_game(&display, *level, &p.name, window)?;
+        let mut screen = open_screen(Some(&p.name))?;
+        let context = GameContext {
+            id: Some(p.name.clone()),
+            limit: None,
+            game_solver_moves: p.moves.map(|m| m as usize),
+        };
+        let game = KlotskiGame::new(p);
+        let host = KlotskiHost {
+            puzzle: p.name.clone(),
+        };
+        match play_one(&game, &host, &mut screen, config.clone(), i + 1, &context)? {
+            Ok(f) => {
+                let r = f.record;
+                println!("{}", game_line(&r));
+                let file = p.moves.map_or("-".into(), |m| m.to_string());
+                println!(
+                    "      {}: proven minimum {}, the puzzles file {file}, the game counted {}",
+                    p.name, r.lower_bound, r.moves
+                );
+                if r.result != GameResult::Won || Some(r.moves as u32) != p.moves {
+                    problems.push(format!(
+                        "{}: {} in {} moves (the file says {file})",
+                        p.name,
+                        format!("{:?}", r.result).to_lowercase(),
+                        r.moves
+                    ));
+                }
+                records.push(r);
+            }
+            Err(e) => problems.push(format!("{}: {e}", p.name)),
+        }
+        drop(game_process);
+        wait_until_gone(&display, &p.name)?;
+    }
+    finish_run(
+        &records,
+        args.common.report.as_deref(),
+        args.common.replace(),
+    )?;
+    for problem in &problems {
+        println!("problem: {problem}");
+    }
+    Ok(if problems.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
 }
 
 /// Runs `gridbot fixtures klotski`.

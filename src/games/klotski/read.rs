@@ -194,7 +194,11 @@ fn joined(image: &RgbaImage, g: &Geometry, x: usize, y: usize, right: bool) -> b
             } else {
                 g.point(x, y + 1, f, 0.0)
             };
-            let p = if right { (p.0 + d, p.1) } else { (p.0, p.1 + d) };
+            let p = if right {
+                (p.0 + d, p.1)
+            } else {
+                (p.0, p.1 + d)
+            };
             blue(px(image, p))
         })
     })
