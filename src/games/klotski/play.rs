@@ -276,8 +276,7 @@ pub fn status_of(text: &str, puzzle: &str) -> StatusReading {
     };
     let moves = after
         .split_whitespace()
-        .filter(|t| !t.is_empty() && t.chars().all(|c| c.is_ascii_digit()))
-        .last()
+        .rfind(|t| !t.is_empty() && t.chars().all(|c| c.is_ascii_digit()))
         .and_then(|t| t.parse().ok());
     let result = if lower.contains("completed") {
         StatusResult::Completed
