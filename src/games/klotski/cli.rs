@@ -83,9 +83,9 @@ fn puzzles_of(arg: &str, name: Option<&str>) -> anyhow::Result<Vec<Puzzle>> {
     Ok(puzzles)
 }
 
-/// `gridbot solve klotski`.
+/// The arguments of `solve klotski` and `analyse klotski`.
 #[derive(Debug, clap::Args)]
-pub struct SolveArgs {
+pub struct PuzzleArgs {
     /// A map on one line (`|####|#*a#|#..#|`), a file of puzzles, or `-`.
     puzzles: String,
     /// Only the puzzle of this name (e.g. "Red Donkey").
@@ -98,7 +98,7 @@ pub struct SolveArgs {
     json: bool,
 }
 
-fn run_solve(args: SolveArgs) -> anyhow::Result<ExitCode> {
+fn run_solve(args: PuzzleArgs) -> anyhow::Result<ExitCode> {
     let puzzles = puzzles_of(&args.puzzles, args.puzzle.as_deref())?;
     let mut code = ExitCode::SUCCESS;
     for p in &puzzles {
@@ -208,22 +208,7 @@ fn run_bench(args: BenchArgs) -> anyhow::Result<ExitCode> {
     })
 }
 
-/// `gridbot analyse klotski`.
-#[derive(Debug, clap::Args)]
-pub struct AnalyseArgs {
-    /// A map on one line, a file of puzzles, or `-`.
-    puzzles: String,
-    /// Only the puzzle of this name.
-    #[arg(long)]
-    puzzle: Option<String>,
-    #[command(flatten)]
-    limits: SearchLimits,
-    /// Print JSON.
-    #[arg(long)]
-    json: bool,
-}
-
-fn run_analyse(args: AnalyseArgs) -> anyhow::Result<ExitCode> {
+fn run_analyse(args: PuzzleArgs) -> anyhow::Result<ExitCode> {
     for p in puzzles_of(&args.puzzles, args.puzzle.as_deref())? {
         let r = reachable(&p.board, &p.start, &args.limits.budget());
         let v = serde_json::json!({

@@ -182,15 +182,7 @@ pub fn run_demo(args: DemoArgs) -> anyhow::Result<ExitCode> {
     let config = config(&args.common)?;
     let window = parse_size(&args.window_size)?;
     let display = start_display(parse_size(&args.screen)?)?;
-    let home = tempfile::tempdir().context("cannot make a settings folder for gnome-klotski")?;
-    let mut command =
-        launch(level, window, home.path()).context("cannot write gnome-klotski's settings")?;
-    let _program = display
-        .spawn(&mut command)
-        .context("cannot start gnome-klotski (./dev deps installs it)")?;
-    display
-        .wait_for_window(&puzzle.name, Duration::from_secs(30))
-        .context("gnome-klotski's window did not appear")?;
+    let _game = start_game(&display, level, &puzzle.name, window)?;
     println!(
         "demo: gnome-klotski, puzzle {} ({}), on virtual display {} ({})",
         puzzle.name,
