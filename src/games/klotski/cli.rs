@@ -68,7 +68,13 @@ fn entries() -> Vec<Entry> {
 /// The puzzles of an argument (a map `|row|row|`, a file, or `-`), only
 /// the one called `name` when given.
 fn puzzles_of(arg: &str, name: Option<&str>) -> anyhow::Result<Vec<Puzzle>> {
-    let text = read_input(arg)?;
+    // A map on the command line starts with `|` (the shared board
+    // heuristic knows no walls or spaces).
+    let text = if arg.starts_with('|') && !std::path::Path::new(arg).exists() {
+        arg.to_string()
+    } else {
+        read_input(arg)?
+    };
     let mut puzzles = parse_puzzles(&text)
         .with_context(|| format!("reading puzzles from {}", source_name(arg)))?;
     if let Some(n) = name {
