@@ -6,6 +6,7 @@ pub mod fifteen;
 pub mod fling;
 pub mod flood;
 pub mod gemji;
+pub mod klotski;
 pub mod pegs;
 pub mod puzzlescript;
 pub mod registry;

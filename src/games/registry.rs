@@ -185,12 +185,13 @@ impl GameCli {
 }
 
 /// Every game gridbot knows, one line each.
-pub fn all() -> [&'static GameCli; 7] {
+pub fn all() -> [&'static GameCli; 8] {
     [
         &super::flood::cli::GAME,
         &super::fifteen::cli::GAME,
         &super::fling::cli::GAME,
         &super::gemji::cli::GAME,
+        &super::klotski::cli::GAME,
         &super::pegs::cli::GAME,
         &super::puzzlescript::cli::GAME,
         &super::rush::cli::GAME,

@@ -238,6 +238,62 @@ const CASES: &[(&str, &str, How)] = &[
         "pegs",
         Run(&["fixtures", "pegs", "check", "@ROOT/fixtures/pegs"]),
     ),
+    (
+        "solve",
+        "klotski",
+        Run(&["solve", "klotski", "|#*a#|#  #|#..#|"]),
+    ),
+    (
+        "play",
+        "klotski",
+        Covered {
+            source: include_str!("klotski_play.rs"),
+            test: "a_puzzle_started_over_behind_the_bots_back_is_won_from_the_start",
+        },
+    ),
+    (
+        "demo",
+        "klotski",
+        Covered {
+            source: include_str!("klotski_play.rs"),
+            test: "only_18_steps_is_won_on_gnome_klotski_in_18_moves",
+        },
+    ),
+    (
+        "validate",
+        "klotski",
+        Covered {
+            source: include_str!("klotski_play.rs"),
+            test: "validate_counts_violet_in_its_27_moves",
+        },
+    ),
+    (
+        "bench",
+        "klotski",
+        Run(&[
+            "bench",
+            "klotski",
+            "@ROOT/fixtures/klotski/puzzles.txt",
+            "--boards",
+            "2",
+        ]),
+    ),
+    (
+        "fixtures",
+        "klotski",
+        Run(&["fixtures", "klotski", "check", "@ROOT/fixtures/klotski"]),
+    ),
+    (
+        "analyse",
+        "klotski",
+        Run(&[
+            "analyse",
+            "klotski",
+            "@ROOT/fixtures/klotski/puzzles.txt",
+            "--puzzle",
+            "Daisy",
+        ]),
+    ),
     ("solve", "rush", Run(&["solve", "rush", RUSH_BOARD])),
     (
         "play",

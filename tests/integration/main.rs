@@ -19,6 +19,7 @@ mod every_verb;
 mod fifteen_play;
 mod fixtures_check;
 mod hostile_io;
+mod klotski_play;
 mod pegs_play;
 mod play_abort;
 mod play_dry_run;

@@ -1,0 +1,319 @@
+//! Klotski's exact solver: breadth-first search ([`crate::solver::bfs`])
+//! over canonical positions, so identical blocks are one (see
+//! [`super::board`]). A move is one block to any place it reaches, the
+//! game's own count, so the length found is the fewest moves GNOME Klotski
+//! can count for the puzzle; a search that runs dry proves the puzzle
+//! unsolvable.
+
+use super::board::{Board, Move, Position};
+use crate::solver::bfs::{bfs, count_reachable, Reachable};
+use crate::solver::{Budget, Keyed, Outcome, Problem};
+
+/// One board as a search problem.
+#[derive(Debug, Clone, Copy)]
+pub struct KlotskiProblem<'a> {
+    /// The board.
+    pub board: &'a Board,
+}
+
+impl Problem for KlotskiProblem<'_> {
+    type State = Position;
+    type Move = Move;
+
+    fn moves(&self, state: &Position, out: &mut Vec<Move>) {
+        self.board.moves(state, out);
+    }
+
+    fn apply(&self, state: &Position, mv: Move) -> Position {
+        self.board.apply(state, mv)
+    }
+
+    fn is_goal(&self, state: &Position) -> bool {
+        self.board.is_solved(state)
+    }
+}
+
+impl Keyed for KlotskiProblem<'_> {
+    type Key = Position;
+
+    fn key(&self, state: &Position) -> Position {
+        state.clone()
+    }
+}
+
+/// The fewest moves from `start`, proven, or the proof that there is
+/// none, within `budget`.
+pub fn solve(board: &Board, start: &Position, budget: &Budget) -> Outcome<Move> {
+    bfs(&KlotskiProblem { board }, start, budget)
+}
+
+/// The positions reachable from `start`: how many, how many solved, the
+/// farthest distance.
+pub fn reachable(board: &Board, start: &Position, budget: &Budget) -> Reachable {
+    count_reachable(&KlotskiProblem { board }, start, budget)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::{HashMap, HashSet, VecDeque};
+
+    use super::*;
+    use crate::games::klotski::board::{BlockSpec, Floor};
+    use crate::games::klotski::parse::parse_puzzles;
+    use crate::solver::problem::wins;
+    use crate::solver::testing::Rng;
+
+    /// The plain search the solver is checked against: positions are
+    /// whole maps with every block's letter (no identical blocks merged),
+    /// a block moves by single-cell steps as GNOME Klotski's rules say,
+    /// and one move is one block however far. Returns the fewest moves.
+    fn plain_bfs(width: usize, map: &[char], floor: &[Floor]) -> Option<u32> {
+        let solved = |m: &[char]| (0..m.len()).all(|c| m[c] != '*' || floor[c] == Floor::Goal);
+        let mut dist: HashMap<Vec<char>, u32> = HashMap::new();
+        let mut queue = VecDeque::from([map.to_vec()]);
+        dist.insert(map.to_vec(), 0);
+        while let Some(m) = queue.pop_front() {
+            let d = dist[&m];
+            if solved(&m) {
+                return Some(d);
+            }
+            let mut letters: Vec<char> = m
+                .iter()
+                .copied()
+                .filter(|&c| Floor::of_symbol(c).is_none())
+                .collect();
+            letters.sort_unstable();
+            letters.dedup();
+            for l in letters {
+                // Every map the block `l` reaches by single steps.
+                let mut inner = VecDeque::from([m.clone()]);
+                let mut seen = HashSet::from([m.clone()]);
+                while let Some(g) = inner.pop_front() {
+                    for (dx, dy) in [(1i64, 0i64), (-1, 0), (0, 1), (0, -1)] {
+                        if let Some(n) = step(width, &g, floor, l, dx, dy) {
+                            if seen.insert(n.clone()) {
+                                inner.push_back(n.clone());
+                                if !dist.contains_key(&n) {
+                                    dist.insert(n.clone(), d + 1);
+                                    queue.push_back(n);
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        None
+    }
+
+    /// The map after block `l` steps by `(dx, dy)`, if it may.
+    fn step(
+        width: usize,
+        g: &[char],
+        floor: &[Floor],
+        l: char,
+        dx: i64,
+        dy: i64,
+    ) -> Option<Vec<char>> {
+        let height = g.len() / width;
+        let mut n: Vec<char> = g
+            .iter()
+            .enumerate()
+            .map(|(c, &x)| if x == l { floor[c].symbol() } else { x })
+            .collect();
+        for c in (0..g.len()).filter(|&c| g[c] == l) {
+            let (x, y) = ((c % width) as i64 + dx, (c / width) as i64 + dy);
+            if x < 0 || y < 0 || x >= width as i64 || y >= height as i64 {
+                return None;
+            }
+            let t = y as usize * width + x as usize;
+            let free = match floor[t] {
+                Floor::Wall => false,
+                Floor::Exit => l == '*',
+                _ => true,
+            };
+            if !free || (g[t] != l && Floor::of_symbol(g[t]).is_none()) {
+                return None;
+            }
+            n[t] = l;
+        }
+        Some(n)
+    }
+
+    const SHAPES: [&[(usize, usize)]; 6] = [
+        &[(0, 0)],
+        &[(0, 0), (1, 0)],
+        &[(0, 0), (0, 1)],
+        &[(0, 0), (1, 0), (0, 1), (1, 1)],
+        &[(0, 0), (0, 1), (1, 1)],
+        &[(0, 0)],
+    ];
+
+    /// A random small board: walls, a goal the target fits, maybe an exit
+    /// cell, and up to five blocks besides the target, of a few shapes (many
+    /// identical).
+    fn random_board(rng: &mut Rng) -> (usize, Vec<char>, Vec<Floor>, Vec<BlockSpec>) {
+        let (w, h) = (3 + rng.below(2) as usize, 3 + rng.below(3) as usize);
+        let mut floor: Vec<Floor> = (0..w * h)
+            .map(|_| {
+                if rng.below(10) == 0 {
+                    Floor::Wall
+                } else {
+                    Floor::Open
+                }
+            })
+            .collect();
+        let tshape = SHAPES[rng.below(4) as usize];
+        let (gx, gy) = (
+            rng.below(w as u64 - 1) as usize,
+            rng.below(h as u64 - 1) as usize,
+        );
+        for &(dx, dy) in tshape {
+            floor[(gy + dy) * w + gx + dx] = Floor::Goal;
+        }
+        if rng.below(2) == 0 {
+            let c = rng.below((w * h) as u64) as usize;
+            if floor[c] == Floor::Open {
+                floor[c] = Floor::Exit;
+            }
+        }
+        let mut map: Vec<char> = floor.iter().map(|f| f.symbol()).collect();
+        let mut blocks = Vec::new();
+        for (i, name) in ['*', 'a', 'b', 'c', 'd', 'e'].into_iter().enumerate() {
+            let shape = if i == 0 {
+                tshape
+            } else {
+                SHAPES[rng.below(SHAPES.len() as u64) as usize]
+            };
+            for _try in 0..20 {
+                let (x, y) = (rng.below(w as u64) as usize, rng.below(h as u64) as usize);
+                let cells: Vec<(usize, usize)> =
+                    shape.iter().map(|&(dx, dy)| (x + dx, y + dy)).collect();
+                let ok = cells.iter().all(|&(u, v)| {
+                    u < w
+                        && v < h
+                        && map[v * w + u] == ' '
+                        && !(i == 0 && floor[v * w + u] == Floor::Goal)
+                });
+                if ok {
+                    for &(u, v) in &cells {
+                        map[v * w + u] = name;
+                    }
+                    blocks.push(BlockSpec { name, cells });
+                    break;
+                }
+            }
+            if i == 0 && blocks.is_empty() {
+                break;
+            }
+        }
+        (w, map, floor, blocks)
+    }
+
+    #[test]
+    fn the_solver_agrees_with_a_plain_search_on_random_boards() {
+        let mut rng = Rng::new(28);
+        let (mut solved, mut unsolvable, mut merged) = (0, 0, 0);
+        for i in 0..300 {
+            let (w, map, floor, blocks) = random_board(&mut rng);
+            let Ok((board, start)) = Board::new(w, map.len() / w, floor.clone(), &blocks) else {
+                continue;
+            };
+            merged += (board.classes() < board.blocks()) as usize;
+            let o = solve(&board, &start, &Budget::unlimited());
+            let expected = plain_bfs(w, &map, &floor);
+            assert_eq!(
+                o.len().map(|l| l as u32),
+                expected,
+                "board {i}: {}",
+                board.to_text(&start)
+            );
+            let p = KlotskiProblem { board: &board };
+            match &o.moves {
+                Some(m) => {
+                    solved += 1;
+                    assert!(o.proven_optimal && wins(&p, &start, m), "board {i}");
+                    let mut pos = start.clone();
+                    for &mv in m {
+                        let path = board.path(&pos, mv).unwrap();
+                        for pair in path.windows(2) {
+                            let ((x0, y0), (x1, y1)) = (board.xy(pair[0]), board.xy(pair[1]));
+                            assert_eq!(x0.abs_diff(x1) + y0.abs_diff(y1), 1, "board {i}");
+                        }
+                        pos = board.apply(&pos, mv);
+                    }
+                }
+                None => {
+                    unsolvable += 1;
+                    assert!(o.proven_unsolvable, "board {i}");
+                }
+            }
+        }
+        assert!(
+            solved > 100 && unsolvable > 5 && merged > 50,
+            "{solved} {unsolvable} {merged}"
+        );
+    }
+
+    #[test]
+    fn the_games_quick_puzzles_have_their_pinned_minima() {
+        // The old game's minima (Only 18 Steps 18, Daisy 28, Violet 27,
+        // Poppy 40) and gridbot's proven ones, from the puzzles file; the
+        // puzzles below 60,000 positions expanded.
+        let quick = [
+            ("Only 18 Steps", 18, 989),
+            ("Daisy", 28, 14980),
+            ("Violet", 27, 22306),
+            ("Poppy", 40, 56724),
+            ("Pansy", 28, 19771),
+            ("Red Donkey", 81, 23673),
+            ("Trail", 102, 28671),
+            ("Agatka", 30, 2717),
+            ("Bone", 14, 6073),
+            ("Cleopatra", 31, 2657),
+            ("Pennant Puzzle", 59, 1097),
+        ];
+        let all = parse_puzzles(include_str!("../../../fixtures/klotski/puzzles.txt")).unwrap();
+        for (name, moves, nodes) in quick {
+            let p = all.iter().find(|p| p.name == name).unwrap();
+            assert_eq!(p.moves, Some(moves), "{name}: the file");
+            let o = solve(&p.board, &p.start, &Budget::unlimited());
+            assert!(o.proven_optimal, "{name}");
+            assert_eq!((o.len(), o.nodes), (Some(moves as usize), nodes), "{name}");
+            assert!(wins(
+                &KlotskiProblem { board: &p.board },
+                &p.start,
+                o.moves.as_ref().unwrap()
+            ));
+        }
+    }
+
+    #[test]
+    fn identical_blocks_make_one_position() {
+        let p = &parse_puzzles("|*ab|\n|.  |\n").unwrap()[0];
+        let moved = parse_puzzles("|*ba|\n|.  |\n").unwrap();
+        assert_eq!(moved[0].start, p.start);
+        // Either square sliding down, or right, or the target down.
+        let r = reachable(&p.board, &p.start, &Budget::unlimited());
+        assert!(r.exhausted);
+        let o = solve(&p.board, &p.start, &Budget::unlimited());
+        assert_eq!(o.len(), Some(1));
+    }
+
+    #[test]
+    fn a_move_goes_round_corners_and_the_exit_lets_only_the_target_through() {
+        // The target walks down, right and down again in one move.
+        let p = &parse_puzzles("|#*##|\n|#  #|\n|## #|\n|##.#|\n").unwrap()[0];
+        let o = solve(&p.board, &p.start, &Budget::unlimited());
+        assert_eq!(o.len(), Some(1));
+        let path = p
+            .board
+            .path(&p.start, o.moves.as_ref().unwrap()[0])
+            .unwrap();
+        assert_eq!(path.len(), 5);
+        // A block may not cross the exit to free the way.
+        let q = &parse_puzzles("|*a-|\n|##.|\n").unwrap()[0];
+        let o = solve(&q.board, &q.start, &Budget::unlimited());
+        assert!(o.proven_unsolvable);
+    }
+}
