@@ -94,6 +94,22 @@ impl<M> Outcome<M> {
         self.moves.as_ref().map(Vec::len)
     }
 
+    /// The line a solve command prints before its figures: the plan
+    /// (`plan()`), or why there is none (proven unsolvable, or the budget
+    /// that stopped the search).
+    pub fn verdict(&self, plan: impl FnOnce() -> String) -> String {
+        if self.proven_unsolvable {
+            format!(
+                "unsolvable: no solution among the {} positions reachable",
+                self.nodes
+            )
+        } else if let Some(why) = self.stopped.filter(|_| self.moves.is_none()) {
+            format!("stopped by the {why} before a solution")
+        } else {
+            plan()
+        }
+    }
+
     /// `"proven"`, `"unproven"` or `"unsolvable"`: what the summary lines
     /// print as `optimal=`.
     pub fn optimality(&self) -> &'static str {

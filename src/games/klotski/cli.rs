@@ -134,16 +134,7 @@ fn run_solve(args: PuzzleArgs) -> anyhow::Result<ExitCode> {
             continue;
         }
         println!("# {}", p.name);
-        if o.proven_unsolvable {
-            println!(
-                "unsolvable: no solution among the {} positions reachable",
-                o.nodes
-            );
-        } else if let Some(why) = o.stopped.filter(|_| o.moves.is_none()) {
-            println!("stopped by the {why} before a solution");
-        } else {
-            println!("{}", described.join(", "));
-        }
+        println!("{}", o.verdict(|| described.join(", ")));
         println!(
             "length={} lower_bound={} optimal={} nodes={} time_ms={time_ms:.3}",
             o.len().map_or("none".into(), |l| l.to_string()),

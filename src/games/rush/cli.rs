@@ -180,16 +180,7 @@ fn run_solve(args: SolveArgs) -> anyhow::Result<ExitCode> {
         if puzzles.len() > 1 {
             println!("# line {}: {}", p.line, p.board.to_text(p.start));
         }
-        if o.proven_unsolvable {
-            println!(
-                "unsolvable: no solution among the {} positions reachable",
-                o.nodes
-            );
-        } else if let Some(why) = o.stopped.filter(|_| o.moves.is_none()) {
-            println!("stopped by the {why} before a solution");
-        } else {
-            println!("{}", described.join(", "));
-        }
+        println!("{}", o.verdict(|| described.join(", ")));
         println!(
             "length={} steps={} lower_bound={} optimal={} nodes={} time_ms={:.3}",
             o.len().map_or("none".into(), |l| l.to_string()),
