@@ -75,7 +75,8 @@ pub struct DemoArgs {
 #[derive(Debug, Clone, clap::Args)]
 pub struct ValidateArgs {
     /// The puzzles, by name, separated by commas.
-    #[arg(long, default_value = "Only 18 Steps,Daisy,Violet,Poppy")]
+    #[arg(long, value_name = "NAMES", default_value = "Only 18 Steps,Daisy,Violet,Poppy",
+          value_parser = parse_puzzle_names)]
     pub puzzles: String,
     /// The game window's size.
     #[arg(long, default_value = "600x520", value_name = "WxH", value_parser = crate::cli::args::valid_screen_size)]
@@ -209,6 +210,22 @@ pub fn run_demo(args: DemoArgs) -> anyhow::Result<ExitCode> {
             extra_line: &extra_line,
         },
     )
+}
+
+/// `--puzzles`: names of the game's puzzles, separated by commas, each
+/// checked when the command line is read.
+fn parse_puzzle_names(text: &str) -> Result<String, String> {
+    let names: Vec<&str> = text.split(',').filter(|n| !n.trim().is_empty()).collect();
+    if names.is_empty() {
+        return Err("names no puzzle".into());
+    }
+    match names.iter().find(|n| find_puzzle(n).is_none()) {
+        Some(n) => Err(format!(
+            "GNOME Klotski has no puzzle {:?} (docs/klotski.md lists its puzzles)",
+            crate::files::shorten(n)
+        )),
+        None => Ok(text.to_string()),
+    }
 }
 
 /// Runs `gridbot validate klotski`.
