@@ -38,6 +38,10 @@ pub struct Board {
     row_moves: Vec<u64>,
     /// Movements that may be in each column.
     col_moves: Vec<u64>,
+    /// Objects that may be anywhere on the board.
+    all_objects: Vec<u64>,
+    /// Movements that may be anywhere on the board.
+    all_moves: Vec<u64>,
 }
 
 impl Board {
@@ -57,6 +61,8 @@ impl Board {
             col_objects: vec![0; width * ow],
             row_moves: vec![0; height * mw],
             col_moves: vec![0; width * mw],
+            all_objects: vec![0; ow],
+            all_moves: vec![0; mw],
         }
     }
 
@@ -74,6 +80,8 @@ impl Board {
         self.col_objects.clone_from(&other.col_objects);
         self.row_moves.clone_from(&other.row_moves);
         self.col_moves.clone_from(&other.col_moves);
+        self.all_objects.clone_from(&other.all_objects);
+        self.all_moves.clone_from(&other.all_moves);
     }
 
     /// Recomputes the row and column masks from the cells.
@@ -82,6 +90,8 @@ impl Board {
         self.col_objects.fill(0);
         self.row_moves.fill(0);
         self.col_moves.fill(0);
+        self.all_objects.fill(0);
+        self.all_moves.fill(0);
         for i in 0..self.cells() {
             self.note(i);
         }
@@ -95,11 +105,13 @@ impl Board {
             let o = self.objects[i * ow + w];
             self.row_objects[y * ow + w] |= o;
             self.col_objects[x * ow + w] |= o;
+            self.all_objects[w] |= o;
         }
         for w in 0..mw {
             let m = self.movements[i * mw + w];
             self.row_moves[y * mw + w] |= m;
             self.col_moves[x * mw + w] |= m;
+            self.all_moves[w] |= m;
         }
     }
 
@@ -276,6 +288,12 @@ pub fn row_matches(
 
 /// The matches of every row of `rule`, or none if a row has none.
 pub fn find_matches(rule: &Rule, b: &Board) -> Vec<Vec<RowMatch>> {
+    let absent = |(objects, moves): &(Bits, Bits)| {
+        !bits::subset(objects, &b.all_objects) || !bits::subset(moves, &b.all_moves)
+    };
+    if rule.row_masks.iter().any(absent) {
+        return Vec::new();
+    }
     let mut all = Vec::new();
     for ((row, &e), masks) in rule.rows.iter().zip(&rule.ellipses).zip(&rule.row_masks) {
         let m = row_matches(row, masks, e, rule.direction, b);
