@@ -92,9 +92,26 @@ impl Board {
         self.col_moves.fill(0);
         self.all_objects.fill(0);
         self.all_moves.fill(0);
-        for i in 0..self.cells() {
-            self.note(i);
+        let h = self.height;
+        if h == 0 {
+            return;
         }
+        line_masks(
+            &self.objects,
+            self.ow,
+            h,
+            &mut self.row_objects,
+            &mut self.col_objects,
+            &mut self.all_objects,
+        );
+        line_masks(
+            &self.movements,
+            self.mw,
+            h,
+            &mut self.row_moves,
+            &mut self.col_moves,
+            &mut self.all_moves,
+        );
     }
 
     /// Adds cell `i`'s objects and movements to its row and column masks.
@@ -158,6 +175,30 @@ impl Board {
             2 => 1,
             4 => -(self.height as isize),
             _ => self.height as isize,
+        }
+    }
+}
+
+/// ORs every cell of `cells` (`words` words each, columns of `h` cells)
+/// into its row's, its column's and the board's mask.
+fn line_masks(
+    cells: &[u64],
+    words: usize,
+    h: usize,
+    rows: &mut [u64],
+    cols: &mut [u64],
+    all: &mut [u64],
+) {
+    for (column, col) in cells
+        .chunks_exact(words * h)
+        .zip(cols.chunks_exact_mut(words))
+    {
+        for (cell, row) in column.chunks_exact(words).zip(rows.chunks_exact_mut(words)) {
+            for w in 0..words {
+                col[w] |= cell[w];
+                row[w] |= cell[w];
+                all[w] |= cell[w];
+            }
         }
     }
 }
