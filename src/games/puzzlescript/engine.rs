@@ -442,8 +442,7 @@ impl<'g> Engine<'g> {
                 for (m, a) in moves.iter_mut().zip(applied) {
                     *m &= a;
                 }
-                if let Some(layer) = (0..self.game.layers).find(|&l| bits::field(&moves, l) != 0)
-                {
+                if let Some(layer) = (0..self.game.layers).find(|&l| bits::field(&moves, l) != 0) {
                     let index = bits::field(&self.board.rigid_group[i * mw..(i + 1) * mw], layer);
                     if index > 0 {
                         let group = self.game.group_of_rigid_index[index as usize - 1];
