@@ -145,6 +145,24 @@ impl<'g> Engine<'g> {
         }
     }
 
+    /// Makes this engine the same as `other` (a copy of the same game),
+    /// reusing its buffers: what a clone does, without allocating.
+    pub fn reset_from(&mut self, other: &Engine<'g>) {
+        self.game = other.game;
+        self.board.reset_from(&other.board);
+        self.level_index = other.level_index;
+        self.rng.clone_from(&other.rng);
+        self.backups.clone_from(&other.backups);
+        self.restart_target.clone_from(&other.restart_target);
+        self.againing = other.againing;
+        self.text_mode = other.text_mode;
+        self.wins = other.wins;
+        self.advance_on_win = other.advance_on_win;
+        self.queue.clone_from(&other.queue);
+        self.message.clone_from(&other.message);
+        self.restarting = other.restarting;
+    }
+
     /// Puts `objects` on the board (a position the engine played before),
     /// with no movement and nothing pending.
     pub fn set_objects(&mut self, objects: &[u64]) {
@@ -415,41 +433,37 @@ impl<'g> Engine<'g> {
         let mut undo = false;
         let mw = self.board.mw;
         for i in 0..self.board.cells() {
+            if !self.game.rigid || bits::is_zero(self.board.moves(i)) {
+                continue;
+            }
             let mut moves = self.board.moves(i).to_vec();
-            if !bits::is_zero(&moves) && self.game.rigid {
-                let applied = &self.board.rigid_applied[i * mw..(i + 1) * mw];
-                if !bits::is_zero(applied) {
-                    for (m, a) in moves.iter_mut().zip(applied) {
-                        *m &= a;
-                    }
-                    if let Some(layer) =
-                        (0..self.game.layers).find(|&l| bits::field(&moves, l) != 0)
-                    {
-                        let index =
-                            bits::field(&self.board.rigid_group[i * mw..(i + 1) * mw], layer);
-                        if index > 0 {
-                            let group = self.game.group_of_rigid_index[index as usize - 1];
-                            if !banned[group] {
-                                banned[group] = true;
-                                undo = true;
-                            }
+            let applied = &self.board.rigid_applied[i * mw..(i + 1) * mw];
+            if !bits::is_zero(applied) {
+                for (m, a) in moves.iter_mut().zip(applied) {
+                    *m &= a;
+                }
+                if let Some(layer) = (0..self.game.layers).find(|&l| bits::field(&moves, l) != 0) {
+                    let index = bits::field(&self.board.rigid_group[i * mw..(i + 1) * mw], layer);
+                    if index > 0 {
+                        let group = self.game.group_of_rigid_index[index as usize - 1];
+                        if !banned[group] {
+                            banned[group] = true;
+                            undo = true;
                         }
                     }
                 }
             }
-            self.board.movements[i * mw..(i + 1) * mw].fill(0);
-            self.board.rigid_group[i * mw..(i + 1) * mw].fill(0);
-            self.board.rigid_applied[i * mw..(i + 1) * mw].fill(0);
         }
+        self.board.clear_movements();
         undo
     }
 
     fn reposition_cell(&mut self, i: usize) -> bool {
         let mw = self.board.mw;
-        let mut moves = self.board.moves(i).to_vec();
-        if bits::is_zero(&moves) {
+        if bits::is_zero(self.board.moves(i)) {
             return false;
         }
+        let mut moves = self.board.moves(i).to_vec();
         let mut moved = false;
         for layer in 0..self.game.layers {
             let m = bits::field(&moves, layer);
@@ -483,18 +497,15 @@ impl<'g> Engine<'g> {
         let target = (i as isize + dy + dx * h) as usize;
         let ow = self.board.ow;
         let layer_mask = &self.game.layer_masks[layer];
-        let mut target_cell = self.board.cell(target).to_vec();
-        if bits::meets(layer_mask, &target_cell) && dir != 16 {
+        let objects = &mut self.board.objects;
+        if dir != 16 && (0..ow).any(|w| objects[target * ow + w] & layer_mask[w] != 0) {
             return false;
         }
-        let mut source = self.board.cell(i).to_vec();
-        for w in 0..ow {
-            let moving = source[w] & layer_mask[w];
-            source[w] &= !layer_mask[w];
-            target_cell[w] |= moving;
+        for (w, l) in layer_mask.iter().enumerate().take(ow) {
+            let moving = objects[i * ow + w] & l;
+            objects[i * ow + w] &= !l;
+            objects[target * ow + w] |= moving;
         }
-        self.board.objects[i * ow..(i + 1) * ow].copy_from_slice(&source);
-        self.board.objects[target * ow..(target + 1) * ow].copy_from_slice(&target_cell);
         self.board.note(target);
         true
     }

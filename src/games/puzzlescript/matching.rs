@@ -5,6 +5,8 @@
 //! and every combination after the first checked again before it is
 //! applied (an earlier replacement may have spoiled it).
 
+use std::borrow::Cow;
+
 use super::bits::{self, Bits};
 use super::compile::{CellPattern, Game, Pattern, Rule};
 use super::rng::Rng;
@@ -36,6 +38,10 @@ pub struct Board {
     row_moves: Vec<u64>,
     /// Movements that may be in each column.
     col_moves: Vec<u64>,
+    /// Objects that may be anywhere on the board.
+    all_objects: Vec<u64>,
+    /// Movements that may be anywhere on the board.
+    all_moves: Vec<u64>,
 }
 
 impl Board {
@@ -55,7 +61,27 @@ impl Board {
             col_objects: vec![0; width * ow],
             row_moves: vec![0; height * mw],
             col_moves: vec![0; width * mw],
+            all_objects: vec![0; ow],
+            all_moves: vec![0; mw],
         }
+    }
+
+    /// Makes this board the same as `other`, reusing its buffers.
+    pub fn reset_from(&mut self, other: &Board) {
+        self.width = other.width;
+        self.height = other.height;
+        self.ow = other.ow;
+        self.mw = other.mw;
+        self.objects.clone_from(&other.objects);
+        self.movements.clone_from(&other.movements);
+        self.rigid_group.clone_from(&other.rigid_group);
+        self.rigid_applied.clone_from(&other.rigid_applied);
+        self.row_objects.clone_from(&other.row_objects);
+        self.col_objects.clone_from(&other.col_objects);
+        self.row_moves.clone_from(&other.row_moves);
+        self.col_moves.clone_from(&other.col_moves);
+        self.all_objects.clone_from(&other.all_objects);
+        self.all_moves.clone_from(&other.all_moves);
     }
 
     /// Recomputes the row and column masks from the cells.
@@ -64,9 +90,28 @@ impl Board {
         self.col_objects.fill(0);
         self.row_moves.fill(0);
         self.col_moves.fill(0);
-        for i in 0..self.cells() {
-            self.note(i);
+        self.all_objects.fill(0);
+        self.all_moves.fill(0);
+        let h = self.height;
+        if h == 0 {
+            return;
         }
+        line_masks(
+            &self.objects,
+            self.ow,
+            h,
+            &mut self.row_objects,
+            &mut self.col_objects,
+            &mut self.all_objects,
+        );
+        line_masks(
+            &self.movements,
+            self.mw,
+            h,
+            &mut self.row_moves,
+            &mut self.col_moves,
+            &mut self.all_moves,
+        );
     }
 
     /// Adds cell `i`'s objects and movements to its row and column masks.
@@ -77,11 +122,13 @@ impl Board {
             let o = self.objects[i * ow + w];
             self.row_objects[y * ow + w] |= o;
             self.col_objects[x * ow + w] |= o;
+            self.all_objects[w] |= o;
         }
         for w in 0..mw {
             let m = self.movements[i * mw + w];
             self.row_moves[y * mw + w] |= m;
             self.col_moves[x * mw + w] |= m;
+            self.all_moves[w] |= m;
         }
     }
 
@@ -128,6 +175,30 @@ impl Board {
             2 => 1,
             4 => -(self.height as isize),
             _ => self.height as isize,
+        }
+    }
+}
+
+/// ORs every cell of `cells` (`words` words each, columns of `h` cells)
+/// into its row's, its column's and the board's mask.
+fn line_masks(
+    cells: &[u64],
+    words: usize,
+    h: usize,
+    rows: &mut [u64],
+    cols: &mut [u64],
+    all: &mut [u64],
+) {
+    for (column, col) in cells
+        .chunks_exact(words * h)
+        .zip(cols.chunks_exact_mut(words))
+    {
+        for (cell, row) in column.chunks_exact(words).zip(rows.chunks_exact_mut(words)) {
+            for w in 0..words {
+                col[w] |= cell[w];
+                row[w] |= cell[w];
+                all[w] |= cell[w];
+            }
         }
     }
 }
@@ -258,7 +329,13 @@ pub fn row_matches(
 
 /// The matches of every row of `rule`, or none if a row has none.
 pub fn find_matches(rule: &Rule, b: &Board) -> Vec<Vec<RowMatch>> {
-    let mut all = Vec::with_capacity(rule.rows.len());
+    let absent = |(objects, moves): &(Bits, Bits)| {
+        !bits::subset(objects, &b.all_objects) || !bits::subset(moves, &b.all_moves)
+    };
+    if rule.row_masks.iter().any(absent) {
+        return Vec::new();
+    }
+    let mut all = Vec::new();
     for ((row, &e), masks) in rule.rows.iter().zip(&rule.ellipses).zip(&rule.row_masks) {
         let m = row_matches(row, masks, e, rule.direction, b);
         if m.is_empty() {
@@ -345,43 +422,31 @@ fn replace(
         return false;
     };
     let (ow, mw) = (b.ow, b.mw);
-    let mut set = r.set.clone();
-    let mut clear = r.clear.clone();
-    let mut moves_set = r.moves_set.clone();
-    let mut moves_clear: Vec<u64> = r
-        .moves_clear
-        .iter()
-        .zip(r.layer_mask.iter())
-        .map(|(a, l)| a | l)
-        .collect();
+    let mut set = Cow::Borrowed(&r.set[..]);
+    let mut clear = Cow::Borrowed(&r.clear[..]);
+    let mut moves_set = Cow::Borrowed(&r.moves_set[..]);
+    let mut moves_clear = Cow::Borrowed(&r.moves_clear[..]);
     if !bits::is_zero(&r.random_entity) {
         let choices: Vec<usize> = bits::ones(&r.random_entity).collect();
         let pick = choices[rng.below(choices.len())];
-        bits::set(&mut set, pick);
+        bits::set(set.to_mut(), pick);
         let layer = game.objects[pick].layer;
-        bits::or(&mut clear, &game.layer_masks[layer]);
-        bits::or_field(&mut moves_clear, layer, 0x1f);
+        bits::or(clear.to_mut(), &game.layer_masks[layer]);
+        bits::or_field(moves_clear.to_mut(), layer, 0x1f);
     }
     if !bits::is_zero(&r.random_dir) {
         for layer in 0..game.layers {
             if bits::field(&r.random_dir, layer) & 1 == 1 {
                 let dir = rng.below(4);
-                bits::or_field(&mut moves_set, layer, 1 << dir);
+                bits::or_field(moves_set.to_mut(), layer, 1 << dir);
             }
         }
     }
-    let old = b.cell(i).to_vec();
-    let new: Vec<u64> = old
-        .iter()
-        .zip(clear.iter().zip(set.iter()))
-        .map(|(o, (c, s))| (o & !c) | s)
-        .collect();
-    let old_moves = b.moves(i).to_vec();
-    let new_moves: Vec<u64> = old_moves
-        .iter()
-        .zip(moves_clear.iter().zip(moves_set.iter()))
-        .map(|(o, (c, s))| (o & !c) | s)
-        .collect();
+    let new_object = |w: usize| (b.objects[i * ow + w] & !clear[w]) | set[w];
+    let new_move =
+        |w: usize| (b.movements[i * mw + w] & !(moves_clear[w] | r.layer_mask[w])) | moves_set[w];
+    let same = (0..ow).all(|w| new_object(w) == b.objects[i * ow + w])
+        && (0..mw).all(|w| new_move(w) == b.movements[i * mw + w]);
     let mut rigid_change = false;
     if rigid {
         let mut rigid_mask = bits::zero(mw);
@@ -401,11 +466,16 @@ fn replace(
             rigid_change = true;
         }
     }
-    if old == new && old_moves == new_moves && !rigid_change {
+    if same && !rigid_change {
         return false;
     }
-    b.objects[i * ow..(i + 1) * ow].copy_from_slice(&new);
-    b.movements[i * mw..(i + 1) * mw].copy_from_slice(&new_moves);
+    for w in 0..ow {
+        b.objects[i * ow + w] = (b.objects[i * ow + w] & !clear[w]) | set[w];
+    }
+    for w in 0..mw {
+        b.movements[i * mw + w] =
+            (b.movements[i * mw + w] & !(moves_clear[w] | r.layer_mask[w])) | moves_set[w];
+    }
     b.note(i);
     true
 }

@@ -5,6 +5,8 @@
 //! detection finds a shortest key sequence; it is called shortest only
 //! when the game has no randomness.
 
+use std::cell::RefCell;
+
 use super::compile::{Game, Level};
 use super::engine::{Engine, Input};
 use crate::solver::{bfs::bfs, Budget, Keyed, Outcome, Problem};
@@ -40,6 +42,9 @@ pub struct State {
 /// One level of a game, ready to search.
 pub struct LevelProblem<'g> {
     start: Engine<'g>,
+    /// The engine each move is played on, reset to `start` first: its
+    /// buffers are reused instead of cloning an engine per move.
+    scratch: RefCell<Engine<'g>>,
     inputs: Vec<Input>,
 }
 
@@ -114,7 +119,12 @@ impl<'g> LevelProblem<'g> {
         if !game.flag("noaction") {
             inputs.push(Input::Action);
         }
-        Ok(LevelProblem { start, inputs })
+        let scratch = RefCell::new(start.clone());
+        Ok(LevelProblem {
+            start,
+            scratch,
+            inputs,
+        })
     }
 
     /// The starting state.
@@ -146,7 +156,8 @@ impl Problem for LevelProblem<'_> {
     }
 
     fn apply(&self, state: &State, mv: Input) -> State {
-        let mut e = self.start.clone();
+        let mut e = self.scratch.borrow_mut();
+        e.reset_from(&self.start);
         e.set_objects(&state.objects);
         e.turn_with_again(Some(mv));
         State {
