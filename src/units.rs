@@ -601,23 +601,24 @@ pub fn run_units<J: Job>(
 /// The units not done in `states` and the damaged ones, as the error a
 /// merge refuses with (`None` when every unit is done).
 pub fn incomplete(dir: &Path, states: &[UnitState]) -> Option<UnitsError> {
-    incomplete_of(dir, states, 0..states.len(), "")
+    incomplete_of(dir, states, 0, "")
 }
 
-/// [`incomplete`] over the units `range` only (`stage`: how the message
-/// names them, e.g. ` of stage 2`).
+/// [`incomplete`] over units `first..first + states.len()`, whose states
+/// are `states` (`stage`: how the message names them, e.g. ` of stage 2`).
 fn incomplete_of(
     dir: &Path,
     states: &[UnitState],
-    range: Range<usize>,
+    first: usize,
     stage: &str,
 ) -> Option<UnitsError> {
-    let missing: Vec<usize> = range
-        .clone()
-        .filter(|&k| states[k] == UnitState::Missing)
+    let missing: Vec<usize> = (first..)
+        .zip(states)
+        .filter(|(_, s)| **s == UnitState::Missing)
+        .map(|(k, _)| k)
         .collect();
     let mut bad = String::new();
-    for s in &states[range.clone()] {
+    for s in states {
         if let UnitState::Bad(path, why) = s {
             let _ = write!(
                 bad,
@@ -626,15 +627,15 @@ fn incomplete_of(
             );
         }
     }
-    let done = states[range.clone()]
+    let done = states
         .iter()
         .filter(|s| matches!(s, UnitState::Done(_)))
         .count();
-    (done < range.len()).then(|| UnitsError::Incomplete {
+    (done < states.len()).then(|| UnitsError::Incomplete {
         dir: dir.display().to_string(),
         stage: stage.to_string(),
         done,
-        count: range.len(),
+        count: states.len(),
         missing: if missing.is_empty() {
             String::new()
         } else {
@@ -685,16 +686,8 @@ pub fn merge_stage<J: Job>(dir: &JobDir, job: &J, stage: usize) -> Result<String
         .into_par_iter()
         .map(|k| dir.state(k))
         .collect();
-    let mut all = vec![UnitState::Missing; job.unit_count()];
-    for (k, st) in range.clone().zip(states) {
-        all[k] = st;
-    }
-    if let Some(e) = incomplete_of(
-        dir.path(),
-        &all,
-        range.clone(),
-        &format!(" of stage {stage}"),
-    ) {
+    let of_stage = format!(" of stage {stage}");
+    if let Some(e) = incomplete_of(dir.path(), &states, range.start, &of_stage) {
         return Err(e);
     }
     let files: Vec<PathBuf> = range.map(|k| unit_file(dir.path(), k)).collect();

@@ -87,12 +87,17 @@ fn local_database(dir: &TempDir) -> Vec<u8> {
 /// `gridbot cluster submit OPTIONS -- gridbot enumerate rush --size 5
 /// --out JOB`.
 fn submit_rush5(job: &Path, options: &[&str]) -> std::process::Output {
-    let command = ["gridbot", "enumerate", "rush", "--size", "5", "--out"];
+    submit(options, &["enumerate", "rush", "--size", "5"], job)
+}
+
+/// `gridbot cluster submit OPTIONS -- gridbot COMMAND --out JOB`.
+fn submit(options: &[&str], command: &[&str], job: &Path) -> std::process::Output {
     run(gridbot(None)
         .args(["cluster", "submit"])
         .args(options)
-        .arg("--")
+        .args(["--", "gridbot"])
         .args(command)
+        .arg("--out")
         .arg(job))
 }
 
@@ -196,19 +201,15 @@ fn endgame_fling_through_slurm_in_stages_gives_the_local_tables() {
         local.to_str().unwrap(),
     ])));
     let job = dir.join("job");
-    let out = run(gridbot(None)
-        .args(["cluster", "submit", "--wait", "--"])
-        .args([
-            "gridbot",
-            "endgame",
-            "fling",
-            "--balls",
-            "6",
-            "--unit-placements",
-            "4194304",
-            "--out",
-            job.to_str().unwrap(),
-        ]));
+    let command = [
+        "endgame",
+        "fling",
+        "--balls",
+        "6",
+        "--unit-placements",
+        "4194304",
+    ];
+    let out = submit(&["--wait"], &command, &job);
     assert_success(&out);
     let text = stdout(&out);
     assert!(text.contains("submitted 12 units"), "{text}");
@@ -247,21 +248,10 @@ fn validate_flood_through_slurm_plays_each_game_on_a_display_of_its_own() {
     need_cluster!();
     let dir = TempDir::new("cluster-validate");
     let job = dir.join("job");
-    let out = run(gridbot(None)
-        .args(["cluster", "submit", "--wait", "--"])
-        .args([
-            "gridbot",
-            "validate",
-            "flood",
-            "--games",
-            "6",
-            "--seed",
-            "cluster",
-            "--params",
-            "6x6c4m0",
-            "--out",
-            job.to_str().unwrap(),
-        ]));
+    let command = [
+        "validate", "flood", "--games", "6", "--seed", "cluster", "--params", "6x6c4m0",
+    ];
+    let out = submit(&["--wait"], &command, &job);
     assert_success(&out);
     assert!(
         stdout(&out).contains("merged every unit"),

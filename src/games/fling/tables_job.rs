@@ -11,7 +11,6 @@
 //! level into the tables folder with the same writer a whole-level build
 //! uses, so the files are identical however the level was split.
 
-use std::fmt::Write as _;
 use std::io::Write as _;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
@@ -295,9 +294,7 @@ fn same_folder(a: &Path, b: &Path) -> bool {
 impl LevelStats {
     /// The level's figures as the line `endgame fling` prints.
     pub fn line(&self) -> String {
-        let mut s = String::new();
-        let _ = write!(
-            s,
+        format!(
             "k={:>2} placements={:>14} winnable={:>14} ({:.4}) unique={:>14} ({:.4})",
             self.k,
             self.placements,
@@ -305,8 +302,7 @@ impl LevelStats {
             self.winnable as f64 / self.placements as f64,
             self.unique,
             self.unique as f64 / self.placements as f64,
-        );
-        s
+        )
     }
 }
 
