@@ -215,6 +215,11 @@ fn io_error(path: &Path, source: io::Error) -> FileError {
 
 /// Opens `path` for reading if it is a regular file (after links).
 pub fn open_regular(path: &Path) -> Result<File, FileError> {
+    open_regular_sized(path).map(|(file, _)| file)
+}
+
+/// [`open_regular`], with the file's size.
+fn open_regular_sized(path: &Path) -> Result<(File, u64), FileError> {
     let meta = fs::metadata(path).map_err(|e| match fs::read_link(path) {
         Ok(target) if e.kind() == io::ErrorKind::NotFound => FileError::DanglingLink {
             path: path.display().to_string(),
@@ -228,18 +233,22 @@ pub fn open_regular(path: &Path) -> Result<File, FileError> {
             kind: kind_of(&meta),
         });
     }
-    File::open(path).map_err(|e| io_error(path, e))
+    let file = File::open(path).map_err(|e| io_error(path, e))?;
+    Ok((file, meta.len()))
 }
 
 /// The bytes of `arg` (a regular file, or `-` for standard input), at most
 /// `cap` of them; `what` names the format in the error.
 pub fn read_bytes(arg: &str, cap: u64, what: &'static str) -> Result<Vec<u8>, FileError> {
-    let (reader, name): (Box<dyn Read>, String) = if arg == "-" {
-        (Box::new(io::stdin()), "standard input".into())
+    let (reader, name, size): (Box<dyn Read>, String, u64) = if arg == "-" {
+        (Box::new(io::stdin()), "standard input".into(), 0)
     } else {
-        (Box::new(open_regular(Path::new(arg))?), arg.into())
+        let (file, size) = open_regular_sized(Path::new(arg))?;
+        (Box::new(file), arg.into(), size)
     };
-    let mut bytes = Vec::new();
+    // Room for the whole file and one byte more, so that a file read in
+    // one call is known to have ended by the next (no growing, no probes).
+    let mut bytes = Vec::with_capacity(size.min(cap).min(1 << 30) as usize + 1);
     reader
         .take(cap.saturating_add(1))
         .read_to_end(&mut bytes)

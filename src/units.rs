@@ -7,20 +7,24 @@
 //! - `job.txt`, the manifest: the command that makes the job (its words
 //!   after `gridbot`, [`Job::command`], which carry every parameter), the
 //!   gridbot version and the unit count;
-//! - `unit-NNNNN.txt`, one unit's bytes, and `unit-NNNNN.done`, its done
-//!   marker: the command, version, unit number, unit count, size and a
-//!   content checksum (XXH3-128) of the unit file, and how long the unit
-//!   took. A unit counts as done only when its marker is whole, matches the
-//!   manifest and the file matches the marker's checksum; both are written
-//!   to a temporary file and renamed (the unit file first), so a unit that
-//!   is killed leaves nothing that counts as done.
+//! - `unit-NNNNN.txt`, one unit's bytes, written to a temporary file and
+//!   renamed;
+//! - `done-HOST-PID.log`, the done markers of the units one process ran,
+//!   a line each, appended after the unit file is in place
+//!   ([`done_log`]): the command, version, unit number, unit count, size
+//!   and a content checksum (XXH3-128) of the unit file, and how long the
+//!   unit took. A unit counts as done only when a whole marker line
+//!   matches the manifest and its file matches the marker's checksum, so a
+//!   unit that is killed leaves nothing that counts as done.
 //!
-//! Every file read back is checked: the manifest and the markers end with a
-//! checksum of their own lines; a file that fails is reported by name with
-//! what to do (delete it, or use another folder), never merged. The local
-//! run of a job is [`run_units`] over every unit and then [`merge`], so a
-//! run on one machine and one split over a cluster share one code path
-//! and give the same bytes.
+//! Every file read back is checked: the manifest and each marker line end
+//! with a checksum of their own; a unit that fails is reported by name
+//! with what to do (delete it, or use another folder), never merged. The
+//! local run of a job is [`run_units`] over every unit and then [`merge`],
+//! so a run on one machine and one split over a cluster share one code
+//! path and give the same bytes.
+
+pub mod done_log;
 
 use std::fmt::Write as _;
 use std::ops::{Range, RangeInclusive};
@@ -40,10 +44,11 @@ pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 pub const MANIFEST: &str = "job.txt";
 
 /// The first line of a manifest.
-const MANIFEST_HEAD: &str = "gridbot-units 1";
+const MANIFEST_HEAD: &str = "gridbot-units 2";
 
-/// The first line of a done marker.
-const MARKER_HEAD: &str = "gridbot-unit 1";
+/// The first line of the manifest of a folder whose done markers were
+/// files of their own (before [`done_log`]).
+const MANIFEST_HEAD_1: &str = "gridbot-units 1";
 
 /// Largest manifest or marker read back.
 const SMALL_CAP: u64 = 1 << 16;
@@ -280,6 +285,11 @@ impl Manifest {
             path: shown.clone(),
             why,
         };
+        if text.lines().next() == Some(MANIFEST_HEAD_1) {
+            return Err(bad(
+                "made by an earlier gridbot, whose done markers were files of their own; finish the job with that gridbot".into(),
+            ));
+        }
         let fields = unseal(&text, MANIFEST_HEAD).map_err(bad)?;
         let command = field(&fields, "command").map_err(bad)?;
         let command: Vec<String> =
@@ -299,11 +309,6 @@ impl Manifest {
 /// The file of unit `k` in folder `dir`.
 pub fn unit_file(dir: &Path, k: usize) -> PathBuf {
     dir.join(format!("unit-{k:05}.txt"))
-}
-
-/// The done marker of unit `k` in folder `dir`.
-pub fn marker_file(dir: &Path, k: usize) -> PathBuf {
-    dir.join(format!("unit-{k:05}.done"))
 }
 
 /// What a done marker records beyond the manifest's fields.
@@ -441,92 +446,98 @@ impl JobDir {
         &self.manifest
     }
 
-    /// The state of unit `k`, every byte checked.
-    pub fn state(&self, k: usize) -> UnitState {
-        let marker = marker_file(&self.dir, k);
-        let file = unit_file(&self.dir, k);
-        if !marker.exists() || !file.exists() {
-            return UnitState::Missing;
-        }
-        match self.check(k, &marker, &file) {
-            Ok(done) => UnitState::Done(done),
-            Err((path, why)) => UnitState::Bad(path, why),
-        }
-    }
-
-    fn check(&self, k: usize, marker: &Path, file: &Path) -> Result<Done, (PathBuf, String)> {
-        let on_marker = |why: String| (marker.to_path_buf(), format!("its done marker: {why}"));
-        let text = files::read_text(&marker.display().to_string(), SMALL_CAP, "a done marker")
-            .map_err(|e| on_marker(e.to_string()))?;
-        let fields = unseal(&text, MARKER_HEAD).map_err(on_marker)?;
-        let get = |key| field(&fields, key).map_err(on_marker);
-        let m = &self.manifest;
-        let command = serde_json::to_string(&m.command).expect("strings serialise");
-        let found_command = get("command")?;
-        if found_command != command {
-            let words: Vec<String> = serde_json::from_str(found_command).unwrap_or_default();
-            return Err((
-                file.to_path_buf(),
-                format!("made by `gridbot {}`", command_line(&words)),
-            ));
-        }
-        let version = get("version")?;
-        if version != m.version {
-            return Err((
-                file.to_path_buf(),
-                format!("made by gridbot {version}, not {}", m.version),
-            ));
-        }
-        if get("unit")? != k.to_string() || get("units")? != m.units.to_string() {
-            return Err((
-                file.to_path_buf(),
-                format!(
-                    "its marker is for unit {} of {}, not unit {k} of {}",
-                    get("unit")?,
-                    get("units")?,
-                    m.units
-                ),
-            ));
-        }
-        let bytes = files::read_bytes(&file.display().to_string(), u64::MAX, "a unit file")
-            .map_err(|e| (file.to_path_buf(), e.to_string()))?;
-        if get("bytes")? != bytes.len().to_string() || get("xxh3")? != checksum(&bytes) {
-            return Err((
-                file.to_path_buf(),
-                "its contents do not match the checksum of its done marker".into(),
-            ));
-        }
-        Ok(Done {
-            seconds: get("seconds")?.parse().unwrap_or(0.0),
-            max_rss_kib: get("max_rss_kib")?.parse().unwrap_or(0),
-        })
-    }
-
-    /// Saves unit `k`'s bytes and then its done marker (not waiting for
-    /// the disk: a file a crash left torn fails its checksum and is named).
-    fn save(&self, k: usize, bytes: &[u8], seconds: f64) -> Result<(), UnitsError> {
-        write_unsynced(&unit_file(&self.dir, k), bytes)?;
-        let m = &self.manifest;
-        let mut text = format!("{MARKER_HEAD}\n");
-        let _ = writeln!(
-            text,
-            "command={}",
-            serde_json::to_string(&m.command).expect("strings serialise")
-        );
-        let _ = writeln!(text, "version={}", m.version);
-        let _ = writeln!(text, "unit={k}\nunits={}", m.units);
-        let _ = writeln!(text, "bytes={}\nxxh3={}", bytes.len(), checksum(bytes));
-        let _ = writeln!(text, "seconds={seconds:.3}\nmax_rss_kib={}", max_rss_kib());
-        write_unsynced(&marker_file(&self.dir, k), seal(&text).as_bytes())?;
-        Ok(())
+    /// The states of units `range`, every byte checked (the done logs are
+    /// read once).
+    pub fn states_of(&self, range: Range<usize>) -> Result<Vec<UnitState>, UnitsError> {
+        let markers = done_log::read_all(&self.dir)?;
+        let none = Vec::new();
+        Ok(range
+            .into_par_iter()
+            .map(|k| self.check(k, markers.get(&k).unwrap_or(&none)))
+            .collect())
     }
 
     /// The states of every unit.
-    pub fn states(&self) -> Vec<UnitState> {
-        (0..self.manifest.units)
-            .into_par_iter()
-            .map(|k| self.state(k))
-            .collect()
+    pub fn states(&self) -> Result<Vec<UnitState>, UnitsError> {
+        self.states_of(0..self.manifest.units)
+    }
+
+    /// The state of unit `k` given the marker lines that name it: done
+    /// when one of them is whole, of this job and version, and matches
+    /// the unit file byte for byte.
+    fn check(&self, k: usize, markers: &[done_log::Entry]) -> UnitState {
+        let file = unit_file(&self.dir, k);
+        if markers.is_empty() || !file.exists() {
+            return UnitState::Missing;
+        }
+        let bytes = match files::read_bytes(&file.display().to_string(), u64::MAX, "a unit file") {
+            Ok(b) => b,
+            Err(e) => return UnitState::Bad(file, e.to_string()),
+        };
+        let sum = checksum(&bytes);
+        let m = &self.manifest;
+        let command = serde_json::to_string(&m.command).expect("strings serialise");
+        // The best reason not to trust the file: a marker of this very
+        // file from elsewhere, then a damaged marker, then a checksum.
+        let (mut foreign, mut broken) = (None, None);
+        for entry in markers {
+            let marker = match entry {
+                done_log::Entry::Broken { log, line } => {
+                    broken = Some(format!(
+                        "its done marker ({} line {line}) fails its own checksum",
+                        log.display()
+                    ));
+                    continue;
+                }
+                done_log::Entry::Sealed(marker) => marker,
+            };
+            if marker.bytes != bytes.len() as u64 || marker.xxh3 != sum {
+                continue;
+            }
+            if marker.command != command {
+                let words: Vec<String> = serde_json::from_str(&marker.command).unwrap_or_default();
+                foreign = Some(format!("made by `gridbot {}`", command_line(&words)));
+            } else if marker.version != m.version {
+                foreign = Some(format!(
+                    "made by gridbot {}, not {}",
+                    marker.version, m.version
+                ));
+            } else if marker.units != m.units {
+                foreign = Some(format!(
+                    "its marker is for unit {k} of {}, not of {}",
+                    marker.units, m.units
+                ));
+            } else {
+                return UnitState::Done(Done {
+                    seconds: marker.seconds,
+                    max_rss_kib: marker.max_rss_kib,
+                });
+            }
+        }
+        let why = foreign
+            .or(broken)
+            .unwrap_or_else(|| "its contents do not match the checksum of its done marker".into());
+        UnitState::Bad(file, why)
+    }
+
+    /// Saves unit `k`'s bytes and then appends its done marker (not
+    /// waiting for the disk: a file a crash left torn fails its checksum
+    /// and is named, a marker line cut short is not read).
+    fn save(&self, k: usize, bytes: &[u8], seconds: f64) -> Result<(), UnitsError> {
+        write_unsynced(&unit_file(&self.dir, k), bytes)?;
+        let m = &self.manifest;
+        let marker = done_log::Marker {
+            unit: k,
+            units: m.units,
+            bytes: bytes.len() as u64,
+            xxh3: checksum(bytes),
+            seconds,
+            max_rss_kib: max_rss_kib(),
+            version: m.version.clone(),
+            command: serde_json::to_string(&m.command).expect("strings serialise"),
+        };
+        done_log::append(&self.dir, &marker)?;
+        Ok(())
     }
 }
 
@@ -571,12 +582,14 @@ pub fn run_units<J: Job>(
     let total = range.clone().count() as u64;
     let finished = AtomicU64::new(0);
     let ran = AtomicU64::new(0);
+    let states = dir.states_of(*range.start()..*range.end() + 1)?;
     range
-        .collect::<Vec<usize>>()
+        .zip(states)
+        .collect::<Vec<(usize, UnitState)>>()
         .into_par_iter()
         .with_max_len(1)
-        .try_for_each(|k| {
-            match dir.state(k) {
+        .try_for_each(|(k, state)| {
+            match state {
                 UnitState::Done(_) => {}
                 UnitState::Bad(path, why) => {
                     return Err(UnitsError::Damaged {
@@ -653,7 +666,7 @@ pub fn merge<J: Job>(
     out: Option<&Path>,
     replace: Replace,
 ) -> Result<J::Merged, UnitsError> {
-    if let Some(e) = incomplete(dir.path(), &dir.states()) {
+    if let Some(e) = incomplete(dir.path(), &dir.states()?) {
         return Err(e);
     }
     let files: Vec<PathBuf> = (0..job.unit_count())
@@ -681,11 +694,7 @@ pub fn merge_stage<J: Job>(dir: &JobDir, job: &J, stage: usize) -> Result<String
         return Err(UnitsError::Stage { stage, why });
     }
     let range = stages[stage].clone();
-    let states: Vec<UnitState> = range
-        .clone()
-        .into_par_iter()
-        .map(|k| dir.state(k))
-        .collect();
+    let states = dir.states_of(range.clone())?;
     let of_stage = format!(" of stage {stage}");
     if let Some(e) = incomplete_of(dir.path(), &states, range.start, &of_stage) {
         return Err(e);
@@ -810,13 +819,29 @@ mod tests {
         std::fs::remove_file(unit_file(d.path(), 1)).unwrap();
         run_units(&jd, &job, 0..=2, |_, _| {}).unwrap();
         assert_eq!(merge(&jd, &job, None, Replace::Allow).unwrap(), 5);
-        // A marker edited by hand fails its own checksum.
-        let marker = marker_file(d.path(), 2);
-        let text = std::fs::read_to_string(&marker).unwrap();
-        std::fs::write(&marker, text.replace("unit=2", "unit=1")).unwrap();
+        // A marker edited by hand fails its own checksum: its unit is
+        // named, with the log and line.
+        for log in std::fs::read_dir(d.path()).unwrap() {
+            let log = log.unwrap().path();
+            if log.extension().is_some_and(|e| e == "log") {
+                let text = std::fs::read_to_string(&log).unwrap();
+                let edited: String = text
+                    .lines()
+                    .map(|l| match l.contains("\tunit=2\t") {
+                        true => format!("{}\n", l.replace("\tbytes=", "\tbytes=9")),
+                        false => format!("{l}\n"),
+                    })
+                    .collect();
+                std::fs::write(&log, edited).unwrap();
+            }
+        }
         let e = merge(&jd, &job, None, Replace::Allow).unwrap_err();
-        assert!(e.to_string().contains("unit-00002.done"), "{e}");
-        assert!(e.to_string().contains("checksum"), "{e}");
+        assert!(
+            e.to_string().contains("unit-00002.txt: its done marker"),
+            "{e}"
+        );
+        assert!(e.to_string().contains(".log line "), "{e}");
+        assert!(e.to_string().contains("fails its own checksum"), "{e}");
     }
 
     #[test]

@@ -216,7 +216,7 @@ fn submit(args: SubmitArgs) -> anyhow::Result<ExitCode> {
 
 /// The units of `dir` not done; damaged ones stop with their names.
 fn not_done(dir: &JobDir) -> anyhow::Result<Vec<usize>> {
-    let states = dir.states();
+    let states = dir.states()?;
     let mut todo = Vec::new();
     for (k, s) in states.iter().enumerate() {
         match s {
@@ -632,7 +632,7 @@ fn merged_after(
     let fresh = std::fs::metadata(&out)
         .and_then(|m| m.modified())
         .is_ok_and(|t| t >= started);
-    if let Some(e) = units::incomplete(dir.path(), &dir.states()) {
+    if let Some(e) = units::incomplete(dir.path(), &dir.states()?) {
         eprintln!("gridbot: the merge did not run: {e}");
         eprintln!(
             "gridbot: `gridbot cluster resume {}` submits the rest",
@@ -687,7 +687,7 @@ fn submitted(dir: &Path) -> Vec<(String, String, PathBuf)> {
 /// `gridbot cluster status DIR`.
 fn status(path: &Path) -> anyhow::Result<ExitCode> {
     let (dir, _plan) = open_job(path)?;
-    let states = dir.states();
+    let states = dir.states()?;
     let count = states.len();
     let done: Vec<(usize, &units::Done)> = states
         .iter()

@@ -34,21 +34,45 @@ fn summary(out: &std::process::Output) -> String {
         .join("\n")
 }
 
-/// Rewrites `key=` in done marker `path` and seals it again, as a
-/// unit made by another gridbot would read.
-fn forge_marker(path: &Path, key: &str, value: &str) {
-    let text = std::fs::read_to_string(path).unwrap();
-    let mut body: String = text
-        .lines()
-        .filter(|l| !l.starts_with("sealed="))
-        .map(|l| match l.split_once('=') {
-            Some((k, _)) if k == key => format!("{k}={value}\n"),
-            _ => format!("{l}\n"),
-        })
-        .collect();
-    let seal = xxhash_rust::xxh3::xxh3_64(body.as_bytes());
-    body.push_str(&format!("sealed={seal:016x}\n"));
-    std::fs::write(path, body).unwrap();
+/// The done logs of job folder `dir`.
+fn done_logs(dir: &Path) -> Vec<std::path::PathBuf> {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "log"))
+        .collect()
+}
+
+/// Rewrites `key=` in the done marker line of `unit` in the logs of job
+/// folder `dir` and seals the line again, as a unit made by another
+/// gridbot would read.
+fn forge_marker(dir: &Path, unit: usize, key: &str, value: &str) {
+    let mut forged = 0;
+    for log in done_logs(dir) {
+        let text = std::fs::read_to_string(&log).unwrap();
+        let mut out = String::new();
+        for line in text.lines() {
+            if !line.contains(&format!("\tunit={unit}\t")) {
+                out.push_str(line);
+                out.push('\n');
+                continue;
+            }
+            let (body, _) = line.rsplit_once("\tsealed=").unwrap();
+            let body: Vec<String> = body
+                .split('\t')
+                .map(|f| match f.split_once('=') {
+                    Some((k, _)) if k == key => format!("{k}={value}"),
+                    _ => f.to_string(),
+                })
+                .collect();
+            let body = body.join("\t");
+            let seal = xxhash_rust::xxh3::xxh3_64(body.as_bytes());
+            out.push_str(&format!("{body}\tsealed={seal:016x}\n"));
+            forged += 1;
+        }
+        std::fs::write(&log, out).unwrap();
+    }
+    assert!(forged > 0, "no marker of unit {unit} in {}", dir.display());
 }
 
 #[test]
@@ -148,8 +172,9 @@ fn a_merge_refuses_missing_edited_foreign_and_other_version_units() {
         "5",
         &["--units", "3..3", "--out", other.to_str().unwrap()],
     ));
-    for name in ["unit-00003.txt", "unit-00003.done"] {
-        std::fs::copy(other.join(name), job.join(name)).unwrap();
+    std::fs::copy(other.join("unit-00003.txt"), job.join("unit-00003.txt")).unwrap();
+    for (i, log) in done_logs(&other).iter().enumerate() {
+        std::fs::copy(log, job.join(format!("done-other-{i}.log"))).unwrap();
     }
     assert_clean_failure(
         &merge(&job, &out),
@@ -163,7 +188,7 @@ fn a_merge_refuses_missing_edited_foreign_and_other_version_units() {
     ));
 
     // A unit from another version of gridbot.
-    forge_marker(&job.join("unit-00005.done"), "version", "0.0.1");
+    forge_marker(&job, 5, "version", "0.0.1");
     assert_clean_failure(
         &merge(&job, &out),
         "unit-00005.txt: made by gridbot 0.0.1, not",
