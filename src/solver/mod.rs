@@ -76,8 +76,8 @@ pub mod table;
 pub mod testing;
 pub mod zero_one;
 
-pub use astar::{astar, AstarProblem};
-pub use bfs::{count_reachable, Reachable};
+pub use astar::{astar, weighted_astar, AstarProblem};
+pub use bfs::{bfs_without_duplicates, count_reachable, Reachable};
 pub use bitset::Bits;
 pub use budget::{Budget, BudgetExceeded};
 pub use dfbnb::dfbnb;
