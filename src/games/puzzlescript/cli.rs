@@ -13,7 +13,7 @@ use serde_json::json;
 
 use super::compile::compile;
 use super::conformance::{read_sessions, run_all, Outcome};
-use super::solve::{is_random, keys_string, solve_level, Limits, Method};
+use super::solve::{is_random, keys_string, solve_level, Limits, Method, WEIGHT};
 use crate::cli::args::{parse_bytes, parse_duration, parse_node_limit, parse_number};
 use crate::files::read_text;
 use crate::games::registry::{verbs, Entry, GameCli};
@@ -85,6 +85,9 @@ pub struct SearchOptions {
     /// buffers included.
     #[arg(long, default_value = "2G", value_parser = parse_bytes)]
     pub memory: usize,
+    /// The weight of the win conditions' estimate in weighted A*.
+    #[arg(long, default_value_t = WEIGHT, value_parser = parse_number::<u32, 1, 1000>)]
+    pub weight: u32,
 }
 
 impl SearchOptions {
@@ -98,6 +101,7 @@ impl SearchOptions {
             time: self.time_limit.or(default_time),
             memory: self.memory,
             nodes: self.max_nodes,
+            weight: self.weight,
         })
     }
 }

@@ -150,7 +150,8 @@ impl<'g> LevelProblem<'g> {
     /// every X not on a Y to its nearest Y, plus the player's distance to
     /// the nearest such X (less one); for `some X on Y` when none is, the
     /// smallest distance between an X and a Y; for `no X on Y`, how many
-    /// cells have both. A missing object counts as far as the level is
+    /// cells have both, plus the player's distance to the nearest (less
+    /// one). A missing object counts as far as the level is
     /// wide and high. Admissible only where one key moves one object one
     /// cell (rules may slide, carry, create or remove objects), so it is
     /// never used to call a solution shortest.
@@ -202,7 +203,12 @@ impl<'g> LevelProblem<'g> {
                         .max(1)
                 }
                 0 => {}
-                _ => total += first.iter().filter(|i| on(i)).count(),
+                _ => {
+                    let wrong: Vec<usize> = first.iter().copied().filter(on).collect();
+                    total += wrong.len();
+                    let walk = players.iter().map(|&p| nearest(p, &wrong)).min();
+                    total += walk.unwrap_or(0).saturating_sub(1);
+                }
             }
         }
         total.min(u32::MAX as usize / 4) as u32
@@ -293,8 +299,8 @@ pub enum Method {
     BfsNoHashing,
     /// A* with the win conditions' estimate (not admissible: unproven).
     Astar,
-    /// Weighted A* (the estimate times [`WEIGHT`]), stopping at the first
-    /// solution.
+    /// Weighted A* (the estimate times [`Limits::weight`]), stopping at
+    /// the first solution.
     WeightedAstar,
     /// Breadth-first search for half the time limit, then weighted A* for
     /// the rest when it neither solved the level nor proved it unwinnable.
@@ -313,7 +319,7 @@ impl Method {
     }
 }
 
-/// The weight of the estimate in weighted A*.
+/// The weight of the estimate in weighted A*, by default.
 pub const WEIGHT: u32 = 3;
 
 /// The limits of one level's search.
@@ -325,6 +331,8 @@ pub struct Limits {
     pub memory: usize,
     /// Nodes expanded, per search.
     pub nodes: Option<u64>,
+    /// The weight of the estimate in weighted A* ([`WEIGHT`] by default).
+    pub weight: u32,
 }
 
 /// What [`solve_level`] found.
@@ -394,7 +402,11 @@ pub fn solve_level(
             &budget_for(limits, first_time, words, state + 16, 1),
         ),
         Method::Astar | Method::WeightedAstar => {
-            let w = if method == Method::Astar { 1 } else { WEIGHT };
+            let w = if method == Method::Astar {
+                1
+            } else {
+                limits.weight
+            };
             let p = LevelProblem::new(game, n)?.informed();
             unproven(weighted_astar(
                 &p,
@@ -409,7 +421,7 @@ pub fn solve_level(
         let left = limits.time.map(|t| t.saturating_sub(t0.elapsed()));
         let informed = LevelProblem::new(game, n)?.informed();
         let budget = budget_for(limits, left, words, astar_entry, 1);
-        let w = unproven(weighted_astar(&informed, &start, &budget, WEIGHT));
+        let w = unproven(weighted_astar(&informed, &start, &budget, limits.weight));
         o = Outcome {
             nodes: o.nodes + w.nodes,
             elapsed: t0.elapsed(),
@@ -494,5 +506,76 @@ mod tests {
             solve(&game, 4, &Budget::unlimited()).err(),
             Some(SolveError::NoLevel { asked: 4, count: 3 })
         );
+    }
+
+    /// Limits of the tests: no time limit, a node limit.
+    fn limits(nodes: Option<u64>) -> Limits {
+        Limits {
+            time: None,
+            memory: 1 << 30,
+            nodes,
+            weight: WEIGHT,
+        }
+    }
+
+    #[test]
+    fn the_solver_agrees_with_a_plain_breadth_first_search() {
+        let game = compile(PUSH).unwrap();
+        let mut nodes = Vec::new();
+        for n in 1..=3 {
+            let plain = bfs_without_duplicates(
+                &LevelProblem::new(&game, n).unwrap(),
+                &LevelProblem::new(&game, n).unwrap().start(),
+                &Budget::unlimited().with_node_limit(20_000),
+            );
+            let s = solve_level(&game, n, Method::Bfs, &limits(None)).unwrap();
+            assert_eq!(s.outcome.len(), plain.len(), "level {n}");
+            assert_eq!(s.proven_shortest, plain.moves.is_some(), "level {n}");
+            // Level 3 is unwinnable: the plain search never ends (its
+            // tree has cycles) but finds nothing either.
+            assert_eq!(s.outcome.proven_unsolvable, n == 3);
+            let a = solve_level(&game, n, Method::Astar, &limits(None)).unwrap();
+            assert_eq!(a.outcome.len().is_some(), n != 3);
+            assert!(!a.proven_shortest);
+            assert_eq!(a.outcome.proven_unsolvable, n == 3);
+            nodes.push((s.outcome.nodes, plain.nodes, a.outcome.nodes));
+        }
+        // Pinned: a change to the turn or the searches shows here.
+        assert_eq!(nodes, vec![(0, 0, 0); 3]);
+    }
+
+    /// A crate to push across an open room: too many positions for
+    /// breadth-first search within the node limit.
+    fn room() -> Game {
+        let rules = PUSH.split("LEVELS").next().unwrap();
+        let level = "############\n#P.........#\n#..........#\n#..........#\n#...*......#\n#..........#\n#..........#\n#..........#\n#.........O#\n############\n";
+        compile(&format!("{rules}LEVELS\n\n{level}")).unwrap()
+    }
+
+    #[test]
+    fn weighted_astar_solves_a_level_breadth_first_search_does_not_finish() {
+        let game = room();
+        let cap = limits(Some(2000));
+        let b = solve_level(&game, 1, Method::Bfs, &cap).unwrap();
+        assert!(b.outcome.moves.is_none() && b.outcome.stopped.is_some());
+        assert_eq!(b.search, None);
+        let s = solve_level(&game, 1, Method::Portfolio, &cap).unwrap();
+        let keys = s.outcome.moves.as_ref().unwrap();
+        assert!(LevelProblem::new(&game, 1).unwrap().wins(keys));
+        assert_eq!(s.search, Some(Method::WeightedAstar));
+        assert!(!s.proven_shortest);
+        assert_eq!((keys.len(), s.outcome.nodes), (0, 0));
+    }
+
+    #[test]
+    fn the_estimate_counts_distances_to_the_targets() {
+        let game = room();
+        let p = LevelProblem::new(&game, 1).unwrap();
+        // The crate is 6 + 4 cells from the target; the player 3 + 3
+        // from the crate (less the step onto it).
+        assert_eq!(p.estimate(&p.start().objects), 10 + 5);
+        let game = compile(PUSH).unwrap();
+        let p = LevelProblem::new(&game, 1).unwrap();
+        assert_eq!(p.estimate(&p.start().objects), 2);
     }
 }
