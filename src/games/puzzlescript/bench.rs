@@ -12,11 +12,10 @@ use std::time::Duration;
 use anyhow::{bail, Result};
 use serde_json::{json, Value};
 
-use super::cli::MAX_SOURCE_BYTES;
-use super::compile::{compile, Game};
+use super::cli::read_game;
+use super::compile::Game;
 use super::solve::{is_random, keys_string, level_index, solve_level, Limits, Method, SolveError};
 use crate::cli::args::files_with_extension;
-use crate::files::read_text;
 use crate::measure::{mib, peak_rss_bytes, timed};
 
 /// What became of one level.
@@ -196,13 +195,7 @@ pub fn run_levels(
                 || f.display().to_string(),
                 |s| s.to_string_lossy().into_owned(),
             );
-            let game = read_text(
-                &f.to_string_lossy(),
-                MAX_SOURCE_BYTES,
-                "a PuzzleScript source",
-            )
-            .map_err(|e| e.to_string())
-            .and_then(|t| compile(&t).map_err(|e| e.to_string()));
+            let game = read_game(&f.to_string_lossy()).map_err(|e| format!("{e:#}"));
             (name, game)
         })
         .collect();

@@ -11,7 +11,7 @@ use anyhow::{bail, Context, Result};
 use clap::Args;
 use serde_json::json;
 
-use super::compile::compile;
+use super::compile::{compile, Game};
 use super::conformance::{read_sessions, run_all, Outcome};
 use super::solve::{is_random, keys_string, solve_level, Limits, Method, WEIGHT};
 use crate::cli::args::{parse_bytes, parse_duration, parse_node_limit, parse_number};
@@ -124,12 +124,21 @@ pub struct SolveArgs {
 }
 
 /// Largest game source read.
-pub(super) const MAX_SOURCE_BYTES: u64 = 16 << 20;
+const MAX_SOURCE_BYTES: u64 = 16 << 20;
+
+/// Reads and compiles the game in `path` (`-` for standard input); an
+/// empty file is said to be one.
+pub(super) fn read_game(path: &str) -> Result<Game> {
+    let text = read_text(path, MAX_SOURCE_BYTES, "a PuzzleScript source")?;
+    if text.trim().is_empty() {
+        bail!("{path}: the file is empty (a PuzzleScript source has OBJECTS, LEGEND, COLLISIONLAYERS, RULES, WINCONDITIONS and LEVELS sections)");
+    }
+    compile(&text).with_context(|| path.to_string())
+}
 
 /// Runs `solve puzzlescript`.
 pub fn run_solve(args: &SolveArgs) -> Result<ExitCode> {
-    let text = read_text(&args.file, MAX_SOURCE_BYTES, "a PuzzleScript source")?;
-    let game = compile(&text).with_context(|| args.file.clone())?;
+    let game = read_game(&args.file)?;
     let limits = args.search.limits(None)?;
     let solved = solve_level(&game, args.level, args.search.search, &limits)?;
     let o = &solved.outcome;

@@ -311,7 +311,8 @@ impl Method {
     /// The name printed for the search (`bfs`, `astar`, ...).
     pub fn name(self) -> &'static str {
         match self {
-            Method::Bfs | Method::Portfolio => "bfs",
+            Method::Bfs => "bfs",
+            Method::Portfolio => "portfolio",
             Method::BfsNoHashing => "bfs-no-hashing",
             Method::Astar => "astar",
             Method::WeightedAstar => "weighted-astar",
