@@ -494,6 +494,12 @@ pub fn source_name(arg: &str) -> String {
 /// The PNG files a path argument names: the file itself, or every `.png`
 /// under the folder (recursively), sorted.
 pub fn png_files(path: &Path) -> anyhow::Result<Vec<PathBuf>> {
+    files_with_extension(path, "png")
+}
+
+/// The files a path argument names: the file itself, or every file ending
+/// in `.ext` under the folder (recursively), sorted.
+pub fn files_with_extension(path: &Path, ext: &str) -> anyhow::Result<Vec<PathBuf>> {
     use anyhow::Context;
     if path.is_file() {
         return Ok(vec![path.to_path_buf()]);
@@ -507,7 +513,7 @@ pub fn png_files(path: &Path) -> anyhow::Result<Vec<PathBuf>> {
             let p = entry?.path();
             if p.is_dir() {
                 stack.push(p);
-            } else if p.extension().is_some_and(|e| e == "png") {
+            } else if p.extension().is_some_and(|e| e == ext) {
                 out.push(p);
             }
         }

@@ -13,7 +13,8 @@
 //!   [`Problem::exact_completion`], or offered by
 //!   [`AstarProblem::improve_incumbent`]); every node with
 //!   `f >= incumbent length` is pruned.
-//! - Pathmax: a child's `f` is at least its parent's.
+//! - Pathmax: a child's `f` is at least its parent's (not in
+//!   [`weighted_astar`], whose weighted bound would be undone by it).
 //! - Goals are recognised when generated, so the search ends as soon as
 //!   the smallest `f` on the open list reaches the incumbent.
 //!
@@ -270,6 +271,19 @@ pub fn astar_with<P: AstarProblem>(
     budget: &Budget,
     settings: &Config<P::Move>,
 ) -> Outcome<P::Move> {
+    run_astar(problem, start, budget, settings, false)
+}
+
+/// A* as [`astar_with`]; with `first`, weighted A*: no pathmax, and it
+/// stops at the first solution found (then unproven, whatever the outcome
+/// says).
+fn run_astar<P: AstarProblem>(
+    problem: &P,
+    start: &P::State,
+    budget: &Budget,
+    settings: &Config<P::Move>,
+    first: bool,
+) -> Outcome<P::Move> {
     let t0 = Instant::now();
     let best = settings
         .incumbent
@@ -280,9 +294,110 @@ pub fn astar_with<P: AstarProblem>(
         Err(settled) => return settled,
     };
     let mut search = Search::new(problem, start, budget, best, h0);
+    search.weighted = first;
     let stopped = search.run(settings.check_every.max(1));
     search.finish(stopped, t0)
 }
+
+/// Weighted A*: [`astar`] ordered by `f = g + weight * h`, stopping at
+/// the first solution found (with `weight` above 1), which expands fewer
+/// nodes and finds longer solutions (at most `weight` times the shortest
+/// when the bound is admissible). The problem's own
+/// [`AstarProblem`] hooks are not used (the defaults are). A solution is
+/// called optimal only when it meets the start's unweighted bound; a
+/// search that runs dry still proves that there is no solution. `weight`
+/// 1 is plain A* (with the defaults).
+///
+/// ```
+/// use gridbot::solver::{astar::weighted_astar, Budget, Keyed, Problem};
+///
+/// // From 0 to 12 on a line, steps of 1 or 5 (the bound: steps of 5).
+/// struct Line;
+/// impl Problem for Line {
+///     type State = i32;
+///     type Move = i32;
+///     fn moves(&self, _: &i32, out: &mut Vec<i32>) {
+///         out.extend([5, 1, -1]);
+///     }
+///     fn apply(&self, s: &i32, m: i32) -> i32 {
+///         s + m
+///     }
+///     fn is_goal(&self, s: &i32) -> bool {
+///         *s == 12
+///     }
+///     fn lower_bound(&self, s: &i32) -> u32 {
+///         (12 - s).unsigned_abs().div_ceil(5)
+///     }
+/// }
+/// impl Keyed for Line {
+///     type Key = i32;
+///     fn key(&self, s: &i32) -> i32 {
+///         *s
+///     }
+/// }
+/// let o = weighted_astar(&Line, &0, &Budget::unlimited(), 3);
+/// assert_eq!(o.len(), Some(4)); // 5 + 5 + 1 + 1
+/// assert!(!o.proven_optimal); // the start's bound is 3
+/// ```
+pub fn weighted_astar<P: Keyed>(
+    problem: &P,
+    start: &P::State,
+    budget: &Budget,
+    weight: u32,
+) -> Outcome<P::Move> {
+    let w = Weighted {
+        inner: problem,
+        weight: weight.max(1),
+    };
+    let mut o = run_astar(&w, start, budget, &Config::default(), weight > 1);
+    if weight > 1 && !o.proven_unsolvable {
+        let bound = problem.lower_bound(start);
+        o.lower_bound = o
+            .moves
+            .as_ref()
+            .map_or(bound, |m| bound.min(m.len() as u32));
+        o.proven_optimal = o.len().is_some_and(|n| n as u32 <= bound);
+    }
+    o
+}
+
+/// A problem whose bound is another's times `weight` (for [`weighted_astar`]).
+struct Weighted<'a, P> {
+    inner: &'a P,
+    weight: u32,
+}
+
+impl<P: Keyed> Problem for Weighted<'_, P> {
+    type State = P::State;
+    type Move = P::Move;
+    fn moves(&self, s: &P::State, out: &mut Vec<P::Move>) {
+        self.inner.moves(s, out)
+    }
+    fn is_legal(&self, s: &P::State, mv: P::Move) -> bool {
+        self.inner.is_legal(s, mv)
+    }
+    fn apply(&self, s: &P::State, mv: P::Move) -> P::State {
+        self.inner.apply(s, mv)
+    }
+    fn is_goal(&self, s: &P::State) -> bool {
+        self.inner.is_goal(s)
+    }
+    fn lower_bound(&self, s: &P::State) -> u32 {
+        self.inner.lower_bound(s).saturating_mul(self.weight)
+    }
+    fn exact_completion(&self, s: &P::State) -> Option<Vec<P::Move>> {
+        self.inner.exact_completion(s)
+    }
+}
+
+impl<P: Keyed> Keyed for Weighted<'_, P> {
+    type Key = P::Key;
+    fn key(&self, s: &P::State) -> P::Key {
+        self.inner.key(s)
+    }
+}
+
+impl<P: Keyed> AstarProblem for Weighted<'_, P> {}
 
 /// The length of an incumbent (`u32::MAX` when there is none).
 fn length<M>(best: &Option<Vec<M>>) -> u32 {
@@ -335,6 +450,10 @@ struct Search<'a, P: AstarProblem> {
     /// exact completion.
     hashes: Vec<Option<u64>>,
     scratch: Vec<P::Move>,
+    /// Weighted A*: no pathmax (the weighted bound is not consistent, and
+    /// raising a child's `f` to its parent's would undo the weight), and
+    /// the first solution ends the search.
+    weighted: bool,
 }
 
 impl<'a, P: AstarProblem> Search<'a, P> {
@@ -376,6 +495,7 @@ impl<'a, P: AstarProblem> Search<'a, P> {
             succ: Vec::with_capacity(16),
             hashes: Vec::with_capacity(16),
             scratch: Vec::with_capacity(16),
+            weighted: false,
         }
     }
 
@@ -386,6 +506,7 @@ impl<'a, P: AstarProblem> Search<'a, P> {
     /// Expands nodes in order of `f` until the incumbent is proven, the
     /// open list runs dry, or a budget stops the search (returned; the
     /// node being expanded is then back on the open list).
+    /// Weighted, it stops as soon as a solution is known.
     fn run(&mut self, check_every: u64) -> Option<BudgetExceeded> {
         while let Some((fv, gv, idx)) = self.open.pop() {
             let fv = fv as u32;
@@ -414,7 +535,7 @@ impl<'a, P: AstarProblem> Search<'a, P> {
                 self.open.push(fv as usize, gv, idx);
                 return Some(e);
             }
-            if self.best_len() <= self.lb {
+            if self.best_len() <= self.lb || (self.weighted && self.best.is_some()) {
                 return None;
             }
         }
@@ -505,7 +626,11 @@ impl<'a, P: AstarProblem> Search<'a, P> {
             }
             let bl = self.best_len();
             let h = problem.child_bound(*mv, state, bl.saturating_sub(ng));
-            let nfv = ng.saturating_add(h).max(fv);
+            let nfv = if self.weighted {
+                ng.saturating_add(h)
+            } else {
+                ng.saturating_add(h).max(fv)
+            };
             if nfv >= bl {
                 continue;
             }
@@ -660,6 +785,45 @@ mod tests {
                 Some(p)
             } else {
                 None
+            }
+        }
+    }
+
+    #[test]
+    fn weighted_astar_wins_and_claims_only_what_it_proves() {
+        let md = Eight { manhattan: true };
+        let mut rng = Rng::new(54);
+        let (mut plain, mut weighted) = (0, 0);
+        for _ in 0..20 {
+            let s = Eight::scrambled(&mut rng, 300);
+            let exact = bfs(&md, &s, &Budget::unlimited()).len().unwrap();
+            let one = weighted_astar(&md, &s, &Budget::unlimited(), 1);
+            assert!(one.proven_optimal && one.len() == Some(exact));
+            let o = weighted_astar(&md, &s, &Budget::unlimited(), 3);
+            let m = o.moves.as_ref().unwrap();
+            assert!(wins(&md, &s, m) && m.len() >= exact && m.len() <= 3 * exact);
+            assert_eq!(o.proven_optimal, m.len() as u32 <= md.lower_bound(&s));
+            assert!(o.lower_bound as usize <= exact);
+            (plain, weighted) = (plain + one.nodes, weighted + o.nodes);
+        }
+        // Pinned. On these short puzzles, where the bound is already
+        // good, the weight costs nodes: it pays on long levels.
+        assert_eq!((plain, weighted), (5876, 7168));
+        // Unsolvable graphs are still proven so.
+        check_graphs(
+            55,
+            200,
+            |_| false,
+            |g| weighted_astar(g, &0, &Budget::unlimited(), 1),
+        );
+        let mut rng = Rng::new(56);
+        for _ in 0..200 {
+            let mut g = crate::solver::testing::Graph::random(&mut rng, 40, 3, 15);
+            g.informed = true;
+            let o = weighted_astar(&g, &0, &Budget::unlimited(), 4);
+            assert_eq!(o.proven_unsolvable, g.dist[0] == u32::MAX);
+            if let Some(m) = &o.moves {
+                assert!(wins(&g, &0, m) && m.len() >= g.dist[0] as usize);
             }
         }
     }

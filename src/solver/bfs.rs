@@ -11,6 +11,10 @@
 //!   PuzzleScript's solver (its games give no heuristic to trust). A state
 //!   whose [`Keyed::key`] was seen before is not expanded again; keys are
 //!   compared exactly, so a hash collision never prunes anything.
+//! - [`bfs_without_duplicates`]: the same search as a tree, every
+//!   generated state a new node: what duplicate detection saves (the
+//!   general-video-game-playing seed's figure: the depth a node budget
+//!   reaches with and without it).
 //! - `bfs_distances` (tests only): the map from each reachable key to its
 //!   depth, for exhaustive checks on small boards.
 //!
@@ -32,7 +36,7 @@ use std::time::Instant;
 
 use super::budget::{Budget, BudgetExceeded};
 use super::outcome::Outcome;
-use super::problem::Keyed;
+use super::problem::{Keyed, Problem};
 
 /// How often (in expanded nodes) the engines consult the budget clock.
 const CHECK_EVERY: u64 = 1024;
@@ -91,6 +95,55 @@ pub fn bfs<P: Keyed>(problem: &P, start: &P::State, budget: &Budget) -> Outcome<
         next += 1;
     }
     Outcome::unsolvable(nodes, t0.elapsed())
+}
+
+/// [`bfs`] without duplicate detection: a state reached again is searched
+/// again, so the search is a tree of `moves` per node. The outcome follows
+/// the same rules (a stopped search's bound is one more than the depth of
+/// the layer being expanded); it never proves unsolvability on a
+/// problem with cycles, since its tree is then endless.
+pub fn bfs_without_duplicates<P: Problem>(
+    problem: &P,
+    start: &P::State,
+    budget: &Budget,
+) -> Outcome<P::Move> {
+    let tree = Tree {
+        inner: problem,
+        made: std::cell::Cell::new(0),
+    };
+    bfs(&tree, &(start.clone(), 0), budget)
+}
+
+/// A problem whose every generated state is distinct: the state numbered
+/// in the order of generation (for [`bfs_without_duplicates`]).
+struct Tree<'a, P> {
+    inner: &'a P,
+    made: std::cell::Cell<u64>,
+}
+
+impl<P: Problem> Problem for Tree<'_, P> {
+    type State = (P::State, u64);
+    type Move = P::Move;
+    fn moves(&self, s: &Self::State, out: &mut Vec<P::Move>) {
+        self.inner.moves(&s.0, out)
+    }
+    fn apply(&self, s: &Self::State, mv: P::Move) -> Self::State {
+        self.made.set(self.made.get() + 1);
+        (self.inner.apply(&s.0, mv), self.made.get())
+    }
+    fn is_goal(&self, s: &Self::State) -> bool {
+        self.inner.is_goal(&s.0)
+    }
+    fn lower_bound(&self, s: &Self::State) -> u32 {
+        self.inner.lower_bound(&s.0)
+    }
+}
+
+impl<P: Problem> Keyed for Tree<'_, P> {
+    type Key = u64;
+    fn key(&self, s: &Self::State) -> u64 {
+        s.1
+    }
 }
 
 /// The size of a reachable state space, as [`count_reachable`] measured it.
@@ -321,6 +374,32 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn the_tree_search_finds_the_same_lengths_with_more_nodes() {
+        let p = Eight::default();
+        let mut rng = Rng::new(4);
+        let mut nodes = (0, 0);
+        for _ in 0..5 {
+            let s = Eight::scrambled(&mut rng, 8);
+            let o = bfs(&p, &s, &Budget::unlimited());
+            let t = bfs_without_duplicates(&p, &s, &Budget::unlimited());
+            assert_eq!(t.len(), o.len());
+            assert!(t.proven_optimal && wins(&p, &s, t.moves.as_ref().unwrap()));
+            nodes = (nodes.0 + o.nodes, nodes.1 + t.nodes);
+        }
+        assert_eq!(nodes, (49, 80));
+        // The same node budget reaches a shallower depth.
+        let s = Eight::scrambled(&mut rng, 200);
+        let b = Budget::unlimited().with_node_limit(5000);
+        let (o, t) = (bfs(&p, &s, &b), bfs_without_duplicates(&p, &s, &b));
+        assert!(
+            t.lower_bound < o.lower_bound,
+            "{} {}",
+            t.lower_bound,
+            o.lower_bound
+        );
     }
 
     #[test]

@@ -15,6 +15,8 @@
 //! | [`iddfs::iddfs`] | a shortest solution | optimality; unsolvable when an iteration never reaches its limit | Gemji |
 //! | [`dfbnb::dfbnb`] | improving solutions (anytime) | optimality / unsolvable when the final full pass completes | Flood (`bnb`) |
 //! | [`astar::astar`] | a shortest solution | optimality; unsolvable when the open list runs dry; a bound when stopped | Flood (`astar`, through [`AstarProblem`]) |
+//! | [`astar::weighted_astar`] | a solution, fast (at most `weight` times the shortest with an admissible bound) | optimality only when it meets the start's bound; unsolvable when the open list runs dry | PuzzleScript (after BFS) |
+//! | [`bfs::bfs_without_duplicates`] | a shortest solution, as a tree search | optimality | PuzzleScript (the depth figure) |
 //! | [`greedy::greedy_scored`], [`greedy::beam`], [`greedy::beam_scored`] | some solution, fast | optimal only if its length meets a proven bound (an uncut beam is a BFS) | Flood, Pegs, Fifteen |
 //! | [`greedy::optimise`] | a shorter solution | nothing (a local optimum) | Flood |
 //!
@@ -76,8 +78,8 @@ pub mod table;
 pub mod testing;
 pub mod zero_one;
 
-pub use astar::{astar, AstarProblem};
-pub use bfs::{count_reachable, Reachable};
+pub use astar::{astar, weighted_astar, AstarProblem};
+pub use bfs::{bfs_without_duplicates, count_reachable, Reachable};
 pub use bitset::Bits;
 pub use budget::{Budget, BudgetExceeded};
 pub use dfbnb::dfbnb;

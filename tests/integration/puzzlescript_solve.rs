@@ -4,8 +4,11 @@
 //! solved with proven shortest key sequences (pinned lengths), the
 //! floating-eyeball game is proven unwinnable, the random games are never
 //! called shortest. Skipped with a message when the folder is absent.
+//! The level bench: its refusals (a realtime game, bad input) and the
+//! portfolio's weighted A* on a level breadth-first search does not
+//! finish.
 
-use crate::util::{gridbot, run, shared_games, stderr, stdout};
+use crate::util::{assert_clean_failure, gridbot, run, shared_games, stderr, stdout, TempDir};
 
 /// Games whose first level is solved within the limit, with the proven
 /// shortest length.
@@ -25,15 +28,17 @@ const SOLVED: &[(&str, usize)] = &[
 
 fn solve(dir: &std::path::Path, game: &str, limit: &str) -> serde_json::Value {
     let path = dir.join(format!("puzzlescript/games/{game}.txt"));
-    let out = run(gridbot(None).args([
-        "solve",
-        "puzzlescript",
-        path.to_str().unwrap(),
-        "--time-limit",
-        limit,
-        "--json",
-    ]));
-    serde_json::from_str(&stdout(&out)).unwrap_or_else(|e| panic!("{game}: {e}: {}", stderr(&out)))
+    solve_json(&[path.to_str().unwrap(), "--time-limit", limit])
+}
+
+/// `solve puzzlescript ARGS... --json`, parsed.
+fn solve_json(args: &[&str]) -> serde_json::Value {
+    let out = run(gridbot(None)
+        .args(["solve", "puzzlescript"])
+        .args(args)
+        .arg("--json"));
+    serde_json::from_str(&stdout(&out))
+        .unwrap_or_else(|e| panic!("{args:?}: {e}: {}", stderr(&out)))
 }
 
 #[test]
@@ -62,4 +67,135 @@ fn first_levels_of_the_example_games() {
             "{game}: {r}"
         );
     }
+}
+
+/// A test data file.
+fn data(name: &str) -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/puzzlescript")
+        .join(name)
+}
+
+#[test]
+fn the_bench_refuses_a_realtime_game_and_bad_input_by_name() {
+    let dir = TempDir::new("ps-bench-bad");
+    std::fs::write(dir.join("empty.txt"), "").unwrap();
+    std::fs::write(dir.join("binary.txt"), [0u8, 159, 146, 150, 255, 0, 1]).unwrap();
+    std::fs::copy(data("realtime.txt"), dir.join("realtime.txt")).unwrap();
+    std::fs::copy(data("syntax_error.txt"), dir.join("syntax_error.txt")).unwrap();
+    let out = run(gridbot(None).args([
+        "bench",
+        "puzzlescript",
+        dir.path().to_str().unwrap(),
+        "--json",
+    ]));
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let r: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let game = |name: &str| {
+        r["games"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|g| g["game"] == name)
+            .unwrap()
+            .clone()
+    };
+    assert!(
+        game("empty")["refused"].as_str().unwrap().contains("empty"),
+        "{r}"
+    );
+    assert!(
+        game("binary")["refused"]
+            .as_str()
+            .unwrap()
+            .contains("UTF-8"),
+        "{r}"
+    );
+    assert!(
+        game("syntax_error")["refused"]
+            .as_str()
+            .unwrap()
+            .contains("line 54"),
+        "{r}"
+    );
+    let realtime = game("realtime");
+    assert!(
+        realtime["summary"]["refused"].as_u64().unwrap() >= 1,
+        "{realtime}"
+    );
+    assert!(
+        realtime["levels"][0]["reason"]
+            .as_str()
+            .unwrap()
+            .contains("realtime_interval"),
+        "{realtime}"
+    );
+    assert_eq!(r["all"]["solved"], 0, "{r}");
+    assert_eq!(r["refused_games"], 3, "{r}");
+    // The text report names them too.
+    let out = run(gridbot(None).args([
+        "bench",
+        "puzzlescript",
+        dir.join("realtime.txt").to_str().unwrap(),
+    ]));
+    assert!(
+        stdout(&out).contains("refused realtime level 1: the game sets realtime_interval"),
+        "{}",
+        stdout(&out)
+    );
+    // solve says the same as an error.
+    for (file, says) in [("empty.txt", "empty"), ("binary.txt", "UTF-8")] {
+        let out =
+            run(gridbot(None).args(["solve", "puzzlescript", dir.join(file).to_str().unwrap()]));
+        assert_clean_failure(&out, says);
+    }
+    // The two modes do not mix, and one is needed.
+    let out = run(gridbot(None).args(["bench", "puzzlescript", "--time-limit", "1s"]));
+    assert_clean_failure(&out, "--conformance");
+    let out = run(gridbot(None).args(["bench", "puzzlescript", "x.txt", "--conformance", "y.js"]));
+    assert!(
+        stderr(&out).contains("cannot be used with"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+/// A level of limerick that breadth-first search does not finish within
+/// the node limit, and weighted A* solves.
+const LIMERICK_LEVEL: &str = "2";
+
+#[test]
+fn weighted_astar_solves_a_level_breadth_first_search_does_not_finish() {
+    let Some(dir) = shared_games("puzzlescript/games/microban.txt") else {
+        return;
+    };
+    let path = dir.join("puzzlescript/games/limerick.txt");
+    let solve = |search: &str| {
+        solve_json(&[
+            path.to_str().unwrap(),
+            "--level",
+            LIMERICK_LEVEL,
+            "--max-nodes",
+            "20000",
+            "--search",
+            search,
+        ])
+    };
+    let bfs = solve("bfs");
+    assert!(bfs["keys"].is_null(), "{bfs}");
+    // notsnake: breadth-first search does not finish level 1 in 10 s.
+    let path = dir.join("puzzlescript/games/notsnake.txt");
+    let r = solve_json(&[
+        path.to_str().unwrap(),
+        "--search",
+        "weighted-astar",
+        "--time-limit",
+        "20s",
+    ]);
+    assert_eq!(r["search"], "weighted-astar", "{r}");
+    assert!(r["length"].as_u64().unwrap() >= 34, "{r}");
+    let r = solve("portfolio");
+    assert_eq!(r["search"], "weighted-astar", "{r}");
+    assert_eq!(r["proven_shortest"], false, "{r}");
+    assert!(r["length"].as_u64().is_some(), "{r}");
 }

@@ -11,13 +11,12 @@ use anyhow::{bail, Context, Result};
 use clap::Args;
 use serde_json::json;
 
-use super::compile::compile;
+use super::compile::{compile, Game};
 use super::conformance::{read_sessions, run_all, Outcome};
-use super::solve::{is_random, keys_string, solve};
-use crate::cli::args::{parse_duration, parse_number};
+use super::solve::{is_random, keys_string, solve_level, Limits, Method, WEIGHT};
+use crate::cli::args::{parse_bytes, parse_duration, parse_node_limit, parse_number};
 use crate::files::read_text;
 use crate::games::registry::{verbs, Entry, GameCli};
-use crate::solver::Budget;
 
 /// PuzzleScript in the registry.
 pub static GAME: GameCli = GameCli {
@@ -60,10 +59,51 @@ fn entries() -> Vec<Entry> {
         ),
         Entry::new(
             verbs::BENCH,
-            "Replay the reference engine's recorded sessions and compare the final levels",
+            "Solve every level of PuzzleScript games within a time limit, or replay the reference engine's recorded sessions and compare the final levels (--conformance)",
             |a: BenchArgs| run_bench(&a),
         ),
     ]
+}
+
+/// The search's options, shared by `solve` and the level bench.
+#[derive(Debug, Clone, Args)]
+pub struct SearchOptions {
+    /// Stop after this long (e.g. `500ms`, `3s`, `1m`); the answer is then
+    /// unproven. The level bench's default is 3s a level.
+    #[arg(long, value_parser = parse_duration)]
+    pub time_limit: Option<Duration>,
+    /// The search: breadth first (proves a shortest solution), the same
+    /// without duplicate detection, A* or weighted A* with the win
+    /// conditions' estimate (never proven), or the portfolio (breadth first
+    /// for half the time, then weighted A*).
+    #[arg(long, value_enum, default_value_t = Method::Portfolio)]
+    pub search: Method,
+    /// Stop each search after expanding this many positions.
+    #[arg(long, value_name = "N", value_parser = parse_node_limit)]
+    pub max_nodes: Option<u64>,
+    /// Memory a search may hold (e.g. `512M`, `2G`), the positions' own
+    /// buffers included.
+    #[arg(long, default_value = "2G", value_parser = parse_bytes)]
+    pub memory: usize,
+    /// The weight of the win conditions' estimate in weighted A*.
+    #[arg(long, default_value_t = WEIGHT, value_parser = parse_number::<u32, 1, 1000>)]
+    pub weight: u32,
+}
+
+impl SearchOptions {
+    /// The limits of one level's search (`default_time` without
+    /// `--time-limit`).
+    pub fn limits(&self, default_time: Option<Duration>) -> Result<Limits> {
+        if self.time_limit.is_some_and(|t| t.is_zero()) {
+            bail!("--time-limit must be more than zero");
+        }
+        Ok(Limits {
+            time: self.time_limit.or(default_time),
+            memory: self.memory,
+            nodes: self.max_nodes,
+            weight: self.weight,
+        })
+    }
 }
 
 /// `gridbot solve puzzlescript GAME.txt`.
@@ -75,10 +115,9 @@ pub struct SolveArgs {
     /// between levels do not count).
     #[arg(long, default_value_t = 1, value_parser = parse_number::<usize, 1, 1_000_000>)]
     pub level: usize,
-    /// Stop after this long (e.g. `500ms`, `3s`, `1m`); the answer is then
-    /// unproven.
-    #[arg(long, value_parser = parse_duration)]
-    pub time_limit: Option<Duration>,
+    /// The search and its limits.
+    #[command(flatten)]
+    pub search: SearchOptions,
     /// Print JSON instead of text.
     #[arg(long)]
     pub json: bool,
@@ -86,22 +125,35 @@ pub struct SolveArgs {
 
 /// Largest game source read.
 const MAX_SOURCE_BYTES: u64 = 16 << 20;
-/// Memory the search may hold.
-const SEARCH_MEMORY: usize = 2 << 30;
+
+/// Reads and compiles the game in `path` (`-` for standard input); an
+/// empty file is said to be one.
+pub(super) fn read_game(path: &str) -> Result<Game> {
+    let text = read_text(path, MAX_SOURCE_BYTES, "a PuzzleScript source")?;
+    if text.trim().is_empty() {
+        bail!("{path}: the file is empty (a PuzzleScript source has OBJECTS, LEGEND, COLLISIONLAYERS, RULES, WINCONDITIONS and LEVELS sections)");
+    }
+    compile(&text).with_context(|| path.to_string())
+}
 
 /// Runs `solve puzzlescript`.
 pub fn run_solve(args: &SolveArgs) -> Result<ExitCode> {
-    let text = read_text(&args.file, MAX_SOURCE_BYTES, "a PuzzleScript source")?;
-    let game = compile(&text).with_context(|| args.file.clone())?;
-    if args.time_limit.is_some_and(|t| t.is_zero()) {
-        bail!("--time-limit must be more than zero");
-    }
-    let budget = Budget::new(args.time_limit, SEARCH_MEMORY);
-    let o = solve(&game, args.level, &budget)?;
+    let game = read_game(&args.file)?;
+    let limits = args.search.limits(None)?;
+    let solved = solve_level(&game, args.level, args.search.search, &limits)?;
+    let o = &solved.outcome;
     let random = is_random(&game);
-    let shortest = o.proven_optimal && !random;
+    let shortest = solved.proven_shortest;
     let keys = o.moves.as_deref().map(keys_string);
     let ms = o.elapsed.as_secs_f64() * 1000.0;
+    let search = solved.search.map(Method::name);
+    // Every key sequence this long was tried (breadth first only).
+    let depth = match args.search.search {
+        Method::Bfs | Method::BfsNoHashing => {
+            Some(o.len().unwrap_or(o.lower_bound.saturating_sub(1) as usize))
+        }
+        _ => None,
+    };
     if args.json {
         println!(
             "{}",
@@ -112,6 +164,8 @@ pub fn run_solve(args: &SolveArgs) -> Result<ExitCode> {
                 "proven_shortest": shortest,
                 "proven_unsolvable": o.proven_unsolvable && !random,
                 "random": random,
+                "search": search,
+                "depth_searched": depth,
                 "nodes": o.nodes,
                 "time_ms": ms,
             }))?
@@ -125,9 +179,11 @@ pub fn run_solve(args: &SolveArgs) -> Result<ExitCode> {
             None => println!("no solution found within the budget"),
         }
         println!(
-            "length={} proven_shortest={shortest} random={random} nodes={} time_ms={ms:.1}",
+            "length={} proven_shortest={shortest} random={random} nodes={} time_ms={ms:.1} search={}{}",
             keys.as_ref().map_or("-".into(), |k| k.len().to_string()),
-            o.nodes
+            o.nodes,
+            search.unwrap_or("-"),
+            depth.map_or(String::new(), |d| format!(" depth_searched={d}")),
         );
     }
     Ok(if keys.is_some() {
@@ -137,18 +193,28 @@ pub fn run_solve(args: &SolveArgs) -> Result<ExitCode> {
     })
 }
 
-/// `gridbot bench puzzlescript --conformance FILE`.
+/// `gridbot bench puzzlescript FILE|DIR...` (every playable level solved)
+/// or `gridbot bench puzzlescript --conformance FILE`.
 #[derive(Debug, Clone, Args)]
 pub struct BenchArgs {
-    /// The reference engine's session file (`testdata.js`).
+    /// Game sources, or folders of them (every `*.txt`): every playable
+    /// level is solved on one thread within the time limit (3s by
+    /// default).
+    #[arg(value_name = "FILE|DIR", conflicts_with = "conformance")]
+    pub games: Vec<String>,
+    /// The reference engine's session file (`testdata.js`): replay the
+    /// recorded sessions instead.
     #[arg(long, value_name = "FILE")]
-    pub conformance: String,
+    pub conformance: Option<String>,
     /// Also replay the sessions with the reference engine under node and
     /// print the speeds side by side (PAGE: the engine's standalone page;
     /// by default puzzlescript/standalone_inlined.txt in $GRIDBOT_GAMES or
     /// ../shared/games).
-    #[arg(long, value_name = "PAGE", num_args = 0..=1, default_missing_value = "")]
+    #[arg(long, value_name = "PAGE", num_args = 0..=1, default_missing_value = "", requires = "conformance")]
     pub reference: Option<String>,
+    /// The level bench's search and limits.
+    #[command(flatten)]
+    pub search: SearchOptions,
     /// Print the summary as JSON.
     #[arg(long)]
     pub json: bool,
@@ -176,10 +242,28 @@ fn print_reference(s: &super::conformance::Summary, r: &super::reference::Refere
 /// Largest session file read (the reference's is about 4 MB).
 const MAX_SESSIONS_BYTES: u64 = 256 << 20;
 
-/// Runs `bench puzzlescript --conformance`.
+/// Runs `bench puzzlescript`: the level bench, or the conformance replay.
 pub fn run_bench(args: &BenchArgs) -> Result<ExitCode> {
-    let text = read_text(&args.conformance, MAX_SESSIONS_BYTES, "a session file")?;
-    let sessions = read_sessions(&text).with_context(|| args.conformance.clone())?;
+    let o = &args.search;
+    match &args.conformance {
+        Some(_) if o.time_limit.is_some() || o.max_nodes.is_some() || o.search != Method::Portfolio => {
+            bail!("--time-limit, --max-nodes and --search are for the level bench (game files or folders), not --conformance")
+        }
+        Some(file) => run_conformance(args, file),
+        None if args.games.is_empty() => bail!(
+            "bench puzzlescript needs game files or folders (their levels are solved) or --conformance FILE (the reference's recorded sessions)"
+        ),
+        None => super::bench::run_levels(&args.games, o.search, &o.limits(Some(LEVEL_TIME))?, args.json),
+    }
+}
+
+/// The level bench's time limit per level.
+const LEVEL_TIME: Duration = Duration::from_secs(3);
+
+/// Runs `bench puzzlescript --conformance FILE`.
+fn run_conformance(args: &BenchArgs, file: &str) -> Result<ExitCode> {
+    let text = read_text(file, MAX_SESSIONS_BYTES, "a session file")?;
+    let sessions = read_sessions(&text).with_context(|| file.to_string())?;
     let bar = if std::io::stderr().is_terminal() && !args.json {
         indicatif::ProgressBar::new(sessions.len() as u64)
     } else {
@@ -193,7 +277,7 @@ pub fn run_bench(args: &BenchArgs) -> Result<ExitCode> {
             let page = super::reference::engine_page(Some(std::path::Path::new(page)))?;
             Some(super::reference::run_reference(
                 &page,
-                std::path::Path::new(&args.conformance),
+                std::path::Path::new(file),
             )?)
         }
         None => None,

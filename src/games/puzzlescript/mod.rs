@@ -6,6 +6,7 @@
 //! them on the reference's own page in Chromium ([`page`], [`read`],
 //! [`play`], [`cli_play`]).
 
+pub mod bench;
 pub mod bits;
 pub mod cli;
 pub mod cli_play;

@@ -3,13 +3,21 @@
 //! right, action), a turn includes the `again` turns it starts, and the
 //! goal is a turn that wins. Breadth-first search with exact duplicate
 //! detection finds a shortest key sequence; it is called shortest only
-//! when the game has no randomness.
+//! when the game has no randomness. When it does not finish, weighted A*
+//! (the solver core's) searches on with an estimate from the win
+//! conditions ([`LevelProblem::estimate`]); what it finds is never called
+//! shortest, since no estimate holds for every game's rules.
 
 use std::cell::RefCell;
+use std::mem::size_of;
+use std::time::{Duration, Instant};
 
+use super::bits;
 use super::compile::{Game, Level};
 use super::engine::{Engine, Input};
-use crate::solver::{bfs::bfs, Budget, Keyed, Outcome, Problem};
+use crate::solver::{
+    bfs::bfs, bfs_without_duplicates, weighted_astar, AstarProblem, Budget, Keyed, Outcome, Problem,
+};
 
 /// Why a level cannot be searched.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -46,6 +54,9 @@ pub struct LevelProblem<'g> {
     /// buffers are reused instead of cloning an engine per move.
     scratch: RefCell<Engine<'g>>,
     inputs: Vec<Input>,
+    /// [`Problem::lower_bound`] is the win conditions' estimate (not
+    /// admissible: for A* only) instead of 0.
+    informed: bool,
 }
 
 /// The index in `game.levels` of playable level `n` (from 1).
@@ -124,7 +135,83 @@ impl<'g> LevelProblem<'g> {
             start,
             scratch,
             inputs,
+            informed: false,
         })
+    }
+
+    /// The same level with the win conditions' estimate as its bound.
+    pub fn informed(mut self) -> Self {
+        self.informed = true;
+        self
+    }
+
+    /// An estimate of the keys still needed from `objects`, from the win
+    /// conditions: for `all X on Y`, the distance (in cells, Manhattan) of
+    /// every X not on a Y to its nearest Y, plus the player's distance to
+    /// the nearest such X (less one); for `some X on Y` when none is, the
+    /// smallest distance between an X and a Y; for `no X on Y`, how many
+    /// cells have both, plus the player's distance to the nearest (less
+    /// one). A missing object counts as far as the level is
+    /// wide and high. Admissible only where one key moves one object one
+    /// cell (rules may slide, carry, create or remove objects), so it is
+    /// never used to call a solution shortest.
+    pub fn estimate(&self, objects: &[u64]) -> u32 {
+        let game = self.start.game();
+        let board = &self.start.board;
+        let (height, ow) = (board.height, board.ow);
+        let cells = objects.len() / ow.max(1);
+        let cell = |i: usize| &objects[i * ow..(i + 1) * ow];
+        let holds = |mask: &[u64], all: bool, c: &[u64]| {
+            if all {
+                bits::subset(mask, c)
+            } else {
+                bits::meets(mask, c)
+            }
+        };
+        let far = board.width + board.height;
+        let dist = |a: usize, b: usize| {
+            (a / height).abs_diff(b / height) + (a % height).abs_diff(b % height)
+        };
+        let nearest =
+            |from: usize, to: &[usize]| to.iter().map(|&t| dist(from, t)).min().unwrap_or(far);
+        let (all_players, player) = &game.player;
+        let players: Vec<usize> = (0..cells)
+            .filter(|&i| holds(player, *all_players, cell(i)))
+            .collect();
+        let mut total = 0;
+        for wc in &game.winconditions {
+            let first: Vec<usize> = (0..cells)
+                .filter(|&i| holds(&wc.first, wc.first_all, cell(i)))
+                .collect();
+            let on = |i: &usize| holds(&wc.second, wc.second_all, cell(*i));
+            let second: Vec<usize> = (0..cells).filter(on).collect();
+            match wc.quantifier {
+                1 => {
+                    let wrong: Vec<usize> = first.iter().copied().filter(|i| !on(i)).collect();
+                    total += wrong.iter().map(|&x| nearest(x, &second)).sum::<usize>();
+                    if !wrong.is_empty() {
+                        let walk = players.iter().map(|&p| nearest(p, &wrong)).min();
+                        total += walk.unwrap_or(0).saturating_sub(1);
+                    }
+                }
+                0 if !first.iter().any(on) => {
+                    total += first
+                        .iter()
+                        .map(|&x| nearest(x, &second))
+                        .min()
+                        .unwrap_or(far)
+                        .max(1)
+                }
+                0 => {}
+                _ => {
+                    let wrong: Vec<usize> = first.iter().copied().filter(on).collect();
+                    total += wrong.len();
+                    let walk = players.iter().map(|&p| nearest(p, &wrong)).min();
+                    total += walk.unwrap_or(0).saturating_sub(1);
+                }
+            }
+        }
+        total.min(u32::MAX as usize / 4) as u32
     }
 
     /// The starting state.
@@ -169,7 +256,17 @@ impl Problem for LevelProblem<'_> {
     fn is_goal(&self, state: &State) -> bool {
         state.won
     }
+
+    fn lower_bound(&self, state: &State) -> u32 {
+        if self.informed {
+            self.estimate(&state.objects)
+        } else {
+            0
+        }
+    }
 }
+
+impl AstarProblem for LevelProblem<'_> {}
 
 impl Keyed for LevelProblem<'_> {
     type Key = State;
@@ -190,6 +287,175 @@ pub fn solve(game: &Game, n: usize, budget: &Budget) -> Result<Outcome<Input>, S
         }
     }
     Ok(o)
+}
+
+/// Which search [`solve_level`] runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Method {
+    /// Breadth-first search: proves a shortest solution when it finishes.
+    Bfs,
+    /// Breadth-first search without duplicate detection (a tree search),
+    /// for measuring what the duplicate detection is worth.
+    BfsNoHashing,
+    /// A* with the win conditions' estimate (not admissible: unproven).
+    Astar,
+    /// Weighted A* (the estimate times [`Limits::weight`]), stopping at
+    /// the first solution.
+    WeightedAstar,
+    /// Breadth-first search for half the time limit, then weighted A* for
+    /// the rest when it neither solved the level nor proved it unwinnable.
+    Portfolio,
+}
+
+impl Method {
+    /// The name printed for the search (`bfs`, `astar`, ...).
+    pub fn name(self) -> &'static str {
+        match self {
+            Method::Bfs => "bfs",
+            Method::Portfolio => "portfolio",
+            Method::BfsNoHashing => "bfs-no-hashing",
+            Method::Astar => "astar",
+            Method::WeightedAstar => "weighted-astar",
+        }
+    }
+}
+
+/// The weight of the estimate in weighted A*, by default.
+pub const WEIGHT: u32 = 10;
+
+/// The limits of one level's search.
+#[derive(Debug, Clone, Copy)]
+pub struct Limits {
+    /// Wall time for the whole search (every method of a portfolio).
+    pub time: Option<Duration>,
+    /// Memory the search may hold, states' own buffers included.
+    pub memory: usize,
+    /// Nodes expanded, per search.
+    pub nodes: Option<u64>,
+    /// The weight of the estimate in weighted A* ([`WEIGHT`] by default).
+    pub weight: u32,
+}
+
+/// What [`solve_level`] found.
+#[derive(Debug, Clone)]
+pub struct Solved {
+    /// The outcome (nodes and time of every search run).
+    pub outcome: Outcome<Input>,
+    /// The search that found the solution or proved there is none
+    /// (`None` when none did).
+    pub search: Option<Method>,
+    /// The solution is a proven shortest one: breadth-first search found
+    /// it and the game has no randomness.
+    pub proven_shortest: bool,
+}
+
+/// A budget of `time` whose memory ceiling counts what the engines do not
+/// see: each state's cells live in their own buffer, which the engines
+/// count as a pointer (`counted` bytes of a state's entry in the engine,
+/// `copies` buffers held per state).
+fn budget_for(
+    limits: &Limits,
+    time: Option<Duration>,
+    words: usize,
+    counted: usize,
+    copies: usize,
+) -> Budget {
+    let buffer = (words * 8).next_multiple_of(16) + 16;
+    let real = counted + copies * buffer;
+    let memory = (limits.memory as u128 * counted as u128 / real as u128) as usize;
+    let b = Budget::new(time, memory);
+    match limits.nodes {
+        Some(n) => b.with_node_limit(n),
+        None => b,
+    }
+}
+
+/// Searches level `n` of `game` with `method` within `limits`; a solution
+/// found is replayed from the start and must win.
+pub fn solve_level(
+    game: &Game,
+    n: usize,
+    method: Method,
+    limits: &Limits,
+) -> Result<Solved, SolveError> {
+    let t0 = Instant::now();
+    let p = LevelProblem::new(game, n)?;
+    let start = p.start();
+    let words = start.objects.len();
+    let state = size_of::<State>();
+    // A breadth-first entry: the state, its link, its key in the set.
+    let bfs_entry = 2 * state + 8 + 1;
+    // An A* node: the state, 8 bytes of bookkeeping, a table slot.
+    let astar_entry = state + 8 + 12;
+    let first_time = match method {
+        Method::Portfolio => limits.time.map(|t| t / 2),
+        _ => limits.time,
+    };
+    let mut o = match method {
+        Method::Bfs | Method::Portfolio => bfs(
+            &p,
+            &start,
+            &budget_for(limits, first_time, words, bfs_entry, 2),
+        ),
+        Method::BfsNoHashing => bfs_without_duplicates(
+            &p,
+            &start,
+            &budget_for(limits, first_time, words, state + 16, 1),
+        ),
+        Method::Astar | Method::WeightedAstar => {
+            let w = if method == Method::Astar {
+                1
+            } else {
+                limits.weight
+            };
+            let p = LevelProblem::new(game, n)?.informed();
+            unproven(weighted_astar(
+                &p,
+                &start,
+                &budget_for(limits, first_time, words, astar_entry, 1),
+                w,
+            ))
+        }
+    };
+    let mut search = method;
+    if method == Method::Portfolio && o.moves.is_none() && !o.proven_unsolvable {
+        let left = limits.time.map(|t| t.saturating_sub(t0.elapsed()));
+        let informed = LevelProblem::new(game, n)?.informed();
+        let budget = budget_for(limits, left, words, astar_entry, 1);
+        let w = unproven(weighted_astar(&informed, &start, &budget, limits.weight));
+        o = Outcome {
+            nodes: o.nodes + w.nodes,
+            elapsed: t0.elapsed(),
+            ..w
+        };
+        search = Method::WeightedAstar;
+    }
+    if let Some(keys) = &o.moves {
+        if !p.wins(keys) {
+            return Err(SolveError::ReplayLost(keys_string(keys)));
+        }
+    }
+    let found = o.moves.is_some() || o.proven_unsolvable;
+    Ok(Solved {
+        proven_shortest: o.proven_optimal && !is_random(game),
+        search: found.then_some(if search == Method::Portfolio {
+            Method::Bfs
+        } else {
+            search
+        }),
+        outcome: o,
+    })
+}
+
+/// An A* outcome with the win conditions' estimate: its optimality and
+/// its bound do not hold (the estimate is not admissible); a search that
+/// ran dry still proves that there is no solution.
+fn unproven(mut o: Outcome<Input>) -> Outcome<Input> {
+    if !o.proven_unsolvable {
+        o.proven_optimal = false;
+        o.lower_bound = 0;
+    }
+    o
 }
 
 /// The keys as one string over `udlrx`.
@@ -241,5 +507,76 @@ mod tests {
             solve(&game, 4, &Budget::unlimited()).err(),
             Some(SolveError::NoLevel { asked: 4, count: 3 })
         );
+    }
+
+    /// Limits of the tests: no time limit, a node limit, weight 3.
+    fn limits(nodes: Option<u64>) -> Limits {
+        Limits {
+            time: None,
+            memory: 1 << 30,
+            nodes,
+            weight: 3,
+        }
+    }
+
+    #[test]
+    fn the_solver_agrees_with_a_plain_breadth_first_search() {
+        let game = compile(PUSH).unwrap();
+        let mut nodes = Vec::new();
+        for n in 1..=3 {
+            let plain = bfs_without_duplicates(
+                &LevelProblem::new(&game, n).unwrap(),
+                &LevelProblem::new(&game, n).unwrap().start(),
+                &Budget::unlimited().with_node_limit(20_000),
+            );
+            let s = solve_level(&game, n, Method::Bfs, &limits(None)).unwrap();
+            assert_eq!(s.outcome.len(), plain.len(), "level {n}");
+            assert_eq!(s.proven_shortest, plain.moves.is_some(), "level {n}");
+            // Level 3 is unwinnable: the plain search never ends (its
+            // tree has cycles) but finds nothing either.
+            assert_eq!(s.outcome.proven_unsolvable, n == 3);
+            let a = solve_level(&game, n, Method::Astar, &limits(None)).unwrap();
+            assert_eq!(a.outcome.len().is_some(), n != 3);
+            assert!(!a.proven_shortest);
+            assert_eq!(a.outcome.proven_unsolvable, n == 3);
+            nodes.push((s.outcome.nodes, plain.nodes, a.outcome.nodes));
+        }
+        // Pinned: a change to the turn or the searches shows here.
+        assert_eq!(nodes, vec![(2, 5, 2), (1, 1, 1), (15, 20000, 15)]);
+    }
+
+    /// A crate to push across an open room: too many positions for
+    /// breadth-first search within the node limit.
+    fn room() -> Game {
+        let rules = PUSH.split("LEVELS").next().unwrap();
+        let level = "############\n#P.........#\n#..........#\n#..........#\n#...*......#\n#..........#\n#..........#\n#..........#\n#.........O#\n############\n";
+        compile(&format!("{rules}LEVELS\n\n{level}")).unwrap()
+    }
+
+    #[test]
+    fn weighted_astar_solves_a_level_breadth_first_search_does_not_finish() {
+        let game = room();
+        let cap = limits(Some(2000));
+        let b = solve_level(&game, 1, Method::Bfs, &cap).unwrap();
+        assert!(b.outcome.moves.is_none() && b.outcome.stopped.is_some());
+        assert_eq!(b.search, None);
+        let s = solve_level(&game, 1, Method::Portfolio, &cap).unwrap();
+        let keys = s.outcome.moves.as_ref().unwrap();
+        assert!(LevelProblem::new(&game, 1).unwrap().wins(keys));
+        assert_eq!(s.search, Some(Method::WeightedAstar));
+        assert!(!s.proven_shortest);
+        assert_eq!((keys.len(), s.outcome.nodes), (17, 2019));
+    }
+
+    #[test]
+    fn the_estimate_counts_distances_to_the_targets() {
+        let game = room();
+        let p = LevelProblem::new(&game, 1).unwrap();
+        // The crate is 6 + 4 cells from the target; the player 3 + 3
+        // from the crate (less the step onto it).
+        assert_eq!(p.estimate(&p.start().objects), 10 + 5);
+        let game = compile(PUSH).unwrap();
+        let p = LevelProblem::new(&game, 1).unwrap();
+        assert_eq!(p.estimate(&p.start().objects), 2);
     }
 }
