@@ -290,3 +290,88 @@ fn a_bench_in_units_merges_to_the_local_figures() {
         assert_eq!(report[key], local[key], "{key}");
     }
 }
+
+/// Removes the fields `keys` wherever they occur in `v` (the times of a
+/// bench report, which a merge cannot reproduce).
+fn without(v: &mut serde_json::Value, keys: &[&str]) {
+    match v {
+        serde_json::Value::Object(m) => {
+            m.retain(|k, _| !keys.contains(&k.as_str()));
+            m.values_mut().for_each(|x| without(x, keys));
+        }
+        serde_json::Value::Array(a) => a.iter_mut().for_each(|x| without(x, keys)),
+        _ => {}
+    }
+}
+
+/// Runs `bench GAME ARGS...` (`args` = the game, its file and options)
+/// locally with `--json`, then as one unit and as units of `per` boards
+/// (`units` of them: the last left out first, which the merge names),
+/// and checks that both merges write the local report but for the
+/// fields `times`. Returns the exit code of the local run and the
+/// output of the merge of the split run.
+fn bench_split(
+    args: &[&str],
+    per: usize,
+    units: usize,
+    times: &[&str],
+) -> (Option<i32>, std::process::Output) {
+    let dir = TempDir::new(&format!("units-bench-{}", args[0]));
+    let bench = |extra: &[&str]| run(gridbot(None).arg("bench").args(args).args(extra));
+    let local = bench(&["--json"]);
+    let code = local.status.code();
+    let mut local: serde_json::Value =
+        serde_json::from_str(&stdout(&local)).unwrap_or_else(|e| panic!("{e}: {}", stdout(&local)));
+    without(&mut local, times);
+    let mut merged = None;
+    for (name, per, units) in [("one", usize::MAX / 2, 1), ("split", per, units)] {
+        let job = dir.join(name);
+        let j = job.to_str().unwrap();
+        let per = per.min(1_000_000).to_string();
+        let part = |range: &str| bench(&["--unit-boards", &per, "--units", range, "--out", j]);
+        if units > 1 {
+            assert_success(&part(&format!("0..{}", units - 2)));
+            assert_clean_failure(
+                &run(gridbot(None).args(["merge", j])),
+                &format!(
+                    "{} of {units} units done, nothing merged; missing units {}",
+                    units - 1,
+                    units - 1
+                ),
+            );
+        }
+        assert_success(&part(&format!("{}..{}", units - 1, units - 1)));
+        let m = run(gridbot(None).args(["merge", j]));
+        assert_eq!(
+            m.status.success(),
+            code == Some(0),
+            "{}",
+            crate::util::stderr(&m)
+        );
+        let text = std::fs::read_to_string(job.join("report.json")).unwrap();
+        let mut report: serde_json::Value = serde_json::from_str(&text).unwrap();
+        without(&mut report, times);
+        assert_eq!(
+            report, local,
+            "{name}: the merged report differs from the local run's"
+        );
+        merged = Some(m);
+    }
+    (code, merged.unwrap())
+}
+
+#[test]
+fn a_klotski_bench_in_units_merges_to_the_local_report() {
+    let (code, merged) = bench_split(
+        &["klotski", "fixtures/klotski/puzzles.txt", "--boards", "4"],
+        3,
+        2,
+        &["ms", "wall_ms"],
+    );
+    assert_eq!(code, Some(0));
+    assert!(
+        stdout(&merged).contains("puzzles=4 disagreements=0 nodes=94999"),
+        "{}",
+        stdout(&merged)
+    );
+}
