@@ -112,6 +112,7 @@ pub const PLANS: &[(&str, &str, PlanOf)] = &[
     ("validate", "pegs", crate::games::pegs::cli::validate_plan),
     ("bench", "rush", crate::games::rush::cli::bench_plan),
     ("bench", "klotski", crate::games::klotski::cli::bench_plan),
+    ("bench", "pegs", crate::games::pegs::cli::bench_plan),
 ];
 
 /// The job of the command `words` (after `gridbot`, without `--out` and

@@ -375,3 +375,45 @@ fn a_klotski_bench_in_units_merges_to_the_local_report() {
         stdout(&merged)
     );
 }
+
+#[test]
+fn a_pegs_bench_in_units_merges_to_the_local_report() {
+    let dir = TempDir::new("units-pegs-file");
+    let file = dir.join("pegs.txt");
+    std::fs::write(&file, "3x1:PPH\n5x1:PHHHP\n3x1:PPH\n5x1:PHHHP\n3x1:PPH\n").unwrap();
+    let f = file.to_str().unwrap();
+    let times = [
+        "cpu_ms",
+        "wall_ms",
+        "median_ms",
+        "max_ms",
+        "median_cpu_ms",
+        "max_cpu_ms",
+        "slowest",
+        "cpu_us",
+        "wall_us",
+        "peak_rss_bytes",
+    ];
+    let (code, merged) = bench_split(&["pegs", f, "--node-limit", "100000"], 2, 3, &times);
+    assert_eq!(code, Some(0));
+    assert!(
+        stdout(&merged).contains("boards=5 solved=3 lost=2 unproven=0 invalid=0"),
+        "{}",
+        stdout(&merged)
+    );
+    // Boards generated anew by each unit cannot be split.
+    assert_clean_failure(
+        &run(gridbot(None).args([
+            "bench",
+            "pegs",
+            "--generate",
+            "3",
+            "7x7cross",
+            "--units",
+            "0..0",
+            "--out",
+            dir.join("job").to_str().unwrap(),
+        ])),
+        "--generate makes new boards at every run",
+    );
+}
