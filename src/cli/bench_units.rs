@@ -41,7 +41,7 @@ pub trait BenchGame: Sync + Send {
     fn solve(&self, range: Range<usize>) -> Result<Vec<Self::Row>, JobError>;
 
     /// The report of every board's row, in file order; its run's wall
-    /// time is the rows' wall times summed (the units ran wherever a
+    /// time is summed from the rows' times (the units ran wherever a
     /// cluster put them).
     fn report(&self, rows: Vec<Self::Row>) -> Result<Self::Report, JobError>;
 

@@ -113,6 +113,11 @@ pub const PLANS: &[(&str, &str, PlanOf)] = &[
     ("bench", "rush", crate::games::rush::cli::bench_plan),
     ("bench", "klotski", crate::games::klotski::cli::bench_plan),
     ("bench", "pegs", crate::games::pegs::cli::bench_plan),
+    (
+        "bench",
+        "fifteen",
+        crate::games::fifteen::cli::bench::bench_plan,
+    ),
 ];
 
 /// The job of the command `words` (after `gridbot`, without `--out` and

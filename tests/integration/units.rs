@@ -417,3 +417,47 @@ fn a_pegs_bench_in_units_merges_to_the_local_report() {
         "--generate makes new boards at every run",
     );
 }
+
+#[test]
+fn a_fifteen_bench_in_units_merges_to_the_local_report() {
+    let dir = TempDir::new("units-fifteen-file");
+    let file = dir.join("fifteen.txt");
+    let optimal = dir.join("optimal.txt");
+    std::fs::write(
+        &file,
+        "3x3:1,2,3,4,5,6,0,7,8\n3x3:1,2,3,4,5,6,7,0,8\n3x3:1,2,3,4,0,6,7,5,8\n\
+         3x3:1,2,3,4,5,6,7,8,0\n3x3:8,6,7,2,5,4,3,0,1\n",
+    )
+    .unwrap();
+    // The fourth length is wrong: the local run and the merge both fail.
+    std::fs::write(&optimal, "2\n1\n2\n9\n31\n").unwrap();
+    let times = [
+        "search_cpu_s",
+        "wall_s",
+        "median_cpu_ms",
+        "max_cpu_ms",
+        "median_first_ms",
+        "max_first_ms",
+        "cpu",
+        "first_time",
+        "threads",
+        "pdb_built",
+        "pdb_build_s",
+        "pdb_load_s",
+        "pdb_bytes",
+        "peak_rss_bytes",
+    ];
+    let args = [
+        "fifteen",
+        file.to_str().unwrap(),
+        "--pdb",
+        "none",
+        "--optimal",
+        optimal.to_str().unwrap(),
+    ];
+    let (code, merged) = bench_split(&args, 2, 3, &times);
+    assert_eq!(code, Some(1));
+    let text = stdout(&merged);
+    assert!(text.contains("line 4: found 0 expected 9"), "{text}");
+    assert!(text.contains("total moves:     36 (24 clicks)"), "{text}");
+}
