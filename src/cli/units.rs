@@ -115,6 +115,11 @@ pub const PLANS: &[(&str, &str, PlanOf)] = &[
     ("bench", "pegs", crate::games::pegs::cli::bench_plan),
     (
         "bench",
+        "flood",
+        crate::games::flood::cli::bench::bench_plan,
+    ),
+    (
+        "bench",
         "fifteen",
         crate::games::fifteen::cli::bench::bench_plan,
     ),

@@ -461,3 +461,44 @@ fn a_fifteen_bench_in_units_merges_to_the_local_report() {
     assert!(text.contains("line 4: found 0 expected 9"), "{text}");
     assert!(text.contains("total moves:     36 (24 clicks)"), "{text}");
 }
+
+#[test]
+fn a_flood_bench_in_units_merges_to_the_local_report() {
+    let dir = TempDir::new("units-flood-file");
+    let file = dir.join("flood.txt");
+    let optimal = dir.join("optimal.txt");
+    std::fs::write(
+        &file,
+        "012120201\n001122001\n012201120\n012012012\n011011222\n",
+    )
+    .unwrap();
+    // The last length is wrong: the local run and the merge both fail.
+    std::fs::write(&optimal, "4\n3\n5\n2\n9\n").unwrap();
+    let times = [
+        "cpu_s",
+        "search_cpu_s",
+        "wall_s",
+        "median_ms",
+        "max_ms",
+        "threads",
+        "peak_rss_bytes",
+    ];
+    let args = [
+        "flood",
+        file.to_str().unwrap(),
+        "--optimal",
+        optimal.to_str().unwrap(),
+    ];
+    let (code, merged) = bench_split(&args, 2, 3, &times);
+    assert_eq!(code, Some(1));
+    assert!(
+        stdout(&merged).contains("total moves:     16"),
+        "{}",
+        stdout(&merged)
+    );
+    assert!(
+        crate::util::stderr(&merged).contains("board on line 5: length 2, but --optimal says 9"),
+        "{}",
+        crate::util::stderr(&merged)
+    );
+}
