@@ -502,3 +502,39 @@ fn a_flood_bench_in_units_merges_to_the_local_report() {
         crate::util::stderr(&merged)
     );
 }
+
+#[test]
+fn a_fling_bench_in_units_merges_to_the_local_report() {
+    let dir = TempDir::new("units-fling-levels");
+    let levels = dir.join("fling");
+    std::fs::create_dir_all(&levels).unwrap();
+    // Two boards of level 1 (benchmarks/fling/level1.txt), twice.
+    let two = "Hash: 37154696925872128\n.......\n.......\n..o....\n.......\n.......\n.......\n\
+               .......\n.o....o\n----\nHash: 6656\n.......\n..o.oo.\n.......\n.......\n\
+               .......\n.......\n.......\n.......\n";
+    std::fs::write(levels.join("level1.txt"), two).unwrap();
+    std::fs::write(levels.join("level2.txt"), two).unwrap();
+    let times = ["wall_seconds", "cpu_seconds", "micros"];
+    let (code, merged) = bench_split(&["fling", levels.to_str().unwrap()], 1, 4, &times);
+    assert_eq!(code, Some(0));
+    assert!(
+        stdout(&merged).contains("unique: every board has exactly one solution"),
+        "{}",
+        stdout(&merged)
+    );
+    // The random boards' timing is one thread's: refused with --units.
+    assert_clean_failure(
+        &run(gridbot(None).args([
+            "bench",
+            "fling",
+            levels.to_str().unwrap(),
+            "--random",
+            "3",
+            "--units",
+            "0..0",
+            "--out",
+            dir.join("job").to_str().unwrap(),
+        ])),
+        "--random times the analysis of random boards on one thread",
+    );
+}
