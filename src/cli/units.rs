@@ -110,9 +110,15 @@ pub const PLANS: &[(&str, &str, PlanOf)] = &[
         crate::games::flood::hosted::validate_plan,
     ),
     ("validate", "pegs", crate::games::pegs::cli::validate_plan),
+    (
+        "validate",
+        "fifteen",
+        crate::games::fifteen::cli::hosted::validate_plan,
+    ),
     ("bench", "rush", crate::games::rush::cli::bench_plan),
     ("bench", "klotski", crate::games::klotski::cli::bench_plan),
     ("bench", "pegs", crate::games::pegs::cli::bench_plan),
+    ("bench", "fling", crate::games::fling::cli::bench_plan),
     (
         "bench",
         "flood",

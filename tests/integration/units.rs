@@ -538,3 +538,43 @@ fn a_fling_bench_in_units_merges_to_the_local_report() {
         "--random times the analysis of random boards on one thread",
     );
 }
+
+#[test]
+fn validate_fifteen_in_units_plays_each_game_and_merges_them_in_order() {
+    if !Path::new("/usr/games/sgt-fifteen").exists() {
+        println!("skipped: no /usr/games/sgt-fifteen");
+        return;
+    }
+    if gridbot::display::VirtualDisplay::start(320, 240).is_err() {
+        println!("skipped: no Xvfb");
+        return;
+    }
+    let dir = TempDir::new("units-validate-fifteen");
+    let job = dir.join("job");
+    let j = job.to_str().unwrap();
+    let validate = |units: &str| {
+        run(gridbot(None).args([
+            "validate", "fifteen", "--games", "2", "--seed", "units", "--params", "3x3", "--pdb",
+            "none", "--units", units, "--out", j,
+        ]))
+    };
+    assert_success(&validate("1..1"));
+    assert_clean_failure(
+        &run(gridbot(None).args(["merge", j])),
+        "1 of 2 units done, nothing merged; missing units 0",
+    );
+    assert_success(&validate("0..0"));
+    let merged = run(gridbot(None).args(["merge", j]));
+    assert_success(&merged);
+    assert!(
+        stdout(&merged).contains("won 2/2 games"),
+        "{}",
+        stdout(&merged)
+    );
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(job.join("report.json")).unwrap()).unwrap();
+    let games = report["games"].as_array().unwrap();
+    let numbers: Vec<u64> = games.iter().map(|g| g["game"].as_u64().unwrap()).collect();
+    assert_eq!(numbers, [1, 2]);
+    assert!(games.iter().all(|g| g["result"] == "won"), "{report}");
+}
