@@ -154,13 +154,15 @@ pub fn refuse(words: &[String], refused: Option<String>) -> anyhow::Result<()> {
 }
 
 /// Runs `bench GAME ...` with `--units A..B --out DIR` (see `units`):
-/// the units asked for of `game`, on `threads` workers.
+/// the units asked for of `game`, on `threads` workers (`None`: rayon's
+/// default, which a cluster task's `RAYON_NUM_THREADS` sets to its CPUs).
 pub fn run_units<G: BenchGame>(
     game: G,
     units: &UnitOptions,
     json: bool,
-    threads: usize,
+    threads: Option<usize>,
 ) -> anyhow::Result<ExitCode> {
+    let threads = threads.unwrap_or_else(rayon::current_num_threads);
     let words = super::units::own_words("bench");
     refuse(
         &words,

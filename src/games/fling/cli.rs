@@ -404,11 +404,12 @@ pub fn bench_plan(words: &[String], _dir: &Path) -> Result<Box<dyn crate::cli::u
 
 /// Runs `bench fling`.
 pub fn run_bench(args: &BenchArgs) -> Result<ExitCode> {
-    let threads = args.bench.threads_or_cores();
     if args.units.units.is_some() {
         let game = FlingBench::new(args, &crate::cli::units::own_words("bench"))?;
+        let threads = args.bench.threads;
         return crate::cli::bench_units::run_units(game, &args.units, args.bench.json, threads);
     }
+    let threads = args.bench.threads_or_cores();
     let levels = bench_levels_of(args)?;
     let tables = match &args.tables {
         Some(d) => Some(load_tables(d, args.table_balls)?),

@@ -227,7 +227,7 @@ impl BenchGame for KlotskiBench {
 fn run_bench(args: BenchArgs) -> anyhow::Result<ExitCode> {
     let game = KlotskiBench::new(&args)?;
     if args.units.units.is_some() {
-        return bench_units::run_units(game, &args.units, args.bench.json, 1);
+        return bench_units::run_units(game, &args.units, args.bench.json, Some(1));
     }
     let bar = args
         .bench

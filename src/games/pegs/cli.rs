@@ -517,7 +517,12 @@ pub fn run_bench(args: BenchArgs) -> anyhow::Result<ExitCode> {
     let game = PegsBench::new(&args, &crate::cli::units::own_words("bench"), split)?;
     let threads = args.bench.threads.unwrap_or(1);
     if split {
-        return crate::cli::bench_units::run_units(game, &args.units, args.bench.json, threads);
+        return crate::cli::bench_units::run_units(
+            game,
+            &args.units,
+            args.bench.json,
+            Some(threads),
+        );
     }
     let games = &game.games;
     let bar = args.bench.progress(games.len(), "{wide_bar} {pos}/{len}");

@@ -229,7 +229,7 @@ fn bench_puzzles(args: &BenchArgs) -> anyhow::Result<Vec<Puzzle>> {
 fn run_bench(args: BenchArgs) -> anyhow::Result<ExitCode> {
     let puzzles = bench_puzzles(&args)?;
     if args.units.units.is_some() {
-        let threads = args.bench.threads.unwrap_or(1);
+        let threads = Some(args.bench.threads.unwrap_or(1));
         let game = RushBench::new(&args, puzzles);
         return bench_units::run_units(game, &args.units, args.bench.json, threads);
     }

@@ -215,10 +215,11 @@ pub fn bench_plan(
 /// Runs `bench fifteen`.
 pub fn run_bench(args: BenchArgs) -> anyhow::Result<ExitCode> {
     let game = FifteenBench::new(&args)?;
-    let threads = args.bench.threads_or_cores();
     if args.units.units.is_some() {
+        let threads = args.bench.threads;
         return crate::cli::bench_units::run_units(game, &args.units, args.bench.json, threads);
     }
+    let threads = args.bench.threads_or_cores();
     let pool = BenchOptions::pool(threads)?;
     let opened = pool.install(|| args.search.open(game.any4()))?;
     let boards = &game.boards;

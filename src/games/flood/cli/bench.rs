@@ -379,7 +379,7 @@ fn check(summary: &Summary) -> anyhow::Result<()> {
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut game = FloodBench::new(&args)?;
     if args.units.units.is_some() {
-        let threads = args.bench.threads_or_cores();
+        let threads = args.bench.threads;
         return crate::cli::bench_units::run_units(game, &args.units, args.bench.json, threads);
     }
     let summary = solve_all(&args, &game.boards, game.optimal.as_deref())?;
