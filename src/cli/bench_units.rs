@@ -24,7 +24,7 @@ use serde::Serialize;
 use super::args::{parse_number, parse_span};
 use super::units::{Plan, Planned};
 use crate::files::{self, Replace};
-use crate::units::{self, Job, JobDir, JobError, Manifest};
+use crate::units::{self, Job, JobError};
 
 /// A game's bench over a file of boards, as its job of units sees it.
 pub trait BenchGame: Sync + Send {
@@ -168,19 +168,10 @@ pub fn run_units<G: BenchGame>(
         &words,
         json.then(|| "--json (the merge writes the report as JSON, report.json)".to_string()),
     )?;
-    let (first, last) = units.units.expect("run_units is called with --units");
+    let range = units.units.expect("run_units is called with --units");
     let dir = units.out.clone().expect("clap requires --out with --units");
     let job = BenchJob::new(Arc::new(game), units.unit_boards, words);
-    let dir = JobDir::open(&dir, Manifest::of(&job))?;
-    let pool = super::bench::BenchOptions::pool(threads)?;
-    let ran =
-        pool.install(|| units::run_units(&dir, &job, first as usize..=last as usize, |_, _| {}))?;
-    println!(
-        "units {first}..{last} of {} done ({ran} run now) in {}",
-        job.unit_count(),
-        dir.path().display()
-    );
-    Ok(ExitCode::SUCCESS)
+    super::units::run_range(&dir, &job, range, threads)
 }
 
 /// `bench GAME` as a job for `gridbot merge` and `gridbot cluster`: the

@@ -183,6 +183,28 @@ fn words_from(all: Vec<String>, verb: &str) -> Vec<String> {
     words
 }
 
+/// Runs units `first..=last` of `job` into the job folder `dir` (made
+/// when missing) on `threads` workers, and says how many ran now.
+pub fn run_range<J: Job>(
+    dir: &Path,
+    job: &J,
+    (first, last): (u32, u32),
+    threads: usize,
+) -> anyhow::Result<ExitCode> {
+    let dir = JobDir::open(dir, Manifest::of(job))?;
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()?;
+    let ran =
+        pool.install(|| units::run_units(&dir, job, first as usize..=last as usize, |_, _| {}))?;
+    println!(
+        "units {first}..{last} of {} done ({ran} run now) in {}",
+        job.unit_count(),
+        dir.path().display()
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
 /// The job folder `dir` and its job, as its manifest says; the manifest's
 /// command must still make the same job.
 pub fn open_job(dir: &Path) -> anyhow::Result<(JobDir, Box<dyn Plan>)> {

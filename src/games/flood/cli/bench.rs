@@ -209,28 +209,21 @@ fn totals(s: &Summary) -> Totals {
 
 /// The summary as `--json` prints it.
 fn summary_json(args: &Shown, s: &Summary, optimal: bool) -> serde_json::Value {
-    let Totals {
-        total_moves,
-        proven,
-        nodes,
-        med,
-        max,
-        search_cpu,
-    } = totals(s);
+    let t = totals(s);
     serde_json::json!({
         "file": args.file.display().to_string(),
         "boards": s.results.len(),
-        "total_moves": total_moves,
-        "proven_optimal": proven,
-        "nodes": nodes,
+        "total_moves": t.total_moves,
+        "proven_optimal": t.proven,
+        "nodes": t.nodes,
         "differ_from_optimal": optimal.then_some(s.mismatches.len()),
         "threads": s.threads,
         "strategy": args.strategy,
         "cpu_s": s.cpu_total.as_secs_f64(),
-        "search_cpu_s": search_cpu.as_secs_f64(),
+        "search_cpu_s": t.search_cpu.as_secs_f64(),
         "wall_s": s.wall.as_secs_f64(),
-        "median_ms": ms(med),
-        "max_ms": ms(max),
+        "median_ms": ms(t.med),
+        "max_ms": ms(t.max),
         "peak_rss_bytes": s.rss,
     })
 }
