@@ -369,6 +369,21 @@ fn a_klotski_bench_in_units_merges_to_the_local_report() {
         &["ms", "wall_ms"],
     );
     assert_eq!(code, Some(0));
+    // The merge writes the JSON: --json is not an option of a unit.
+    let dir = TempDir::new("units-klotski-json");
+    assert_clean_failure(
+        &run(gridbot(None).args([
+            "bench",
+            "klotski",
+            "fixtures/klotski/puzzles.txt",
+            "--json",
+            "--units",
+            "0..0",
+            "--out",
+            dir.join("job").to_str().unwrap(),
+        ])),
+        "--json (the merge writes the report as JSON, report.json)",
+    );
     assert!(
         stdout(&merged).contains("puzzles=4 disagreements=0 nodes=94999"),
         "{}",
