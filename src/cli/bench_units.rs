@@ -9,9 +9,9 @@
 //! the local run fails. Every figure of the merged report is the local
 //! run's but the times (wall and CPU times, and what is chosen by them:
 //! the slowest board) and the facts of the machine that ran it (threads,
-//! peak memory, a pattern database's build); a game's run whose figures
-//! are its rows' (see [`BenchGame`]) makes the local report from the same
-//! rows, so the two cannot drift apart.
+//! peak memory, a pattern database's build): each game's local run makes
+//! its report from the same rows with the same function, so the two
+//! cannot drift apart.
 
 use std::ops::Range;
 use std::path::{Path, PathBuf};
