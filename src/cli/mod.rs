@@ -11,6 +11,7 @@
 
 pub mod args;
 pub mod bench;
+pub mod bench_units;
 pub mod click;
 pub mod cluster;
 pub mod fixtures;

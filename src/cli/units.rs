@@ -110,7 +110,25 @@ pub const PLANS: &[(&str, &str, PlanOf)] = &[
         crate::games::flood::hosted::validate_plan,
     ),
     ("validate", "pegs", crate::games::pegs::cli::validate_plan),
+    (
+        "validate",
+        "fifteen",
+        crate::games::fifteen::cli::hosted::validate_plan,
+    ),
     ("bench", "rush", crate::games::rush::cli::bench_plan),
+    ("bench", "klotski", crate::games::klotski::cli::bench_plan),
+    ("bench", "pegs", crate::games::pegs::cli::bench_plan),
+    ("bench", "fling", crate::games::fling::cli::bench_plan),
+    (
+        "bench",
+        "flood",
+        crate::games::flood::cli::bench::bench_plan,
+    ),
+    (
+        "bench",
+        "fifteen",
+        crate::games::fifteen::cli::bench::bench_plan,
+    ),
 ];
 
 /// The job of the command `words` (after `gridbot`, without `--out` and
@@ -163,6 +181,28 @@ fn words_from(all: Vec<String>, verb: &str) -> Vec<String> {
         }
     }
     words
+}
+
+/// Runs units `first..=last` of `job` into the job folder `dir` (made
+/// when missing) on `threads` workers, and says how many ran now.
+pub fn run_range<J: Job>(
+    dir: &Path,
+    job: &J,
+    (first, last): (u32, u32),
+    threads: usize,
+) -> anyhow::Result<ExitCode> {
+    let dir = JobDir::open(dir, Manifest::of(job))?;
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()?;
+    let ran =
+        pool.install(|| units::run_units(&dir, job, first as usize..=last as usize, |_, _| {}))?;
+    println!(
+        "units {first}..{last} of {} done ({ran} run now) in {}",
+        job.unit_count(),
+        dir.path().display()
+    );
+    Ok(ExitCode::SUCCESS)
 }
 
 /// The job folder `dir` and its job, as its manifest says; the manifest's

@@ -22,7 +22,7 @@ use super::units::{Plan, Planned};
 use crate::files::{self, Replace};
 use crate::play::report::{self, table_header, GameRecord};
 use crate::play::Solving;
-use crate::units::{self, Job, JobDir, JobError, Manifest};
+use crate::units::{self, Job, JobError};
 
 /// One unit's file: the game's record (none when its solver gave up) and
 /// its problems.
@@ -113,17 +113,8 @@ pub fn run_units<S: SgtGame + Sync + Clone>(
         args,
         words: super::units::own_words("validate"),
     };
-    let dir = JobDir::open(&dir, Manifest::of(&job))?;
     // One unit at a time: a unit's virtual display is this process's.
-    let pool = rayon::ThreadPoolBuilder::new().num_threads(1).build()?;
-    let ran =
-        pool.install(|| units::run_units(&dir, &job, first as usize..=last as usize, |_, _| {}))?;
-    println!(
-        "units {first}..{last} of {} done ({ran} run now) in {}",
-        job.unit_count(),
-        dir.path().display()
-    );
-    Ok(ExitCode::SUCCESS)
+    super::units::run_range(&dir, &job, (first, last), 1)
 }
 
 /// `validate GAME` as a job for `gridbot merge` and `gridbot cluster`,

@@ -315,3 +315,306 @@ fn a_bench_in_units_merges_to_the_local_figures() {
         assert_eq!(report[key], local[key], "{key}");
     }
 }
+
+/// Removes the fields `keys` wherever they occur in `v` (the times of a
+/// bench report, which a merge cannot reproduce).
+fn without(v: &mut serde_json::Value, keys: &[&str]) {
+    match v {
+        serde_json::Value::Object(m) => {
+            m.retain(|k, _| !keys.contains(&k.as_str()));
+            m.values_mut().for_each(|x| without(x, keys));
+        }
+        serde_json::Value::Array(a) => a.iter_mut().for_each(|x| without(x, keys)),
+        _ => {}
+    }
+}
+
+/// Runs `bench GAME ARGS...` (`args` = the game, its file and options)
+/// locally with `--json`, then as one unit and as units of `per` boards
+/// (`units` of them: the last left out first, which the merge names),
+/// and checks that both merges write the local report but for the
+/// fields `times`. Returns the exit code of the local run and the
+/// output of the merge of the split run.
+fn bench_split(
+    args: &[&str],
+    per: usize,
+    units: usize,
+    times: &[&str],
+) -> (Option<i32>, std::process::Output) {
+    let dir = TempDir::new(&format!("units-bench-{}", args[0]));
+    let bench = |extra: &[&str]| run(gridbot(None).arg("bench").args(args).args(extra));
+    let local = bench(&["--json"]);
+    let code = local.status.code();
+    let mut local: serde_json::Value =
+        serde_json::from_str(&stdout(&local)).unwrap_or_else(|e| panic!("{e}: {}", stdout(&local)));
+    without(&mut local, times);
+    let mut merged = None;
+    for (name, per, units) in [("one", usize::MAX / 2, 1), ("split", per, units)] {
+        let job = dir.join(name);
+        let j = job.to_str().unwrap();
+        let per = per.min(1_000_000).to_string();
+        let part = |range: &str| bench(&["--unit-boards", &per, "--units", range, "--out", j]);
+        if units > 1 {
+            assert_success(&part(&format!("0..{}", units - 2)));
+            assert_clean_failure(
+                &run(gridbot(None).args(["merge", j])),
+                &format!(
+                    "{} of {units} units done, nothing merged; missing units {}",
+                    units - 1,
+                    units - 1
+                ),
+            );
+        }
+        assert_success(&part(&format!("{}..{}", units - 1, units - 1)));
+        let m = run(gridbot(None).args(["merge", j]));
+        assert_eq!(
+            m.status.success(),
+            code == Some(0),
+            "{}",
+            crate::util::stderr(&m)
+        );
+        let text = std::fs::read_to_string(job.join("report.json")).unwrap();
+        let mut report: serde_json::Value = serde_json::from_str(&text).unwrap();
+        without(&mut report, times);
+        assert_eq!(
+            report, local,
+            "{name}: the merged report differs from the local run's"
+        );
+        merged = Some(m);
+    }
+    (code, merged.unwrap())
+}
+
+#[test]
+fn a_klotski_bench_in_units_merges_to_the_local_report() {
+    let (code, merged) = bench_split(
+        &["klotski", "fixtures/klotski/puzzles.txt", "--boards", "4"],
+        3,
+        2,
+        &["ms", "wall_ms"],
+    );
+    assert_eq!(code, Some(0));
+    // The merge writes the JSON: --json is not an option of a unit.
+    let dir = TempDir::new("units-klotski-json");
+    assert_clean_failure(
+        &run(gridbot(None).args([
+            "bench",
+            "klotski",
+            "fixtures/klotski/puzzles.txt",
+            "--json",
+            "--units",
+            "0..0",
+            "--out",
+            dir.join("job").to_str().unwrap(),
+        ])),
+        "--json (the merge writes the report as JSON, report.json)",
+    );
+    assert!(
+        stdout(&merged).contains("puzzles=4 disagreements=0 nodes=94999"),
+        "{}",
+        stdout(&merged)
+    );
+}
+
+#[test]
+fn a_pegs_bench_in_units_merges_to_the_local_report() {
+    let dir = TempDir::new("units-pegs-file");
+    let file = dir.join("pegs.txt");
+    std::fs::write(&file, "3x1:PPH\n5x1:PHHHP\n3x1:PPH\n5x1:PHHHP\n3x1:PPH\n").unwrap();
+    let f = file.to_str().unwrap();
+    let times = [
+        "cpu_ms",
+        "wall_ms",
+        "median_ms",
+        "max_ms",
+        "median_cpu_ms",
+        "max_cpu_ms",
+        "slowest",
+        "cpu_us",
+        "wall_us",
+        "peak_rss_bytes",
+    ];
+    let (code, merged) = bench_split(&["pegs", f, "--node-limit", "100000"], 2, 3, &times);
+    assert_eq!(code, Some(0));
+    assert!(
+        stdout(&merged).contains("boards=5 solved=3 lost=2 unproven=0 invalid=0"),
+        "{}",
+        stdout(&merged)
+    );
+    // Boards generated anew by each unit cannot be split.
+    assert_clean_failure(
+        &run(gridbot(None).args([
+            "bench",
+            "pegs",
+            "--generate",
+            "3",
+            "7x7cross",
+            "--units",
+            "0..0",
+            "--out",
+            dir.join("job").to_str().unwrap(),
+        ])),
+        "--generate makes new boards at every run",
+    );
+}
+
+#[test]
+fn a_fifteen_bench_in_units_merges_to_the_local_report() {
+    let dir = TempDir::new("units-fifteen-file");
+    let file = dir.join("fifteen.txt");
+    let optimal = dir.join("optimal.txt");
+    std::fs::write(
+        &file,
+        "3x3:1,2,3,4,5,6,0,7,8\n3x3:1,2,3,4,5,6,7,0,8\n3x3:1,2,3,4,0,6,7,5,8\n\
+         3x3:1,2,3,4,5,6,7,8,0\n3x3:8,6,7,2,5,4,3,0,1\n",
+    )
+    .unwrap();
+    // The fourth length is wrong: the local run and the merge both fail.
+    std::fs::write(&optimal, "2\n1\n2\n9\n31\n").unwrap();
+    let times = [
+        "search_cpu_s",
+        "wall_s",
+        "median_cpu_ms",
+        "max_cpu_ms",
+        "median_first_ms",
+        "max_first_ms",
+        "cpu",
+        "first_time",
+        "threads",
+        "pdb_built",
+        "pdb_build_s",
+        "pdb_load_s",
+        "pdb_bytes",
+        "peak_rss_bytes",
+    ];
+    let args = [
+        "fifteen",
+        file.to_str().unwrap(),
+        "--pdb",
+        "none",
+        "--optimal",
+        optimal.to_str().unwrap(),
+    ];
+    let (code, merged) = bench_split(&args, 2, 3, &times);
+    assert_eq!(code, Some(1));
+    let text = stdout(&merged);
+    assert!(text.contains("line 4: found 0 expected 9"), "{text}");
+    assert!(text.contains("total moves:     36 (24 clicks)"), "{text}");
+}
+
+#[test]
+fn a_flood_bench_in_units_merges_to_the_local_report() {
+    let dir = TempDir::new("units-flood-file");
+    let file = dir.join("flood.txt");
+    let optimal = dir.join("optimal.txt");
+    std::fs::write(
+        &file,
+        "012120201\n001122001\n012201120\n012012012\n011011222\n",
+    )
+    .unwrap();
+    // The last length is wrong: the local run and the merge both fail.
+    std::fs::write(&optimal, "4\n3\n5\n2\n9\n").unwrap();
+    let times = [
+        "cpu_s",
+        "search_cpu_s",
+        "wall_s",
+        "median_ms",
+        "max_ms",
+        "threads",
+        "peak_rss_bytes",
+    ];
+    let args = [
+        "flood",
+        file.to_str().unwrap(),
+        "--optimal",
+        optimal.to_str().unwrap(),
+    ];
+    let (code, merged) = bench_split(&args, 2, 3, &times);
+    assert_eq!(code, Some(1));
+    assert!(
+        stdout(&merged).contains("total moves:     16"),
+        "{}",
+        stdout(&merged)
+    );
+    assert!(
+        crate::util::stderr(&merged).contains("board on line 5: length 2, but --optimal says 9"),
+        "{}",
+        crate::util::stderr(&merged)
+    );
+}
+
+#[test]
+fn a_fling_bench_in_units_merges_to_the_local_report() {
+    let dir = TempDir::new("units-fling-levels");
+    let levels = dir.join("fling");
+    std::fs::create_dir_all(&levels).unwrap();
+    // Two boards of level 1 (benchmarks/fling/level1.txt), twice.
+    let two = "Hash: 37154696925872128\n.......\n.......\n..o....\n.......\n.......\n.......\n\
+               .......\n.o....o\n----\nHash: 6656\n.......\n..o.oo.\n.......\n.......\n\
+               .......\n.......\n.......\n.......\n";
+    std::fs::write(levels.join("level1.txt"), two).unwrap();
+    std::fs::write(levels.join("level2.txt"), two).unwrap();
+    let times = ["wall_seconds", "cpu_seconds", "micros"];
+    let (code, merged) = bench_split(&["fling", levels.to_str().unwrap()], 1, 4, &times);
+    assert_eq!(code, Some(0));
+    assert!(
+        stdout(&merged).contains("unique: every board has exactly one solution"),
+        "{}",
+        stdout(&merged)
+    );
+    // The random boards' timing is one thread's: refused with --units.
+    assert_clean_failure(
+        &run(gridbot(None).args([
+            "bench",
+            "fling",
+            levels.to_str().unwrap(),
+            "--random",
+            "3",
+            "--units",
+            "0..0",
+            "--out",
+            dir.join("job").to_str().unwrap(),
+        ])),
+        "--random times the analysis of random boards on one thread",
+    );
+}
+
+#[test]
+fn validate_fifteen_in_units_plays_each_game_and_merges_them_in_order() {
+    if !Path::new("/usr/games/sgt-fifteen").exists() {
+        println!("skipped: no /usr/games/sgt-fifteen");
+        return;
+    }
+    if gridbot::display::VirtualDisplay::start(320, 240).is_err() {
+        println!("skipped: no Xvfb");
+        return;
+    }
+    let dir = TempDir::new("units-validate-fifteen");
+    let job = dir.join("job");
+    let j = job.to_str().unwrap();
+    let validate = |units: &str| {
+        run(gridbot(None).args([
+            "validate", "fifteen", "--games", "2", "--seed", "units", "--params", "3x3", "--pdb",
+            "none", "--units", units, "--out", j,
+        ]))
+    };
+    assert_success(&validate("1..1"));
+    assert_clean_failure(
+        &run(gridbot(None).args(["merge", j])),
+        "1 of 2 units done, nothing merged; missing units 0",
+    );
+    assert_success(&validate("0..0"));
+    let merged = run(gridbot(None).args(["merge", j]));
+    assert_success(&merged);
+    assert!(
+        stdout(&merged).contains("won 2/2 games"),
+        "{}",
+        stdout(&merged)
+    );
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(job.join("report.json")).unwrap()).unwrap();
+    let games = report["games"].as_array().unwrap();
+    let numbers: Vec<u64> = games.iter().map(|g| g["game"].as_u64().unwrap()).collect();
+    assert_eq!(numbers, [1, 2]);
+    assert!(games.iter().all(|g| g["result"] == "won"), "{report}");
+}

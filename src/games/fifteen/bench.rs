@@ -12,8 +12,9 @@ use super::rules::Board;
 use super::solve::{solve, SolveOptions};
 use crate::measure::{median, timed};
 
-/// One board's result.
-#[derive(Debug, Clone, serde::Serialize)]
+/// One board's result (and what a unit of a bench split into units
+/// writes, one JSON line a board).
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 pub struct BoardResult {
     /// 1-based line of the board in its file.
     pub line: usize,
@@ -127,8 +128,8 @@ fn solve_one(
     }
 }
 
-/// The summary of `results`, solved in `wall`.
-fn summarise(results: Vec<BoardResult>, wall: Duration) -> BenchReport {
+/// The summary of `results` (in file order), solved in `wall`.
+pub fn summarise(results: Vec<BoardResult>, wall: Duration) -> BenchReport {
     let mut cpus: Vec<Duration> = results.iter().map(|r| r.cpu).collect();
     cpus.sort();
     let solved: Vec<&BoardResult> = results.iter().filter(|r| r.length.is_some()).collect();
@@ -170,14 +171,27 @@ pub fn run(
     time_limit: Option<Duration>,
     progress: &(dyn Fn(usize) + Sync),
 ) -> BenchReport {
-    let done = AtomicUsize::new(0);
     let wall0 = Instant::now();
+    let results = solve_boards(boards, expected, pdb, time_limit, progress);
+    summarise(results, wall0.elapsed())
+}
+
+/// Each board's result (see [`run`]), in order; `expected` holds the
+/// known optima of `boards`, line for line.
+pub fn solve_boards(
+    boards: &[(usize, Board)],
+    expected: Option<&[u32]>,
+    pdb: Option<&PatternDb>,
+    time_limit: Option<Duration>,
+    progress: &(dyn Fn(usize) + Sync),
+) -> Vec<BoardResult> {
+    let done = AtomicUsize::new(0);
     let opts = SolveOptions {
         pdb,
         time_limit,
         node_limit: None,
     };
-    let results: Vec<BoardResult> = boards
+    boards
         .par_iter()
         .enumerate()
         .map(|(i, (line, board))| {
@@ -186,8 +200,7 @@ pub fn run(
             progress(done.fetch_add(1, Ordering::Relaxed) + 1);
             res
         })
-        .collect();
-    summarise(results, wall0.elapsed())
+        .collect()
 }
 
 #[cfg(test)]

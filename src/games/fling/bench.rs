@@ -82,8 +82,9 @@ pub fn load_levels(dir: &Path) -> Result<Vec<(u32, Vec<LevelBoard>)>, BenchError
     Ok(levels)
 }
 
-/// The analysis figures of one board of a level.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+/// The analysis figures of one board of a level (and what a unit of a
+/// bench split into units writes, one JSON line a board).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct BoardFigures {
     /// Level number.
     pub level: u32,
@@ -143,11 +144,31 @@ pub fn bench_levels(
 ) -> LevelBench {
     let t0 = Instant::now();
     let c0 = process_cpu();
-    let jobs: Vec<(u32, usize, Board)> = levels
+    let boards = analyse_boards(&level_boards(levels), oracle);
+    level_report(
+        levels,
+        boards,
+        t0.elapsed().as_secs_f64(),
+        process_cpu().saturating_sub(c0).as_secs_f64(),
+    )
+}
+
+/// Every board of `levels` in order, with its level and its index in
+/// the level.
+pub fn level_boards(levels: &[(u32, Vec<LevelBoard>)]) -> Vec<(u32, usize, Board)> {
+    levels
         .iter()
         .flat_map(|(n, bs)| bs.iter().enumerate().map(move |(i, b)| (*n, i, b.board)))
-        .collect();
-    let boards: Vec<BoardFigures> = jobs
+        .collect()
+}
+
+/// The figures of each of `boards` (level, index, board), in order,
+/// analysed in parallel on rayon's current pool.
+pub fn analyse_boards(
+    boards: &[(u32, usize, Board)],
+    oracle: Option<&dyn WinOracle>,
+) -> Vec<BoardFigures> {
+    boards
         .par_iter()
         .map(|&(level, index, board)| {
             let t = Instant::now();
@@ -163,7 +184,17 @@ pub fn bench_levels(
                 micros: t.elapsed().as_micros() as u64,
             }
         })
-        .collect();
+        .collect()
+}
+
+/// The report of the figures of every board of `levels` (in order), of a
+/// run that took `wall_seconds` and `cpu_seconds`.
+pub fn level_report(
+    levels: &[(u32, Vec<LevelBoard>)],
+    boards: Vec<BoardFigures>,
+    wall_seconds: f64,
+    cpu_seconds: f64,
+) -> LevelBench {
     let levels = levels
         .iter()
         .map(|(n, _)| {
@@ -188,8 +219,8 @@ pub fn bench_levels(
         boards,
         levels,
         not_unique,
-        wall_seconds: t0.elapsed().as_secs_f64(),
-        cpu_seconds: process_cpu().saturating_sub(c0).as_secs_f64(),
+        wall_seconds,
+        cpu_seconds,
     }
 }
 

@@ -13,7 +13,8 @@ use serde_json::json;
 
 use super::analyse::{analyse, Analysis, WinOracle};
 use super::bench::{
-    bench_levels, load_levels, random_boards, time_changes, ChangesTiming, LevelBench,
+    analyse_boards, bench_levels, level_boards, level_report, load_levels, random_boards,
+    time_changes, BoardFigures, ChangesTiming, LevelBench,
 };
 use super::draw::draw;
 use super::endgame::Endgame;
@@ -23,7 +24,9 @@ use super::rules::{coords, Board};
 use crate::cli::args::parse_number;
 use crate::cli::args::{parse_random_boards, parse_seed};
 use crate::cli::bench::BenchOptions;
+use crate::cli::bench_units::{BenchGame, UnitOptions};
 use crate::games::registry::{verbs, Entry, GameCli, Verb};
+use crate::units::JobError;
 
 /// `gridbot endgame fling`: Fling!'s own verb.
 pub const ENDGAME: Verb = Verb::new("endgame", "Build endgame tables by retrograde analysis");
@@ -121,6 +124,9 @@ pub struct BenchArgs {
     /// Seed of the random boards.
     #[arg(long, default_value_t = 1, value_parser = parse_seed)]
     pub seed: u64,
+    /// Split the levels' analysis into units (see `gridbot cluster`).
+    #[command(flatten)]
+    pub units: UnitOptions,
 }
 
 fn read_input(arg: &str) -> Result<(String, String)> {
@@ -299,8 +305,8 @@ pub fn run_analyse(args: &AnalyseArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// Runs `bench fling`.
-pub fn run_bench(args: &BenchArgs) -> Result<ExitCode> {
+/// The levels of `bench fling`, cut to the first `--boards` boards.
+fn bench_levels_of(args: &BenchArgs) -> Result<Vec<(u32, Vec<super::parse::LevelBoard>)>> {
     let mut levels = load_levels(&args.dir)?;
     if let Some(n) = args.bench.boards {
         let mut left = n;
@@ -310,12 +316,107 @@ pub fn run_bench(args: &BenchArgs) -> Result<ExitCode> {
         }
         levels.retain(|(_, boards)| !boards.is_empty());
     }
+    Ok(levels)
+}
+
+/// `bench fling`'s analysis of the levels as a job of units sees it:
+/// each unit loads the endgame tables of `--tables` itself. The merged
+/// report's times are `wall_seconds` (the boards' times summed),
+/// `cpu_seconds` (0 in a merge) and each board's `micros`. `--random` is a
+/// timing of one thread, not a file's boards: it cannot be split.
+struct FlingBench {
+    levels: Vec<(u32, Vec<super::parse::LevelBoard>)>,
+    boards: Vec<(u32, usize, Board)>,
+    tables: Option<(PathBuf, u32)>,
+    loaded: std::sync::OnceLock<Option<Endgame>>,
+    plot: Option<PathBuf>,
+}
+
+impl FlingBench {
+    fn new(args: &BenchArgs, words: &[String]) -> Result<FlingBench> {
+        crate::cli::bench_units::refuse(
+            words,
+            (args.random > 0).then(|| {
+                "--random times the analysis of random boards on one thread; run it \
+                 without --units"
+                    .to_string()
+            }),
+        )?;
+        let levels = bench_levels_of(args)?;
+        Ok(FlingBench {
+            boards: level_boards(&levels),
+            levels,
+            tables: args.tables.clone().map(|d| (d, args.table_balls)),
+            loaded: std::sync::OnceLock::new(),
+            plot: args.plot.clone(),
+        })
+    }
+}
+
+impl BenchGame for FlingBench {
+    type Row = BoardFigures;
+    type Report = LevelBench;
+
+    fn boards(&self) -> usize {
+        self.boards.len()
+    }
+
+    fn solve(&self, range: std::ops::Range<usize>) -> Result<Vec<BoardFigures>, JobError> {
+        if self.loaded.get().is_none() {
+            let tables = match &self.tables {
+                Some((d, k)) => Some(load_tables(d, *k).map_err(|e| format!("{e:#}"))?),
+                None => None,
+            };
+            // Another thread may have loaded them first: either will do.
+            let _ = self.loaded.set(tables);
+        }
+        let oracle = self.loaded.get().and_then(|t| t.as_ref());
+        Ok(analyse_boards(
+            &self.boards[range],
+            oracle.map(|t| t as &dyn WinOracle),
+        ))
+    }
+
+    fn report(&self, rows: Vec<BoardFigures>) -> Result<LevelBench, JobError> {
+        let micros: u64 = rows.iter().map(|b| b.micros).sum();
+        Ok(level_report(&self.levels, rows, micros as f64 / 1e6, 0.0))
+    }
+
+    fn json(&self, r: &LevelBench) -> Result<String, JobError> {
+        Ok(serde_json::to_string_pretty(&serde_json::to_value(r)?)?)
+    }
+
+    fn print(&self, r: &LevelBench) -> Result<()> {
+        if let Some(p) = &self.plot {
+            super::plot::plot_levels(&r.levels, p)?;
+        }
+        print_levels(r);
+        Ok(())
+    }
+}
+
+/// `bench fling` as a job for `gridbot merge` and `gridbot cluster`.
+pub fn bench_plan(words: &[String], _dir: &Path) -> Result<Box<dyn crate::cli::units::Plan>> {
+    let args: BenchArgs = crate::cli::units::parse_words(words)?;
+    let game = FlingBench::new(&args, words)?;
+    crate::cli::bench_units::bench_plan(game, words, &args.units, args.bench.json)
+}
+
+/// Runs `bench fling`.
+pub fn run_bench(args: &BenchArgs) -> Result<ExitCode> {
+    if args.units.units.is_some() {
+        let game = FlingBench::new(args, &crate::cli::units::own_words("bench"))?;
+        let threads = args.bench.threads;
+        return crate::cli::bench_units::run_units(game, &args.units, args.bench.json, threads);
+    }
+    let threads = args.bench.threads_or_cores();
+    let levels = bench_levels_of(args)?;
     let tables = match &args.tables {
         Some(d) => Some(load_tables(d, args.table_balls)?),
         None => None,
     };
     let oracle = tables.as_ref().map(|t| t as &dyn WinOracle);
-    let pool = BenchOptions::pool(args.bench.threads_or_cores())?;
+    let pool = BenchOptions::pool(threads)?;
     let r = pool.install(|| bench_levels(&levels, oracle));
     let random = if args.random > 0 {
         let boards = random_boards(args.random, args.balls, args.seed);

@@ -4,15 +4,16 @@
 
 use std::time::Duration;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::parse::Puzzle;
 use super::solve::solve;
 use crate::measure::timed;
 use crate::solver::Budget;
 
-/// One puzzle's result.
-#[derive(Debug, Clone, Serialize)]
+/// One puzzle's result (and what a unit of a bench split into units
+/// writes, one JSON line a puzzle).
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Row {
     /// The puzzle's name.
     pub name: String,
@@ -23,7 +24,7 @@ pub struct Row {
     /// The length found (`None`: unsolvable or stopped).
     pub found: Option<u32>,
     /// The solver's claim: proven, unproven or unsolvable.
-    pub optimal: &'static str,
+    pub optimal: String,
     /// Positions expanded.
     pub nodes: u64,
     /// Wall time, ms.
@@ -58,23 +59,40 @@ pub fn bench(
     budget: impl Fn() -> Budget,
     progress: &dyn Fn(usize),
 ) -> BenchReport {
+    report(solve_rows(puzzles, budget, progress))
+}
+
+/// Each puzzle's row (see [`bench`]), one puzzle after another.
+pub fn solve_rows(
+    puzzles: &[Puzzle],
+    budget: impl Fn() -> Budget,
+    progress: &dyn Fn(usize),
+) -> Vec<Row> {
     let mut rows = Vec::with_capacity(puzzles.len());
-    let mut wall = Duration::ZERO;
     for (i, p) in puzzles.iter().enumerate() {
         let (o, t) = timed(|| solve(&p.board, &p.start, &budget()));
-        wall += t.wall;
         rows.push(Row {
             name: p.name.clone(),
             line: p.line,
             expected: p.moves,
             found: o.len().map(|l| l as u32),
-            optimal: o.optimality(),
+            optimal: o.optimality().into(),
             nodes: o.nodes,
             ms: t.wall.as_secs_f64() * 1e3,
             stopped: o.stopped.map(|s| s.to_string()),
         });
         progress(i + 1);
     }
+    rows
+}
+
+/// The report of `rows`, in file order: the run's wall time is the
+/// puzzles' (they run one after another).
+pub fn report(rows: Vec<Row>) -> BenchReport {
+    let wall: Duration = rows
+        .iter()
+        .map(|r| Duration::from_secs_f64(r.ms / 1e3))
+        .sum();
     BenchReport {
         nodes: rows.iter().map(|r| r.nodes).sum(),
         rows,

@@ -6,12 +6,14 @@ use std::process::ExitCode;
 
 use anyhow::{bail, Context};
 
-use super::bench::bench;
+use super::bench::{bench, report, solve_rows, BenchReport, Row};
 use super::parse::{parse_puzzles, Puzzle};
 use super::solve::{reachable, solve};
 use crate::cli::args::{read_input, source_name, SearchLimits};
 use crate::cli::bench::BenchOptions;
+use crate::cli::bench_units::{self, BenchGame, UnitOptions};
 use crate::games::registry::{verbs, Entry, GameCli};
+use crate::units::JobError;
 
 /// Klotski in the registry.
 pub static GAME: GameCli = GameCli {
@@ -160,49 +162,125 @@ pub struct BenchArgs {
     /// The options every bench takes (the puzzles run one after another).
     #[command(flatten)]
     bench: BenchOptions,
+    /// Split into units (see `gridbot cluster`).
+    #[command(flatten)]
+    units: UnitOptions,
+}
+
+/// `bench klotski` as a job of units sees it: the puzzles and the
+/// limits of each search. The merged report's times are `rows[].ms` and
+/// `wall_ms`.
+struct KlotskiBench {
+    puzzles: Vec<Puzzle>,
+    limits: SearchLimits,
+}
+
+impl KlotskiBench {
+    fn new(args: &BenchArgs) -> anyhow::Result<KlotskiBench> {
+        let text = crate::cli::bench::read_bench_file(&args.file)?;
+        let puzzles = args.bench.first(
+            parse_puzzles(&text).with_context(|| format!("reading {}", args.file.display()))?,
+            &args.file.to_string_lossy(),
+        )?;
+        Ok(KlotskiBench {
+            puzzles,
+            limits: args.limits.clone(),
+        })
+    }
+}
+
+impl BenchGame for KlotskiBench {
+    type Row = Row;
+    type Report = BenchReport;
+
+    fn boards(&self) -> usize {
+        self.puzzles.len()
+    }
+
+    fn solve(&self, range: std::ops::Range<usize>) -> Result<Vec<Row>, JobError> {
+        Ok(solve_rows(
+            &self.puzzles[range],
+            || self.limits.budget(),
+            &|_| {},
+        ))
+    }
+
+    fn report(&self, rows: Vec<Row>) -> Result<BenchReport, JobError> {
+        Ok(report(rows))
+    }
+
+    fn json(&self, r: &BenchReport) -> Result<String, JobError> {
+        Ok(serde_json::to_string_pretty(r)?)
+    }
+
+    fn print(&self, r: &BenchReport) -> anyhow::Result<()> {
+        print_text(r);
+        let bad = r.rows.iter().filter(|row| !row.agrees()).count();
+        anyhow::ensure!(
+            bad == 0,
+            "{bad} puzzle(s) unsolved or differ from their stated minimum"
+        );
+        Ok(())
+    }
 }
 
 fn run_bench(args: BenchArgs) -> anyhow::Result<ExitCode> {
-    let text = crate::cli::bench::read_bench_file(&args.file)?;
-    let puzzles = args.bench.first(
-        parse_puzzles(&text).with_context(|| format!("reading {}", args.file.display()))?,
-        &args.file.to_string_lossy(),
-    )?;
-    let bar = args.bench.progress(puzzles.len(), "{wide_bar} {pos}/{len}");
-    let r = bench(&puzzles, || args.limits.budget(), &|done| {
+    let game = KlotskiBench::new(&args)?;
+    if args.units.units.is_some() {
+        return bench_units::run_units(game, &args.units, args.bench.json, Some(1));
+    }
+    let bar = args
+        .bench
+        .progress(game.puzzles.len(), "{wide_bar} {pos}/{len}");
+    let r = bench(&game.puzzles, || args.limits.budget(), &|done| {
         bar.set_position(done as u64)
     });
     bar.finish_and_clear();
     if args.bench.json {
         println!("{}", serde_json::to_string_pretty(&r)?);
     } else {
-        for row in &r.rows {
-            println!(
-                "{:<16} moves={:<5} expected={:<4} optimal={:<10} nodes={:<10} ms={:.1}{}",
-                row.name,
-                row.found.map_or("none".into(), |f| f.to_string()),
-                row.expected.map_or("-".into(), |e| e.to_string()),
-                row.optimal,
-                row.nodes,
-                row.ms,
-                row.stopped
-                    .as_deref()
-                    .map_or(String::new(), |s| format!(" stopped by the {s}")),
-            );
-        }
-        let bad = r.rows.iter().filter(|row| !row.agrees()).count();
-        println!(
-            "puzzles={} disagreements={bad} nodes={} wall_ms={:.1}",
-            r.rows.len(),
-            r.nodes,
-            r.wall_ms
-        );
+        print_text(&r);
     }
     Ok(if r.rows.iter().all(|row| row.agrees()) {
         ExitCode::SUCCESS
     } else {
         ExitCode::FAILURE
     })
+}
+
+/// The text report of `bench klotski`: a line a puzzle and the totals.
+fn print_text(r: &BenchReport) {
+    for row in &r.rows {
+        println!(
+            "{:<16} moves={:<5} expected={:<4} optimal={:<10} nodes={:<10} ms={:.1}{}",
+            row.name,
+            row.found.map_or("none".into(), |f| f.to_string()),
+            row.expected.map_or("-".into(), |e| e.to_string()),
+            row.optimal,
+            row.nodes,
+            row.ms,
+            row.stopped
+                .as_deref()
+                .map_or(String::new(), |s| format!(" stopped by the {s}")),
+        );
+    }
+    let bad = r.rows.iter().filter(|row| !row.agrees()).count();
+    println!(
+        "puzzles={} disagreements={bad} nodes={} wall_ms={:.1}",
+        r.rows.len(),
+        r.nodes,
+        r.wall_ms
+    );
+}
+
+/// `bench klotski` as a job for `gridbot merge` and `gridbot cluster`.
+pub fn bench_plan(
+    words: &[String],
+    _dir: &std::path::Path,
+) -> anyhow::Result<Box<dyn crate::cli::units::Plan>> {
+    let args: BenchArgs = crate::cli::units::parse_words(words)?;
+    let game = KlotskiBench::new(&args)?;
+    bench_units::bench_plan(game, words, &args.units, args.bench.json)
 }
 
 fn run_analyse(args: PuzzleArgs) -> anyhow::Result<ExitCode> {

@@ -8,7 +8,7 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::parse::parse_game;
 use super::rules::Game;
@@ -102,14 +102,15 @@ pub fn parse_lines(text: &str, source_name: &str) -> Result<Vec<Game>, BoardsErr
     Ok(games)
 }
 
-/// One board's result.
-#[derive(Debug, Clone, Serialize)]
+/// One board's result (and what a unit of a bench split into units
+/// writes, one JSON line a board).
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct BoardResult {
     /// Its game ID.
     pub id: String,
     /// `won`, `lost`, `unproven`, or `invalid` (the moves found do not
     /// replay to one peg: a solver bug).
-    pub result: &'static str,
+    pub result: String,
     /// Positions expanded.
     pub nodes: u64,
     /// Thread CPU time in microseconds.
@@ -171,7 +172,7 @@ fn decide(g: &Game, budget: &Budget) -> BoardResult {
     };
     BoardResult {
         id: g.id(),
-        result,
+        result: result.into(),
         nodes: o.nodes,
         cpu_us: t.cpu.as_micros() as u64,
         wall_us: t.wall.as_micros() as u64,
@@ -187,15 +188,30 @@ pub fn run(
     progress: &(dyn Fn(usize) + Sync),
 ) -> BenchReport {
     let start = Instant::now();
+    let per_board = decide_all(games, budget, progress);
+    report(per_board, start.elapsed().as_secs_f64() * 1000.0)
+}
+
+/// Each board's result (see [`run`]), in order.
+pub fn decide_all(
+    games: &[Game],
+    budget: impl Fn() -> Budget + Sync,
+    progress: &(dyn Fn(usize) + Sync),
+) -> Vec<BoardResult> {
     let done = AtomicUsize::new(0);
-    let per_board: Vec<BoardResult> = games
+    games
         .par_iter()
         .map(|g| {
             let r = decide(g, &budget());
             progress(done.fetch_add(1, Ordering::Relaxed) + 1);
             r
         })
-        .collect();
+        .collect()
+}
+
+/// The report of every board's result, in order, of a run that took
+/// `wall_ms`.
+pub fn report(per_board: Vec<BoardResult>, wall_ms: f64) -> BenchReport {
     let mut walls: Vec<u64> = per_board.iter().map(|b| b.wall_us).collect();
     walls.sort_unstable();
     let median = median_of(&walls).unwrap_or(0);
@@ -209,13 +225,13 @@ pub fn run(
         .unwrap_or_default();
     let count = |r: &str| per_board.iter().filter(|b| b.result == r).count();
     BenchReport {
-        boards: games.len(),
+        boards: per_board.len(),
         solved: count("won"),
         lost: count("lost"),
         unproven: count("unproven"),
         invalid: count("invalid"),
         cpu_ms: per_board.iter().map(|b| b.cpu_us).sum::<u64>() as f64 / 1000.0,
-        wall_ms: start.elapsed().as_secs_f64() * 1000.0,
+        wall_ms,
         median_ms: median as f64 / 1000.0,
         max_ms: walls.last().copied().unwrap_or(0) as f64 / 1000.0,
         median_cpu_ms: median_cpu as f64 / 1000.0,

@@ -1,120 +1,74 @@
-//! `gridbot bench rush FILE --units A..B --out DIR`: a bench over a large
-//! file as a job of units ([`crate::units`]). Unit k solves puzzles
-//! `k * N + 1` to `(k + 1) * N` of the file (N = `--unit-boards`) and
-//! writes one JSON line a puzzle ([`Row`]); `gridbot merge DIR` joins the
-//! rows in file order into the bench's report (`DIR/report.json`, and the
-//! summary line of `bench rush`), failing when a puzzle differs from its
-//! MOVES column. Every figure but the times is the same as a local run's;
-//! the report's `wall_ms` is the puzzles' wall times summed (the units
-//! ran wherever the cluster put them).
+//! `gridbot bench rush FILE --units A..B --out DIR`: Rush Hour's bench
+//! as a job of units ([`crate::cli::bench_units`]). A unit writes one
+//! JSON line a puzzle ([`Row`]); the merge joins them into the bench's
+//! report (`DIR/report.json`, and the summary line of `bench rush`),
+//! failing when a puzzle differs from its MOVES column. Every figure but
+//! the times (`cpu_ms`, `wall_ms`, `median_ms`, `max_ms` and the slowest
+//! puzzle's `max_line`) is the same as a local run's; the report's
+//! `wall_ms` is the puzzles' wall times summed.
 
-use std::ops::RangeInclusive;
-use std::path::{Path, PathBuf};
+use std::ops::Range;
 use std::process::ExitCode;
 
 use super::bench::{report, solve_rows, BenchReport, Row};
-use super::cli::BenchArgs;
+use super::cli::{print_bench, BenchArgs};
 use super::parse::Puzzle;
 use super::solve::Strategy;
-use crate::files::{self, Replace};
-use crate::solver::Budget;
-use crate::units::{self, Job, JobDir, JobError, Manifest};
+use crate::cli::args::SearchLimits;
+use crate::cli::bench_units::BenchGame;
+use crate::units::JobError;
 
-/// A bench as a job of units.
-pub struct BenchJob {
+/// The bench `bench rush FILE` runs, as a job of units sees it.
+pub struct RushBench {
     puzzles: Vec<Puzzle>,
     strategy: Strategy,
-    budget: Box<dyn Fn() -> Budget + Sync>,
-    per_unit: usize,
-    words: Vec<String>,
+    limits: SearchLimits,
 }
 
-impl BenchJob {
-    /// The bench `args` ask for over `puzzles`, made by the command
-    /// `words` (after `gridbot`, without `--units` and `--out`).
-    pub fn new(args: &BenchArgs, puzzles: Vec<Puzzle>, words: Vec<String>) -> BenchJob {
-        let limits = args.search.limits.clone();
-        BenchJob {
+impl RushBench {
+    /// The bench `args` ask for over `puzzles`.
+    pub fn new(args: &BenchArgs, puzzles: Vec<Puzzle>) -> RushBench {
+        RushBench {
             puzzles,
             strategy: args.search.strategy,
-            budget: Box::new(move || limits.budget()),
-            per_unit: args.unit_boards,
-            words,
+            limits: args.search.limits.clone(),
         }
     }
 }
 
-impl Job for BenchJob {
-    type Merged = BenchReport;
+impl BenchGame for RushBench {
+    type Row = Row;
+    type Report = BenchReport;
 
-    fn command(&self) -> Vec<String> {
-        self.words.clone()
+    fn boards(&self) -> usize {
+        self.puzzles.len()
     }
 
-    fn unit_count(&self) -> usize {
-        self.puzzles.len().div_ceil(self.per_unit)
-    }
-
-    fn run_unit(&self, k: usize) -> Result<Vec<u8>, JobError> {
-        let first = k * self.per_unit;
-        let last = (first + self.per_unit).min(self.puzzles.len());
-        let rows = solve_rows(
-            &self.puzzles[first..last],
+    fn solve(&self, range: Range<usize>) -> Result<Vec<Row>, JobError> {
+        Ok(solve_rows(
+            &self.puzzles[range],
             self.strategy,
-            &self.budget,
+            || self.limits.budget(),
             &|_| {},
-        );
-        let mut bytes = Vec::new();
-        for r in rows {
-            serde_json::to_writer(&mut bytes, &r)?;
-            bytes.push(b'\n');
-        }
-        Ok(bytes)
+        ))
     }
 
-    fn merge(
-        &self,
-        units: &[PathBuf],
-        out: Option<&Path>,
-        replace: Replace,
-    ) -> Result<BenchReport, JobError> {
-        let mut rows: Vec<Row> = Vec::with_capacity(self.puzzles.len());
-        for u in units {
-            let shown = u.display().to_string();
-            let text = files::read_text(&shown, files::BENCH_FILE_CAP, "a unit file")?;
-            for (i, l) in text.lines().enumerate() {
-                rows.push(
-                    serde_json::from_str(l)
-                        .map_err(|e| format!("{shown}:{}: not a bench row: {e}", i + 1))?,
-                );
-            }
-        }
+    fn report(&self, rows: Vec<Row>) -> Result<BenchReport, JobError> {
         let wall = rows.iter().map(|r| r.wall_ms).sum();
-        let r = report(self.strategy, &rows, wall);
-        if let Some(out) = out {
-            let text = serde_json::to_string_pretty(&r)? + "\n";
-            files::write_all(out, text.as_bytes(), replace)?;
-        }
-        Ok(r)
+        Ok(report(self.strategy, &rows, wall))
     }
-}
 
-/// Runs units `range` of the bench `args` ask for over `puzzles`.
-pub fn run_units(
-    args: BenchArgs,
-    puzzles: Vec<Puzzle>,
-    range: RangeInclusive<usize>,
-) -> anyhow::Result<ExitCode> {
-    let dir = args.out.clone().expect("clap requires --out with --units");
-    let job = BenchJob::new(&args, puzzles, crate::cli::units::own_words("bench"));
-    let dir = JobDir::open(&dir, Manifest::of(&job))?;
-    let pool = crate::cli::bench::BenchOptions::pool(args.bench.threads.unwrap_or(1))?;
-    let (first, last) = (*range.start(), *range.end());
-    let ran = pool.install(|| units::run_units(&dir, &job, range, |_, _| {}))?;
-    println!(
-        "units {first}..{last} of {} done ({ran} run now) in {}",
-        job.unit_count(),
-        dir.path().display()
-    );
-    Ok(ExitCode::SUCCESS)
+    fn json(&self, r: &BenchReport) -> Result<String, JobError> {
+        Ok(serde_json::to_string_pretty(r)?)
+    }
+
+    fn print(&self, r: &BenchReport) -> anyhow::Result<()> {
+        if print_bench(r, false)? != ExitCode::SUCCESS {
+            anyhow::bail!(
+                "{} puzzle(s) differ from their MOVES column",
+                r.mismatches.len()
+            );
+        }
+        Ok(())
+    }
 }

@@ -15,6 +15,7 @@ use anyhow::{bail, Context};
 
 use super::analyse::{analyse, Difficulty};
 use super::bench::bench;
+use super::bench_job::RushBench;
 use super::enumerate::{units_dir, EnumerateJob, Rules, Summary};
 use super::generate::{from_database, generate_random, Rng};
 use super::parse::{parse_line, parse_puzzles, Puzzle};
@@ -25,6 +26,7 @@ use crate::cli::args::{
     ArgError, SearchLimits,
 };
 use crate::cli::bench::BenchOptions;
+use crate::cli::bench_units::{self, UnitOptions};
 use crate::cli::units::{parse_words, Plan, Planned};
 use crate::files::Replace;
 use crate::games::registry::{verbs, Entry, GameCli, Verb};
@@ -210,19 +212,9 @@ pub struct BenchArgs {
     /// puzzle's wall time is reported).
     #[command(flatten)]
     pub bench: BenchOptions,
-    /// Run only units A..B (unit k: puzzles k * N + 1 to (k + 1) * N of
-    /// the file, N = `--unit-boards`) into the job folder `--out DIR`;
-    /// `gridbot merge DIR` writes the report (see `gridbot cluster`).
-    #[arg(long, value_name = "A..B", requires = "out",
-          value_parser = parse_span::<0, { u32::MAX as u64 }>)]
-    pub units: Option<(u32, u32)>,
-    /// The job folder of `--units`.
-    #[arg(long, value_name = "DIR", requires = "units")]
-    pub out: Option<PathBuf>,
-    /// Puzzles per unit of a bench split into units.
-    #[arg(long, value_name = "N", default_value_t = 100,
-          value_parser = parse_number::<usize, 1, 1_000_000>)]
-    pub unit_boards: usize,
+    /// Split into units (see `gridbot cluster`).
+    #[command(flatten)]
+    pub units: UnitOptions,
 }
 
 /// The puzzles a bench's arguments name.
@@ -236,8 +228,10 @@ fn bench_puzzles(args: &BenchArgs) -> anyhow::Result<Vec<Puzzle>> {
 
 fn run_bench(args: BenchArgs) -> anyhow::Result<ExitCode> {
     let puzzles = bench_puzzles(&args)?;
-    if let Some((first, last)) = args.units {
-        return super::bench_job::run_units(args, puzzles, first as usize..=last as usize);
+    if args.units.units.is_some() {
+        let threads = Some(args.bench.threads.unwrap_or(1));
+        let game = RushBench::new(&args, puzzles);
+        return bench_units::run_units(game, &args.units, args.bench.json, threads);
     }
     let bar = args.bench.progress(puzzles.len(), "{wide_bar} {pos}/{len}");
     let pool = BenchOptions::pool(args.bench.threads.unwrap_or(1))?;
@@ -294,25 +288,9 @@ pub(super) fn print_bench(r: &super::bench::BenchReport, json: bool) -> anyhow::
 /// `bench rush` as a job for `gridbot merge` and `gridbot cluster`.
 pub fn bench_plan(words: &[String], _dir: &Path) -> anyhow::Result<Box<dyn Plan>> {
     let args: BenchArgs = parse_words(words)?;
-    anyhow::ensure!(
-        args.units.is_none() && args.out.is_none() && !args.bench.json,
-        "`gridbot {}`: --units, --out and --json are not part of a job's command",
-        units::command_line(words)
-    );
     let puzzles = bench_puzzles(&args)?;
-    Ok(Box::new(Planned {
-        job: super::bench_job::BenchJob::new(&args, puzzles, words.to_vec()),
-        output: "report.json",
-        report: Box::new(|r| {
-            if print_bench(r, false)? != ExitCode::SUCCESS {
-                anyhow::bail!(
-                    "{} puzzle(s) differ from their MOVES column",
-                    r.mismatches.len()
-                );
-            }
-            Ok(())
-        }),
-    }))
+    let game = RushBench::new(&args, puzzles);
+    bench_units::bench_plan(game, words, &args.units, args.bench.json)
 }
 
 /// `gridbot analyse rush`.

@@ -7,9 +7,9 @@
 //! pressed until the board is solved, and the moves its status line counts
 //! are the game's solver's figure gridbot is compared with.
 
-use std::cell::RefCell;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
@@ -20,7 +20,7 @@ use crate::calibration::Calibration;
 use crate::capture::ocr;
 use crate::capture::window_grabber::WindowGrabber;
 use crate::cli::sgt_game::{
-    run_demo, run_play, run_validate, DemoArgs, Generated, PlayArgs, SgtGame, SgtGameError,
+    run_demo, run_play, run_validate_split, DemoArgs, Generated, PlayArgs, SgtGame, SgtGameError,
     ValidateArgs,
 };
 use crate::display::x11;
@@ -98,8 +98,20 @@ pub struct Fifteen {
     hint_cap: usize,
     /// Tile size of the hint runs' window.
     tile_size: Option<u32>,
-    /// Hint runs made, by game ID.
-    hints: RefCell<Vec<(String, HintRun)>>,
+    /// Hint runs made, by game ID (behind a lock, so that the units of a
+    /// validation split into units may share one description).
+    hints: Mutex<Vec<(String, HintRun)>>,
+}
+
+impl Clone for Fifteen {
+    fn clone(&self) -> Self {
+        Fifteen {
+            solver: self.solver.clone(),
+            hint_cap: self.hint_cap,
+            tile_size: self.tile_size,
+            hints: Mutex::new(self.hint_list().clone()),
+        }
+    }
 }
 
 impl Fifteen {
@@ -108,13 +120,18 @@ impl Fifteen {
             solver,
             hint_cap: 0,
             tile_size: None,
-            hints: RefCell::new(Vec::new()),
+            hints: Mutex::new(Vec::new()),
         }
     }
 
+    /// The hint runs made (a thread that panicked holding them left
+    /// them whole: each is pushed at once).
+    fn hint_list(&self) -> std::sync::MutexGuard<'_, Vec<(String, HintRun)>> {
+        self.hints.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
     fn hint_run(&self, id: &str) -> Option<HintRun> {
-        self.hints
-            .borrow()
+        self.hint_list()
             .iter()
             .find(|(i, _)| i == id)
             .map(|(_, h)| h.clone())
@@ -165,7 +182,7 @@ impl SgtGame for Fifteen {
             let run = hint_moves(&id, self.tile_size, self.hint_cap)
                 .map_err(|e| SgtGameError::Game(format!("{e:#}")))?;
             game_solver_moves = run.moves;
-            self.hints.borrow_mut().push((id.clone(), run));
+            self.hint_list().push((id.clone(), run));
         }
         Ok(Generated {
             id,
@@ -365,12 +382,29 @@ pub fn run_demo_cmd(args: DemoCmd) -> anyhow::Result<ExitCode> {
     run_demo(&Fifteen::new(args.solver), args.base)
 }
 
-/// Runs `validate fifteen`.
-pub fn run_validate_cmd(args: ValidateCmd) -> anyhow::Result<ExitCode> {
+/// Fifteen as `validate fifteen`'s arguments describe it, and the
+/// validation's own arguments.
+fn validate_spec(args: ValidateCmd) -> (Fifteen, ValidateArgs) {
     let mut spec = Fifteen::new(args.solver);
     spec.hint_cap = args.hint_cap as usize;
     spec.tile_size = args.base.tile_size;
-    run_validate(&spec, args.base)
+    (spec, args.base)
+}
+
+/// Runs `validate fifteen` (with `--units A..B --out DIR`: those games
+/// only, see `gridbot cluster`).
+pub fn run_validate_cmd(args: ValidateCmd) -> anyhow::Result<ExitCode> {
+    let (spec, base) = validate_spec(args);
+    run_validate_split(&spec, base)
+}
+
+/// `validate fifteen` as a job of units (for `gridbot merge` and
+/// `gridbot cluster`).
+pub fn validate_plan(
+    words: &[String],
+    _dir: &std::path::Path,
+) -> anyhow::Result<Box<dyn crate::cli::units::Plan>> {
+    crate::cli::validate_units::validate_plan(words, validate_spec)
 }
 
 #[cfg(test)]
