@@ -341,12 +341,36 @@ fn max_rss_kib() -> u64 {
     usage.ru_maxrss.max(0) as u64
 }
 
-/// Writes a file of the job folder: staged and renamed, replacing what is
-/// there (the folder is the job's own).
-fn write_unsynced(path: &Path, bytes: &[u8]) -> Result<(), FileError> {
+/// Writes a unit file of the job folder: to a temporary file of this
+/// process beside it, renamed over it (the folder is the job's own, so
+/// none of the checks a user's output gets: they cost the file system
+/// more than a small unit's work).
+fn write_unit(path: &Path, bytes: &[u8]) -> Result<(), FileError> {
     use std::io::Write;
-    let mut out = files::Output::create(path, Replace::Allow)?;
-    out.write_all(bytes).map_err(|e| out.error(e))?;
+    let io = |e| FileError::Io {
+        path: path.display().to_string(),
+        source: e,
+    };
+    let mut staged = path.as_os_str().to_owned();
+    staged.push(format!(".{}.tmp", done_log::writer_name()));
+    let staged = PathBuf::from(staged);
+    let written = std::fs::File::create(&staged)
+        .and_then(|mut f| f.write_all(bytes))
+        .and_then(|()| std::fs::rename(&staged, path));
+    if let Err(e) = written {
+        let _ = std::fs::remove_file(&staged);
+        return Err(io(e));
+    }
+    Ok(())
+}
+
+/// Writes the manifest `text` to `path` unless one is there (another
+/// array task made it first), not waiting for the disk: a torn manifest
+/// fails its checksum and is named.
+fn write_manifest(path: &Path, text: &str) -> Result<(), FileError> {
+    use std::io::Write;
+    let mut out = files::Output::create(path, Replace::Refuse)?;
+    out.write_all(text.as_bytes()).map_err(|e| out.error(e))?;
     out.commit_unsynced()
 }
 
@@ -394,7 +418,7 @@ impl JobDir {
                     },
                 });
             }
-            match files::write_all(&path, manifest.text().as_bytes(), Replace::Refuse) {
+            match write_manifest(&path, &manifest.text()) {
                 // Another process (an array task) made it first: check it.
                 Ok(()) | Err(FileError::Exists { .. }) => {}
                 Err(e) => return Err(e.into()),
@@ -524,7 +548,7 @@ impl JobDir {
     /// waiting for the disk: a file a crash left torn fails its checksum
     /// and is named, a marker line cut short is not read).
     fn save(&self, k: usize, bytes: &[u8], seconds: f64) -> Result<(), UnitsError> {
-        write_unsynced(&unit_file(&self.dir, k), bytes)?;
+        write_unit(&unit_file(&self.dir, k), bytes)?;
         let m = &self.manifest;
         let marker = done_log::Marker {
             unit: k,

@@ -178,7 +178,7 @@ static OPEN: Mutex<Option<HashMap<PathBuf, File>>> = Mutex::new(None);
 /// Appends `marker` to this process's log in `dir` (made when first
 /// needed), as one write.
 pub fn append(dir: &Path, marker: &Marker) -> Result<(), FileError> {
-    let path = dir.join(format!("done-{}-{}.log", host_name(), std::process::id()));
+    let path = dir.join(format!("done-{}.log", writer_name()));
     let io = |e| FileError::Io {
         path: path.display().to_string(),
         source: e,
@@ -195,6 +195,11 @@ pub fn append(dir: &Path, marker: &Marker) -> Result<(), FileError> {
     }
     let file = logs.get_mut(&path).expect("inserted above");
     file.write_all(marker.line().as_bytes()).map_err(io)
+}
+
+/// `HOST-PID`: this process among all that may write to a job folder.
+pub fn writer_name() -> String {
+    format!("{}-{}", host_name(), std::process::id())
 }
 
 /// This machine's name, as safe in a file name (`host` when unknown).
