@@ -268,8 +268,14 @@ impl Manifest {
         }
     }
 
+    /// The command's words as JSON, as the manifest and the done markers
+    /// hold them.
+    fn command_json(&self) -> String {
+        serde_json::to_string(&self.command).expect("strings serialise")
+    }
+
     fn text(&self) -> String {
-        let command = serde_json::to_string(&self.command).expect("strings serialise");
+        let command = self.command_json();
         seal(&format!(
             "{MANIFEST_HEAD}\ncommand={command}\nversion={}\nunits={}\n",
             self.version, self.units
@@ -475,9 +481,10 @@ impl JobDir {
     pub fn states_of(&self, range: Range<usize>) -> Result<Vec<UnitState>, UnitsError> {
         let markers = done_log::read_all(&self.dir)?;
         let none = Vec::new();
+        let command = self.manifest.command_json();
         Ok(range
             .into_par_iter()
-            .map(|k| self.check(k, markers.get(&k).unwrap_or(&none)))
+            .map(|k| self.check(k, markers.get(&k).unwrap_or(&none), &command))
             .collect())
     }
 
@@ -488,8 +495,9 @@ impl JobDir {
 
     /// The state of unit `k` given the marker lines that name it: done
     /// when one of them is whole, of this job and version, and matches
-    /// the unit file byte for byte.
-    fn check(&self, k: usize, markers: &[done_log::Entry]) -> UnitState {
+    /// the unit file byte for byte (`command`: the manifest's command as
+    /// JSON, made once for all units).
+    fn check(&self, k: usize, markers: &[done_log::Entry], command: &str) -> UnitState {
         let file = unit_file(&self.dir, k);
         if markers.is_empty() || !file.exists() {
             return UnitState::Missing;
@@ -500,7 +508,6 @@ impl JobDir {
         };
         let sum = checksum(&bytes);
         let m = &self.manifest;
-        let command = serde_json::to_string(&m.command).expect("strings serialise");
         // The best reason not to trust the file: a marker of this very
         // file from elsewhere, then a damaged marker, then a checksum.
         let (mut foreign, mut broken) = (None, None);
@@ -558,7 +565,7 @@ impl JobDir {
             seconds,
             max_rss_kib: max_rss_kib(),
             version: m.version.clone(),
-            command: serde_json::to_string(&m.command).expect("strings serialise"),
+            command: m.command_json(),
         };
         done_log::append(&self.dir, &marker)?;
         Ok(())
