@@ -889,6 +889,28 @@ mod tests {
     }
 
     #[test]
+    fn a_folder_of_the_marker_file_format_is_refused_by_name() {
+        let d = tempfile::tempdir().unwrap();
+        run_local(d.path(), &Squares(3), None, Replace::Allow, |_, _| {}).unwrap();
+        let path = d.path().join(MANIFEST);
+        let text = std::fs::read_to_string(&path).unwrap();
+        let old = seal(
+            &text
+                .lines()
+                .skip(1)
+                .take(3)
+                .fold(format!("{MANIFEST_HEAD_1}\n"), |t, l| t + l + "\n"),
+        );
+        std::fs::write(&path, old).unwrap();
+        let e = JobDir::existing(d.path()).unwrap_err().to_string();
+        assert!(
+            e.contains("job.txt: damaged job manifest (made by an earlier gridbot"),
+            "{e}"
+        );
+        assert!(e.contains("finish the job with that gridbot"), "{e}");
+    }
+
+    #[test]
     fn ranges_read_short() {
         assert_eq!(ranges_text(&[0, 1, 2, 5, 7, 8]), "0..2, 5, 7..8");
         assert_eq!(ranges_text(&[]), "");
