@@ -43,6 +43,8 @@ pub mod setwalk;
 pub mod solve;
 pub mod table;
 pub mod walkbench;
+pub mod wagner;
+pub mod wagner_read;
 pub mod web;
 
 pub use board::{Board, Move, Piece, Position};

@@ -36,6 +36,7 @@ use super::board::{Board, Move, Position};
 use super::generate::canonical_text;
 use super::parse::parse_board;
 use super::read::{read, read_flashing, Geometry, ReadError};
+use super::wagner_read::{self, WagnerReadError};
 use super::search::bfs;
 
 /// A position as the loop sees it: the board's text (`o` empty, `x` wall,
@@ -136,8 +137,19 @@ pub struct RushReading {
     pub reading: super::read::Reading,
     /// The state it shows.
     pub state: RushState,
-    /// True when it was read off a flash frame (the puzzle is solved).
+    /// True when it was read off a frame of the solved puzzle (a flash of
+    /// Fogleman's player, the red car driving out or the win message of
+    /// Wagner's page) with the last steady frame.
     pub flashing: bool,
+}
+
+/// Whose drawing of Rush Hour is read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Look {
+    /// Michael Fogleman's player (a p5 canvas; [`super::read`]).
+    Fogleman,
+    /// Luca Wagner's page (HTML cars on grey cells; [`super::wagner_read`]).
+    WagnerLuca,
 }
 
 /// Rush Hour as the play loop sees it.
@@ -145,9 +157,14 @@ pub struct RushReading {
 pub struct RushGame {
     /// Memory the solver's tables may hold.
     pub memory_limit_bytes: usize,
+    /// The drawing read; `None`: whichever the image shows.
+    look: Option<Look>,
     /// Where the board was on the last steady frame of this game (for
     /// reading flash frames).
     geometry: RefCell<Option<Geometry>>,
+    /// The last steady reading of Wagner's page (for reading the frames of
+    /// the red car driving out and the win message).
+    last: RefCell<Option<(super::read::Reading, wagner_read::Grid)>>,
 }
 
 impl Default for RushGame {
@@ -157,29 +174,36 @@ impl Default for RushGame {
 }
 
 impl RushGame {
-    /// Rush Hour with a 1 GiB solver table limit.
+    /// Rush Hour on Fogleman's player, with a 1 GiB solver table limit.
     pub fn new() -> Self {
+        RushGame::of(Some(Look::Fogleman))
+    }
+
+    /// Rush Hour drawn by `look` (`None`: either), with a 1 GiB solver
+    /// table limit.
+    pub fn of(look: Option<Look>) -> Self {
         RushGame {
             memory_limit_bytes: 1 << 30,
+            look,
             geometry: RefCell::new(None),
+            last: RefCell::new(None),
         }
     }
 
-    /// Reads `image`: a steady frame anywhere, or a flash frame where the
+    /// Reads `image`: a steady frame anywhere, or a frame of the solved
+    /// puzzle (a flash, the red car driving out, a win message) where the
     /// last steady frame had the board.
     pub fn read_image(&self, image: &image::RgbaImage) -> Result<RushReading, ReadError> {
-        let (reading, flashing) = match read(image) {
-            Ok(r) => {
-                *self.geometry.borrow_mut() = Some(Geometry::of(&r, image.dimensions()));
-                (r, false)
-            }
-            Err(ReadError::Flashing) => {
-                let Some(g) = *self.geometry.borrow() else {
-                    return Err(ReadError::Flashing);
-                };
-                (read_flashing(image, &g)?, true)
-            }
-            Err(e) => return Err(e),
+        let (reading, flashing) = match self.look {
+            Some(Look::Fogleman) => self.read_fogleman(image)?,
+            Some(Look::WagnerLuca) => self.read_wagner(image)?,
+            None => match self.read_fogleman(image) {
+                Err(ReadError::NoBoard) => self.read_wagner(image).map_err(|e| match e {
+                    ReadError::Wagner(WagnerReadError::NoBoard) => ReadError::NoBoard,
+                    e => e,
+                })?,
+                r => r?,
+            },
         };
         let state = RushState {
             text: canonical_text(&reading.text),
@@ -189,6 +213,46 @@ impl RushGame {
             state,
             flashing,
         })
+    }
+
+    fn read_fogleman(&self, image: &image::RgbaImage) -> Result<(super::read::Reading, bool), ReadError> {
+        match read(image) {
+            Ok(r) => {
+                *self.geometry.borrow_mut() = Some(Geometry::of(&r, image.dimensions()));
+                Ok((r, false))
+            }
+            Err(ReadError::Flashing) => {
+                let Some(g) = *self.geometry.borrow() else {
+                    return Err(ReadError::Flashing);
+                };
+                Ok((read_flashing(image, &g)?, true))
+            }
+            Err(e) => Err(e),
+        }
+    }
+
+    fn read_wagner(
+        &self,
+        image: &image::RgbaImage,
+    ) -> Result<(super::read::Reading, bool), ReadError> {
+        let error = match wagner_read::read_with_grid(image) {
+            Ok((r, grid)) => {
+                *self.last.borrow_mut() = Some((r.clone(), grid));
+                return Ok((r, false));
+            }
+            Err(e) => e,
+        };
+        // A frame of the solved puzzle is read with the last steady frame;
+        // any other frame that fails is refused as the reader said.
+        let last = self.last.borrow();
+        let Some((last, grid)) = last.as_ref() else {
+            return Err(error.into());
+        };
+        match wagner_read::read_exited(image, last, grid) {
+            Ok(r) => Ok((r, true)),
+            Err(e) if error == WagnerReadError::Exited => Err(e.into()),
+            Err(_) => Err(error.into()),
+        }
     }
 }
 
@@ -255,6 +319,7 @@ impl Reading for RushGame {
 
     fn begin_game(&self) {
         *self.geometry.borrow_mut() = None;
+        *self.last.borrow_mut() = None;
     }
 
     fn read(&self, shot: &Screenshot) -> Result<RushReading, ReadFailure> {

@@ -78,6 +78,9 @@ pub enum ReadError {
     /// steady frame had the board.
     #[error("the board is flashing but cannot be read where it was: {0}")]
     FlashUnreadable(String),
+    /// Luca Wagner's page could not be read.
+    #[error("{0}")]
+    Wagner(#[from] super::wagner_read::WagnerReadError),
 }
 
 /// Where a board is on a screenshot: enough to read another screenshot of

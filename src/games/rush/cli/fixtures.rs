@@ -1,4 +1,5 @@
-//! Screenshot fixtures of Fogleman's Rush Hour player (`fixtures/rush/`;
+//! Screenshot fixtures of Fogleman's Rush Hour player and Luca Wagner's
+//! page (`fixtures/rush/`, `wagnerluca-*` for Wagner's;
 //! see [`crate::cli::fixtures`] for the layout and the truth format):
 //! `expected` is the board in reading-order letters (any letters: compared
 //! after renaming), and `after` names the steady frame the play loop would
@@ -30,8 +31,8 @@ impl FixtureGame for RushFixtures {
 
     fn readers<'a>(&'a self, _: &'a Truth) -> Vec<(&'static str, Reader<'a>)> {
         // One game per fixture: it keeps the place of the last steady
-        // frame for a flash frame read `after` it.
-        let game = RushGame::new();
+        // frame for a flash frame read `after` it. Either player's drawing.
+        let game = RushGame::of(None);
         vec![(
             "reader",
             Box::new(move |image: &RgbaImage| {
