@@ -7,6 +7,7 @@
 
 pub mod fixtures;
 pub mod play;
+pub mod wagner;
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;

@@ -42,9 +42,9 @@ pub mod setbfs;
 pub mod setwalk;
 pub mod solve;
 pub mod table;
-pub mod walkbench;
 pub mod wagner;
 pub mod wagner_read;
+pub mod walkbench;
 pub mod web;
 
 pub use board::{Board, Move, Piece, Position};

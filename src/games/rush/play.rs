@@ -36,8 +36,8 @@ use super::board::{Board, Move, Position};
 use super::generate::canonical_text;
 use super::parse::parse_board;
 use super::read::{read, read_flashing, Geometry, ReadError};
-use super::wagner_read::{self, WagnerReadError};
 use super::search::bfs;
+use super::wagner_read::{self, WagnerReadError};
 
 /// A position as the loop sees it: the board's text (`o` empty, `x` wall,
 /// `A` the primary piece, the others `B`, `C`, ... in order of their first
@@ -215,7 +215,10 @@ impl RushGame {
         })
     }
 
-    fn read_fogleman(&self, image: &image::RgbaImage) -> Result<(super::read::Reading, bool), ReadError> {
+    fn read_fogleman(
+        &self,
+        image: &image::RgbaImage,
+    ) -> Result<(super::read::Reading, bool), ReadError> {
         match read(image) {
             Ok(r) => {
                 *self.geometry.borrow_mut() = Some(Geometry::of(&r, image.dimensions()));

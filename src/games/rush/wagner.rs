@@ -21,13 +21,14 @@ use std::path::PathBuf;
 use image::RgbaImage;
 
 use crate::actuator::Gesture;
+use crate::capture::colour::{chroma, max_channel_diff, rgb_at};
 use crate::capture::ocr;
 use crate::capture::screen::Screenshot;
 use crate::hosts::sgt_web::games_dir;
 use crate::hosts::Host;
 use crate::play::{Rect, StatusReading, StatusResult};
 
-use super::wagner_read::{find_grid, message_box};
+use super::wagner_read::message_box;
 
 /// The page in its folder.
 pub const PAGE: &str = "index.html";
@@ -57,7 +58,11 @@ pub enum WagnerMissing {
 /// The page's folder.
 pub fn wagner_dir() -> Result<PathBuf, WagnerMissing> {
     match games_dir().map(|d| d.join("rush-wagnerluca")) {
-        Some(d) if ["index.html", "game.js", "levels.js"].iter().all(|f| d.join(f).is_file()) => {
+        Some(d)
+            if ["index.html", "game.js", "levels.js"]
+                .iter()
+                .all(|f| d.join(f).is_file()) =>
+        {
             Ok(d)
         }
         Some(d) => Err(WagnerMissing::Incomplete(d)),
@@ -95,23 +100,40 @@ pub fn parse_info(text: &str) -> Info {
     }
 }
 
+/// The teal of the page's numbers.
+const TEAL: [u8; 3] = [0x4e, 0xcc, 0xa3];
+
 /// True for a pixel of the page's light text (white labels, teal numbers)
-/// on its dark pills.
+/// on its dark pills; not the yellow of the `Solution` button's border.
 fn light(image: &RgbaImage, x: u32, y: u32) -> bool {
-    let p = image.get_pixel(x, y);
-    u32::from(p[0]) + u32::from(p[1]) + u32::from(p[2]) > 3 * 140
+    let p = rgb_at(image, x, y);
+    white(image, x, y) || (bright(p) && max_channel_diff(p, TEAL) <= 40)
+}
+
+/// True for a pixel of white text (the buttons' labels; not the teal
+/// border of a button under the pointer).
+fn white(image: &RgbaImage, x: u32, y: u32) -> bool {
+    let p = rgb_at(image, x, y);
+    bright(p) && chroma(p) < 60
+}
+
+fn bright(p: [u8; 3]) -> bool {
+    p.iter().map(|&v| u32::from(v)).sum::<u32>() > 3 * 140
 }
 
 /// The band of rows `rows` (in order of the scan) that first holds light
-/// pixels between `x0` and `x1`, after at least one row without: its top,
-/// bottom and the columns with ink.
+/// pixels (`ink`) between `x0` and `x1`, after at least one row without: its top,
+/// bottom and the columns with `ink`.
 fn first_band(
     image: &RgbaImage,
     rows: impl Iterator<Item = u32> + Clone,
     (x0, x1): (u32, u32),
+    ink: fn(&RgbaImage, u32, u32) -> bool,
 ) -> Option<(u32, u32, Vec<u32>)> {
-    let row_has = |y: u32| (x0..x1).any(|x| light(image, x, y));
-    let mut scan = rows.skip_while(|&y| row_has(y)).skip_while(|&y| !row_has(y));
+    let row_has = |y: u32| (x0..x1).any(|x| ink(image, x, y));
+    let mut scan = rows
+        .skip_while(|&y| row_has(y))
+        .skip_while(|&y| !row_has(y));
     let first = scan.next()?;
     let mut last = first;
     for y in scan {
@@ -122,7 +144,7 @@ fn first_band(
     }
     let (top, bottom) = (first.min(last), first.max(last) + 1);
     let columns = (x0..x1)
-        .filter(|&x| (top..bottom).any(|y| light(image, x, y)))
+        .filter(|&x| (top..bottom).any(|y| ink(image, x, y)))
         .collect();
     Some((top, bottom, columns))
 }
@@ -134,7 +156,7 @@ pub fn info_line(image: &RgbaImage, board: Rect) -> Option<Rect> {
     let centre = board.x + board.width / 2;
     let half = board.width.max(240);
     let (x0, x1) = (centre.saturating_sub(half), (centre + half).min(w));
-    let (top, bottom, cols) = first_band(image, (0..board.y.min(h)).rev(), (x0, x1))?;
+    let (top, bottom, cols) = first_band(image, (0..board.y.min(h)).rev(), (x0, x1), light)?;
     if !(6..=80).contains(&(bottom - top)) {
         return None;
     }
@@ -187,7 +209,7 @@ pub fn button_labels(image: &RgbaImage, board: Rect) -> Vec<Rect> {
     let half = board.width.max(240);
     let (x0, x1) = (centre.saturating_sub(half), (centre + half).min(w));
     let start = (board.y + board.height).min(h);
-    let Some((top, bottom, cols)) = first_band(image, start..h, (x0, x1)) else {
+    let Some((top, bottom, cols)) = first_band(image, start..h, (x0, x1), white) else {
         return Vec::new();
     };
     let gap = 2 * (bottom - top);
@@ -217,22 +239,24 @@ pub fn button_labels(image: &RgbaImage, board: Rect) -> Vec<Rect> {
 /// by OCR of each label.
 pub fn find_button(image: &RgbaImage, board: Rect, word: &str) -> Result<Rect, String> {
     let mut seen = Vec::new();
-    for label in button_labels(image, board) {
+    let labels = button_labels(image, board);
+    log::debug!("button labels under {board:?}: {labels:?}");
+    for label in labels {
         let text = read_light_text(image, label).map_err(|e| e.to_string())?;
         if text.to_ascii_uppercase().contains(word) {
             return Ok(label);
         }
         seen.push(text);
     }
-    Err(format!("no button {word:?} under the board (labels read: {seen:?})"))
+    Err(format!(
+        "no button {word:?} under the board (labels read: {seen:?})"
+    ))
 }
 
 /// The status of the page in `image`: `completed` when the win message is
 /// up, else `playing` with the move count when the info line reads.
 pub fn status_of(image: &RgbaImage, board: Rect) -> StatusReading {
-    let won = find_grid(image)
-        .ok()
-        .is_some_and(|g| message_box(image, &g).is_some());
+    let won = message_box(image, board).is_some();
     let (text, info) = match read_info(image, board) {
         Ok(r) => r,
         Err(why) => {
@@ -301,6 +325,60 @@ mod tests {
             }
         );
         assert_eq!(parse_info("Reset Prev Next"), Info::default());
+    }
+
+    fn fixture(name: &str) -> RgbaImage {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/rush");
+        image::open(root.join(name)).unwrap().to_rgba8()
+    }
+
+    /// The pills above the board and the buttons under it are found on
+    /// recorded pages at two window sizes and, when tesseract is
+    /// installed, read as the page shows them.
+    #[test]
+    fn pills_and_buttons_are_found_and_read_on_recorded_pages() {
+        for (name, level, optimal) in [
+            ("wagnerluca-level1-window800x800.png", 1, 2),
+            ("wagnerluca-level3-window1000x900.png", 3, 4),
+            ("wagnerluca-level8-window800x800.png", 8, 8),
+        ] {
+            let image = fixture(name);
+            let r = super::super::wagner_read::read(&image).unwrap();
+            let board = super::super::play::board_rect(&r);
+            let line = info_line(&image, board).expect(name);
+            assert!(line.y + line.height <= board.y, "{name}: {line:?}");
+            let labels = button_labels(&image, board);
+            assert_eq!(labels.len(), 3, "{name}: Reset, Prev, Next: {labels:?}");
+            assert!(labels.windows(2).all(|w| w[0].x < w[1].x), "{labels:?}");
+            match read_info(&image, board) {
+                Ok((text, info)) => assert_eq!(
+                    info,
+                    Info {
+                        moves: Some(0),
+                        level: Some(level),
+                        optimal: Some(optimal)
+                    },
+                    "{name}: {text:?}"
+                ),
+                Err(e) if e.contains("tesseract") => println!("{name}: not read: {e}"),
+                Err(e) => panic!("{name}: {e}"),
+            }
+            match find_button(&image, board, "NEXT") {
+                Ok(b) => assert_eq!(b, labels[2], "{name}"),
+                Err(e) if e.contains("tesseract") => {}
+                Err(e) => panic!("{name}: {e}"),
+            }
+        }
+    }
+
+    #[test]
+    fn the_win_message_makes_the_status_completed() {
+        let image = fixture("wagnerluca-won-screen1280x1024.png");
+        let before = fixture("wagnerluca-level1-moved-screen1280x1024.png");
+        let r = super::super::wagner_read::read(&before).unwrap();
+        let board = super::super::play::board_rect(&r);
+        assert_eq!(status_of(&image, board).result, StatusResult::Completed);
+        assert_ne!(status_of(&before, board).result, StatusResult::Completed);
     }
 
     #[test]

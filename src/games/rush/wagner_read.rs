@@ -129,7 +129,9 @@ const SAMPLE: f64 = 0.8;
 /// Bounding boxes of the 4-connected regions of pixels `keep` accepts.
 fn regions(img: &RgbaImage, keep: impl Fn([u8; 3]) -> bool) -> Vec<(Rect, u32)> {
     let (w, h) = img.dimensions();
-    let mask = image::GrayImage::from_fn(w, h, |x, y| image::Luma([u8::from(keep(rgb_at(img, x, y)))]));
+    let mask = image::GrayImage::from_fn(w, h, |x, y| {
+        image::Luma([u8::from(keep(rgb_at(img, x, y)))])
+    });
     let labels = connected_components(&mask, Connectivity::Four, image::Luma([0u8]));
     let mut boxes: Vec<Option<(u32, u32, u32, u32, u32)>> = Vec::new();
     for (x, y, l) in labels.enumerate_pixels() {
@@ -190,7 +192,11 @@ fn pitch_of(starts: &[u32], side: f64) -> Option<f64> {
     let spacing = |a: u32, b: u32| f64::from(b - a);
     let smallest = s
         .iter()
-        .flat_map(|&a| s.iter().filter(move |&&b| b > a).map(move |&b| spacing(a, b)))
+        .flat_map(|&a| {
+            s.iter()
+                .filter(move |&&b| b > a)
+                .map(move |&b| spacing(a, b))
+        })
         .filter(|&d| d >= side * 0.95)
         .min_by(f64::total_cmp)?;
     let guess = smallest / (smallest / side).floor().max(1.0);
@@ -225,7 +231,11 @@ pub fn find_grid(img: &RgbaImage) -> Result<Grid, WagnerReadError> {
                 "the empty cells are {a:.1} px apart across and {b:.1} px down"
             )))
         }
-        (None, None) => return Err(WagnerReadError::NoGrid("all empty cells in one place".into())),
+        (None, None) => {
+            return Err(WagnerReadError::NoGrid(
+                "all empty cells in one place".into(),
+            ))
+        }
     };
     if pitch < side || pitch > side * 1.5 {
         return Err(WagnerReadError::NoGrid(format!(
@@ -404,7 +414,11 @@ fn board_text(img: &RgbaImage, grid: &Grid, kinds: &[Kind]) -> Result<String, Wa
     let red: Vec<usize> = cars
         .iter()
         .enumerate()
-        .filter(|(_, cells)| cells.iter().all(|&i| matches!(kinds[i], Kind::Car(c) if is_red(c))))
+        .filter(|(_, cells)| {
+            cells
+                .iter()
+                .all(|&i| matches!(kinds[i], Kind::Car(c) if is_red(c)))
+        })
         .map(|(k, _)| k + 1)
         .collect();
     if red.len() != 1 {
@@ -429,14 +443,13 @@ fn board_text(img: &RgbaImage, grid: &Grid, kinds: &[Kind]) -> Result<String, Wa
 }
 
 /// The win message's box: the largest region of its teal border, at
-/// least two cells wide, overlapping the panel.
-pub fn message_box(img: &RgbaImage, grid: &Grid) -> Option<Rect> {
-    let panel = grid.panel;
+/// least a third of the board wide, overlapping `panel` (the board).
+pub fn message_box(img: &RgbaImage, panel: Rect) -> Option<Rect> {
     regions(img, |c| max_channel_diff(c, TEAL) <= 24)
         .into_iter()
         .map(|(r, _)| r)
         .filter(|r| {
-            r.width as f64 >= 2.0 * grid.pitch
+            r.width * 3 >= panel.width
                 && r.x < panel.x + panel.width
                 && r.x + r.width > panel.x
                 && r.y < panel.y + panel.height
@@ -445,9 +458,10 @@ pub fn message_box(img: &RgbaImage, grid: &Grid) -> Option<Rect> {
         .max_by_key(|r| u64::from(r.width) * u64::from(r.height))
 }
 
-/// The win message's button: the largest solid teal region inside the box.
-pub fn next_level_button(img: &RgbaImage, grid: &Grid) -> Option<Rect> {
-    let b = message_box(img, grid)?;
+/// The win message's button: the largest solid teal region inside the
+/// box over `panel` (the board).
+pub fn next_level_button(img: &RgbaImage, panel: Rect) -> Option<Rect> {
+    let b = message_box(img, panel)?;
     regions(img, |c| max_channel_diff(c, TEAL) <= 24)
         .into_iter()
         .filter(|(r, n)| {
@@ -473,7 +487,11 @@ fn red_beyond(img: &RgbaImage, grid: &Grid, row: usize) -> bool {
     (x0..w).step_by(2).any(|x| {
         let mut run = 0u32;
         (top..bottom).any(|y| {
-            run = if is_red(rgb_at(img, x, y)) { run + 1 } else { 0 };
+            run = if is_red(rgb_at(img, x, y)) {
+                run + 1
+            } else {
+                0
+            };
             f64::from(run) >= grid.side / 2.0
         })
     })
@@ -484,7 +502,7 @@ fn red_beyond(img: &RgbaImage, grid: &Grid, row: usize) -> bool {
 pub fn read_with_grid(img: &RgbaImage) -> Result<(Reading, Grid), WagnerReadError> {
     let grid = find_grid(img)?;
     log::debug!("Wagner's page: {grid:?}");
-    if message_box(img, &grid).is_some() || (0..grid.size).any(|r| red_beyond(img, &grid, r)) {
+    if message_box(img, grid.panel).is_some() || (0..grid.size).any(|r| red_beyond(img, &grid, r)) {
         return Err(WagnerReadError::Exited);
     }
     let kinds = read_kinds(img, &grid)?;
@@ -525,7 +543,11 @@ fn refuse<T>(why: String) -> Result<T, WagnerReadError> {
 /// the win message or the red car leaving; every cell that reads clearly
 /// (not under the message box or darkened by its shadow) must be empty or
 /// a car as that position has it.
-pub fn read_exited(img: &RgbaImage, last: &Reading, grid: &Grid) -> Result<Reading, WagnerReadError> {
+pub fn read_exited(
+    img: &RgbaImage,
+    last: &Reading,
+    grid: &Grid,
+) -> Result<Reading, WagnerReadError> {
     let board = &last.board;
     let goal = board.goal_offset();
     let a = last.position.get(0);
@@ -534,7 +556,7 @@ pub fn read_exited(img: &RgbaImage, last: &Reading, grid: &Grid) -> Result<Readi
     }
     let solved = last.position.with(0, goal);
     let text = board.to_text(solved);
-    let shown = message_box(img, grid);
+    let shown = message_box(img, grid.panel);
     let primary_row = board.pieces()[0].line as usize;
     if shown.is_none() && !red_beyond(img, grid, primary_row) {
         return refuse("no win message and no red car leaving the board".into());
@@ -551,7 +573,11 @@ pub fn read_exited(img: &RgbaImage, last: &Reading, grid: &Grid) -> Result<Readi
             };
             let empty = k == Kind::Empty;
             if empty != (want == b'o') {
-                let (seen, wanted) = if empty { ("empty", "a car") } else { ("a car", "empty") };
+                let (seen, wanted) = if empty {
+                    ("empty", "a car")
+                } else {
+                    ("a car", "empty")
+                };
                 return refuse(format!(
                     "cell (row {r}, column {c}) is {seen}, {text} has {wanted} there"
                 ));
@@ -588,6 +614,52 @@ mod tests {
         ] {
             assert!(!is_red(other), "{other:?}");
         }
+    }
+
+    fn fixture(name: &str) -> RgbaImage {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/rush");
+        image::open(root.join(name)).unwrap().to_rgba8()
+    }
+
+    /// A window dragged over part of the board, or a page that is not
+    /// Wagner's: refused, never misread.
+    #[test]
+    fn covered_boards_and_other_pages_are_refused() {
+        let mut image = fixture("wagnerluca-level1-window800x800.png");
+        let (grid_x, grid_y) = (214 + 3 * 62, 256 + 2 * 62);
+        for y in grid_y..grid_y + 200 {
+            for x in grid_x..grid_x + 300 {
+                image.put_pixel(x, y, image::Rgba([0xd6, 0xd6, 0xd6, 255]));
+            }
+        }
+        let e = read(&image).unwrap_err();
+        assert!(
+            matches!(
+                e,
+                WagnerReadError::NoGrid(_) | WagnerReadError::UnknownCell(..)
+            ),
+            "{e}"
+        );
+        let fogleman = fixture("hardest51-window800x800.png");
+        assert_eq!(read(&fogleman).unwrap_err(), WagnerReadError::NoBoard);
+    }
+
+    /// A win frame is read only with a last board whose red car could
+    /// have driven out; and a steady frame is no win.
+    #[test]
+    fn win_frames_need_a_last_board_that_explains_them() {
+        let start = fixture("wagnerluca-level1-window800x800.png");
+        let won = fixture("wagnerluca-won-screen1280x1024.png");
+        let moved = fixture("wagnerluca-level1-moved-screen1280x1024.png");
+        assert_eq!(read(&won).unwrap_err(), WagnerReadError::NoBoard);
+        let (blocked, grid) = read_with_grid(&start).unwrap();
+        let e = read_exited(&won, &blocked, &grid).unwrap_err();
+        assert!(e.to_string().contains("blocked"), "{e}");
+        let (last, grid) = read_with_grid(&moved).unwrap();
+        let r = read_exited(&won, &last, &grid).unwrap();
+        assert!(r.board.is_solved(r.position));
+        let e = read_exited(&moved, &last, &grid).unwrap_err();
+        assert!(e.to_string().contains("no win message"), "{e}");
     }
 
     #[test]

@@ -38,7 +38,11 @@ impl FixtureGame for RushFixtures {
             Box::new(move |image: &RgbaImage| {
                 let r = game.read_image(image).map_err(|e| e.to_string())?;
                 let board = r.state.text().to_string();
-                let how = if r.flashing { ", a flash frame" } else { "" };
+                let how = if r.flashing {
+                    ", solved, read with the last steady frame"
+                } else {
+                    ""
+                };
                 let detail = format!(
                     "{board} (cell {:.1} px at {:.0},{:.0}{how})",
                     r.reading.cell, r.reading.origin.0, r.reading.origin.1

@@ -30,12 +30,14 @@ use crate::cli::play::{
 use crate::display::VirtualDisplay;
 use crate::games::rush::generate::{generate_random, spread_from_database, Rng};
 use crate::games::rush::parse::{parse_board, parse_line};
-use crate::games::rush::play::{RushGame, RushState};
+use crate::games::rush::play::{Look, RushGame, RushState};
 use crate::games::rush::read::read;
 use crate::games::rush::search::bfs;
+use crate::games::rush::wagner::{WagnerHost, LEVELS};
 use crate::games::rush::web::{fragment, parse_counter, rush_web_dir, RushWebHost, PAGE};
 use crate::hosts::browser::{Browser, BrowserOptions};
 use crate::hosts::sgt_web::games_dir;
+use crate::hosts::Host;
 use crate::play::engine::{GameContext, PlayConfig, PlayError};
 use crate::play::x11::open_screen;
 use crate::play::GameResult;
@@ -48,9 +50,37 @@ pub const DEFAULT_CALIBRATION: &str = include_str!("../../../../calibration/rush
 /// default.
 pub const HARDEST_WALL_FREE: &str = "51 BCDDEoBCFoEGBoFAAGHHHIoGooJIKKLLJMMo 4780";
 
+/// The program that shows the puzzle.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum RushHost {
+    /// Michael Fogleman's player (`rush-web/`): any puzzle, by fragment.
+    Fogleman,
+    /// Luca Wagner's page (`rush-wagnerluca/`): its eight levels.
+    Wagnerluca,
+}
+
+impl RushHost {
+    fn look(self) -> Look {
+        match self {
+            RushHost::Fogleman => Look::Fogleman,
+            RushHost::Wagnerluca => Look::WagnerLuca,
+        }
+    }
+
+    fn host(self) -> &'static dyn Host {
+        match self {
+            RushHost::Fogleman => &RushWebHost,
+            RushHost::Wagnerluca => &WagnerHost,
+        }
+    }
+}
+
 /// `gridbot play rush`.
 #[derive(Debug, Clone, clap::Args)]
 pub struct PlayArgs {
+    /// The program in the window.
+    #[arg(long, value_enum, default_value_t = RushHost::Fogleman)]
+    pub host: RushHost,
     #[command(flatten)]
     /// The window to play in (default title `Rush Hour`).
     pub window: WindowArgs,
@@ -82,6 +112,10 @@ pub struct BrowserArgs {
 /// `gridbot demo rush`.
 #[derive(Debug, Clone, clap::Args)]
 pub struct DemoArgs {
+    /// The program to play on: Fogleman's player (one puzzle) or Wagner's
+    /// page (its eight levels in a row).
+    #[arg(long, value_enum, default_value_t = RushHost::Fogleman)]
+    pub host: RushHost,
     /// The puzzle: a board (`BCDDEo...`, 36 characters for 6x6), `BOARD/MOVES`
     /// as in the page's fragment, or a database line `MOVES BOARD SIZE`;
     /// default: the hardest wall-free puzzle, 51 moves.
@@ -98,6 +132,13 @@ pub struct DemoArgs {
 /// `gridbot validate rush`.
 #[derive(Debug, Clone, clap::Args)]
 pub struct ValidateArgs {
+    /// The program to play on: Fogleman's player (puzzles from a database
+    /// or generated) or Wagner's page (its levels, `--levels`).
+    #[arg(long, value_enum, default_value_t = RushHost::Fogleman)]
+    pub host: RushHost,
+    /// Wagner's page: the levels to play, `A..B` or `N` (default: all 8).
+    #[arg(long, value_parser = super::wagner::parse_levels, value_name = "A..B")]
+    pub levels: Option<(usize, usize)>,
     /// Puzzles to play.
     #[arg(long, default_value_t = 5, value_parser = parse_number::<usize, 1, 100_000>)]
     pub games: usize,
@@ -157,13 +198,13 @@ pub fn run_play(args: PlayArgs) -> anyhow::Result<ExitCode> {
     let (config, title) = setup(&args.common)?;
     let title = args.window.title(&title);
     let mut screen = open_screen(title.as_deref())?;
-    let game = RushGame::new();
+    let game = RushGame::of(Some(args.host.look()));
     if args.dry_run {
-        return print_dry_run(&game, &RushWebHost, &mut screen, config);
+        return print_dry_run(&game, args.host.host(), &mut screen, config);
     }
     play_series(
         &game,
-        &RushWebHost,
+        args.host.host(),
         &mut screen,
         config,
         &SeriesOutput {
@@ -179,12 +220,31 @@ pub fn run_play(args: PlayArgs) -> anyhow::Result<ExitCode> {
 
 /// `gridbot demo rush`.
 pub fn run_demo(args: DemoArgs) -> anyhow::Result<ExitCode> {
+    if args.host == RushHost::Wagnerluca {
+        if args.puzzle.is_some() {
+            bail!("--puzzle is for Fogleman's player; Wagner's page plays its own eight levels");
+        }
+        return super::wagner::run_levels("demo", (1, LEVELS), &args.browser, &args.common);
+    }
     let puzzle = parse_puzzle(args.puzzle.as_deref().unwrap_or(HARDEST_WALL_FREE))?;
     run_puzzles("demo", &[puzzle], &args.browser, &args.common)
 }
 
 /// `gridbot validate rush`.
 pub fn run_validate(args: ValidateArgs) -> anyhow::Result<ExitCode> {
+    match (args.host, args.levels) {
+        (RushHost::Wagnerluca, levels) => {
+            if args.database.is_some() || args.generate {
+                bail!("--database and --generate are for Fogleman's player; Wagner's page has its own levels (--levels A..B)");
+            }
+            let levels = levels.unwrap_or((1, LEVELS));
+            return super::wagner::run_levels("validate", levels, &args.browser, &args.common);
+        }
+        (RushHost::Fogleman, Some(_)) => {
+            bail!("--levels is for Wagner's page (--host wagnerluca); Fogleman's player takes --games and --moves")
+        }
+        (RushHost::Fogleman, None) => {}
+    }
     if args.games == 0 {
         bail!("--games must be at least 1");
     }
@@ -193,7 +253,7 @@ pub fn run_validate(args: ValidateArgs) -> anyhow::Result<ExitCode> {
 }
 
 /// The loop's configuration and the window title, from the calibration.
-fn setup(common: &LoopArgs) -> anyhow::Result<(PlayConfig, String)> {
+pub(super) fn setup(common: &LoopArgs) -> anyhow::Result<(PlayConfig, String)> {
     let calibration = load_calibration(
         common.calibration.as_deref(),
         DEFAULT_CALIBRATION,
@@ -323,7 +383,7 @@ struct Checked {
 
 /// The proven optimum of `board`: `Some(moves)` (breadth-first search),
 /// or why there is none.
-fn optimum_of(board: &str) -> Result<usize, String> {
+pub(super) fn optimum_of(board: &str) -> Result<usize, String> {
     let (b, start) = parse_board(board).map_err(|e| e.to_string())?;
     let o = bfs(
         &b,
