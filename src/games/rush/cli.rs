@@ -46,9 +46,11 @@ pub static GAME: GameCli = GameCli {
          move slides one piece any distance. Boards in Fogleman's format (36 characters, \
          o empty, x wall). Solver: exact breadth-first search (fewest moves, then fewest \
          steps; proves unsolvable boards), A* with the admissible blocker count (fewest \
-         moves), the seed's greedy best-first search (fast, not shortest). Played on \
-         Michael Fogleman's web player in Chromium, one drag per move, each verified by \
-         reading the board again.",
+         moves), the seed's greedy best-first search (fast, not shortest). Played in \
+         Chromium, one drag per move, each verified by reading the board again, on two \
+         hosts: Michael Fogleman's web player (any puzzle, by its fragment) and Luca \
+         Wagner's page (--host wagnerluca: its eight levels in a row, its own Optimal \
+         compared with the proven optimum).",
     entries,
 };
 
@@ -58,18 +60,20 @@ fn entries() -> Vec<Entry> {
         Entry::new(verbs::SOLVE, "Solve Rush Hour boards", run_solve),
         Entry::new(
             verbs::PLAY,
-            "Play Fogleman's Rush Hour player already open",
+            "Play Rush Hour already open in Chromium (Fogleman's player; Wagner's page with \
+             --host wagnerluca)",
             play::run_play,
         ),
         Entry::new(
             verbs::DEMO,
             "Fogleman's player in Chromium on a virtual display, played to the win \
-             (default: the 51-move puzzle)",
+             (default: the 51-move puzzle); --host wagnerluca: Wagner's eight levels in a row",
             play::run_demo,
         ),
         Entry::new(
             verbs::VALIDATE,
-            "Play puzzles in Chromium; compare the page's counter with the proven optimum",
+            "Play puzzles in Chromium; compare the page's counter (and Wagner's Optimal, \
+             --host wagnerluca --levels A..B) with the proven optimum",
             play::run_validate,
         ),
         Entry::new(
