@@ -132,6 +132,22 @@ struct Class {
 
 const NONE: u32 = u32::MAX;
 
+/// The scratch of [`Board::walk`], kept between calls (a search walks
+/// every block of every position it expands).
+#[derive(Default)]
+struct Walk {
+    /// The mark of the current walk.
+    stamp: u32,
+    /// Per anchor: the stamp of the walk that reached it.
+    seen: Vec<u32>,
+    /// The anchors reached, in order.
+    queue: Vec<u16>,
+}
+
+thread_local! {
+    static WALK: std::cell::RefCell<Walk> = std::cell::RefCell::new(Walk::default());
+}
+
 /// One board: the floor and the block shapes, the static facts every
 /// position shares.
 #[derive(Debug, Clone)]
@@ -409,21 +425,33 @@ impl Board {
         for &c in self.cells(pos, slot) {
             occ[c as usize] = 0;
         }
-        let mut seen = vec![false; occ.len()];
-        seen[from] = true;
-        let mut queue = vec![from];
-        let mut next = 0;
-        while next < queue.len() {
-            let a = queue[next];
-            next += 1;
-            for b in self.neighbours(a) {
-                if !seen[b] && self.fits(class, b, occ) {
-                    seen[b] = true;
-                    queue.push(b);
-                    found(b as u16, a as u16);
+        WALK.with(|scratch| {
+            let mut scratch = scratch.borrow_mut();
+            let Walk { stamp, seen, queue } = &mut *scratch;
+            // A new stamp marks nothing seen without clearing the table.
+            *stamp = stamp.wrapping_add(1);
+            if *stamp == 0 || seen.len() < occ.len() {
+                seen.clear();
+                seen.resize(occ.len(), 0);
+                *stamp = 1;
+            }
+            let stamp = *stamp;
+            seen[from] = stamp;
+            queue.clear();
+            queue.push(from as u16);
+            let mut next = 0;
+            while next < queue.len() {
+                let a = queue[next] as usize;
+                next += 1;
+                for b in self.neighbours(a) {
+                    if seen[b] != stamp && self.fits(class, b, occ) {
+                        seen[b] = stamp;
+                        queue.push(b as u16);
+                        found(b as u16, a as u16);
+                    }
                 }
             }
-        }
+        });
         for &c in self.cells(pos, slot) {
             occ[c as usize] = slot as u8 + 1;
         }

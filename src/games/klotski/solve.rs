@@ -33,11 +33,49 @@ impl Problem for KlotskiProblem<'_> {
     }
 }
 
-impl Keyed for KlotskiProblem<'_> {
-    type Key = Position;
+/// A position as the search's table holds it: the anchors packed into
+/// 192 bits when they fit (every puzzle of the game but the largest), else
+/// the position itself. Packed keys hash and compare without following a
+/// pointer, which the table spends most of its time on.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum PositionKey {
+    /// Each anchor in `bits` bits, slot 0 lowest.
+    Packed([u64; 3]),
+    /// The anchors as they are.
+    Whole(Position),
+}
 
-    fn key(&self, state: &Position) -> Position {
-        state.clone()
+/// The bits an anchor of `board` needs.
+fn anchor_bits(board: &Board) -> u32 {
+    let cells = (board.width() * board.height()) as u32;
+    u32::BITS - cells.leading_zeros()
+}
+
+/// The key of `pos` on `board`.
+pub fn key_of(board: &Board, pos: &Position) -> PositionKey {
+    let bits = anchor_bits(board);
+    let anchors = pos.anchors();
+    if bits as usize * anchors.len() > 192 {
+        return PositionKey::Whole(pos.clone());
+    }
+    let mut words = [0u64; 3];
+    let mut at = 0u32;
+    for &a in anchors {
+        let (w, off) = ((at / 64) as usize, at % 64);
+        words[w] |= u64::from(a) << off;
+        if off + bits > 64 {
+            words[w + 1] |= u64::from(a) >> (64 - off);
+        }
+        at += bits;
+    }
+    PositionKey::Packed(words)
+}
+
+impl Keyed for KlotskiProblem<'_> {
+    type Key = PositionKey;
+
+    fn key(&self, state: &Position) -> PositionKey {
+        key_of(self.board, state)
     }
 }
 
@@ -208,6 +246,37 @@ mod tests {
             }
         }
         (w, map, floor, blocks)
+    }
+
+    /// Packed keys tell apart exactly the positions that differ, anchors
+    /// straddling a word boundary included.
+    #[test]
+    fn packed_keys_are_one_to_one() {
+        let puzzles = parse_puzzles(include_str!("../../../fixtures/klotski/puzzles.txt")).unwrap();
+        let mut packed = 0;
+        for p in &puzzles {
+            let mut seen: HashMap<PositionKey, Position> = HashMap::new();
+            let mut frontier = vec![p.start.clone()];
+            let mut moves = Vec::new();
+            while let Some(pos) = frontier.pop() {
+                if seen.len() >= 3000 {
+                    break;
+                }
+                let k = key_of(&p.board, &pos);
+                packed += usize::from(matches!(k, PositionKey::Packed(_)));
+                match seen.get(&k) {
+                    Some(other) => {
+                        assert_eq!(*other, pos, "{}", p.name);
+                        continue;
+                    }
+                    None => seen.insert(k, pos.clone()),
+                };
+                moves.clear();
+                p.board.moves(&pos, &mut moves);
+                frontier.extend(moves.iter().map(|&m| p.board.apply(&pos, m)));
+            }
+        }
+        assert!(packed > 0);
     }
 
     #[test]
