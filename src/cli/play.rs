@@ -380,6 +380,22 @@ pub fn parse_size(text: &str) -> anyhow::Result<(u32, u32)> {
     Ok(super::args::parse_screen_size(text)?)
 }
 
+/// Parses a browser's window size and the virtual screen's (`WxH` each)
+/// and checks that the window fits on the screen.
+pub fn window_on_screen(window: &str, screen: &str) -> anyhow::Result<((u32, u32), (u32, u32))> {
+    let (window, screen) = (parse_size(window)?, parse_size(screen)?);
+    if window.0 > screen.0 || window.1 > screen.1 {
+        anyhow::bail!(
+            "the window {}x{} does not fit on the {}x{} screen (--screen)",
+            window.0,
+            window.1,
+            screen.0,
+            screen.1
+        );
+    }
+    Ok((window, screen))
+}
+
 /// Starts a virtual display and points this process's `DISPLAY` at it.
 /// Must run before any X connection of this process.
 pub fn start_display(size: (u32, u32)) -> anyhow::Result<VirtualDisplay> {

@@ -36,8 +36,8 @@ use crate::capture::screen::Screenshot;
 use crate::capture::window_grabber::WindowGrabber;
 use crate::cli::args::parse_span;
 use crate::cli::play::{
-    config_from, finish_run, game_line, load_calibration, parse_size, play_one, save_recording,
-    save_screenshots, start_display, LoopArgs, WindowArgs,
+    config_from, finish_run, game_line, load_calibration, play_one, save_recording,
+    save_screenshots, start_display, window_on_screen, LoopArgs, WindowArgs,
 };
 use crate::files::read_text;
 use crate::games::rush::cli::play::BrowserArgs;
@@ -232,17 +232,7 @@ fn run_in_browser(
     let loaded = load(file)?;
     let config = setup(common, &loaded.game)?;
     let folder = PageFolder::write(&loaded.source, &loaded.title)?;
-    let window = parse_size(&browser_args.window_size)?;
-    let screen_size = parse_size(&browser_args.screen)?;
-    if window.0 > screen_size.0 || window.1 > screen_size.1 {
-        bail!(
-            "the window {}x{} does not fit on the {}x{} screen (--screen)",
-            window.0,
-            window.1,
-            screen_size.0,
-            screen_size.1
-        );
-    }
+    let (window, screen_size) = window_on_screen(&browser_args.window_size, &browser_args.screen)?;
     let display = start_display(screen_size)?;
     let mut options = BrowserOptions::served(display.name(), folder.path(), PAGE, None);
     options.width = window.0;

@@ -23,8 +23,8 @@ use anyhow::{bail, Context};
 use crate::capture::window_grabber::WindowGrabber;
 use crate::cli::args::{parse_number, parse_seed};
 use crate::cli::play::{
-    config_from, finish_run, game_line, load_calibration, parse_size, play_one, play_series,
-    print_dry_run, save_recording, save_screenshots, start_display, LoopArgs, SeriesOutput,
+    config_from, finish_run, game_line, load_calibration, play_one, play_series, print_dry_run,
+    save_recording, save_screenshots, start_display, window_on_screen, LoopArgs, SeriesOutput,
     WindowArgs,
 };
 use crate::display::VirtualDisplay;
@@ -416,17 +416,7 @@ fn run_puzzles(
 ) -> anyhow::Result<ExitCode> {
     let dir = rush_web_dir()?;
     let (config, _) = setup(common)?;
-    let window = parse_size(&browser_args.window_size)?;
-    let screen_size = parse_size(&browser_args.screen)?;
-    if window.0 > screen_size.0 || window.1 > screen_size.1 {
-        bail!(
-            "the window {}x{} does not fit on the {}x{} screen (--screen)",
-            window.0,
-            window.1,
-            screen_size.0,
-            screen_size.1
-        );
-    }
+    let (window, screen_size) = window_on_screen(&browser_args.window_size, &browser_args.screen)?;
     let game = RushGame::new();
     let display = start_display(screen_size)?;
     let mut browser: Option<Browser> = None;

@@ -23,8 +23,8 @@ use crate::actuator::{Gesture, Mouse};
 use crate::capture::screen::Screenshot;
 use crate::capture::window_grabber::WindowGrabber;
 use crate::cli::play::{
-    finish_run, game_line, parse_size, play_one, save_recording, save_screenshots, start_display,
-    LoopArgs,
+    finish_run, game_line, play_one, save_recording, save_screenshots, start_display,
+    window_on_screen, LoopArgs,
 };
 use crate::games::rush::play::{board_rect, Look, RushGame};
 use crate::games::rush::wagner::{
@@ -226,17 +226,7 @@ pub fn run_levels(
 ) -> anyhow::Result<ExitCode> {
     let dir = wagner_dir()?;
     let (config, _) = setup(common)?;
-    let window = parse_size(&browser_args.window_size)?;
-    let screen_size = parse_size(&browser_args.screen)?;
-    if window.0 > screen_size.0 || window.1 > screen_size.1 {
-        bail!(
-            "the window {}x{} does not fit on the {}x{} screen (--screen)",
-            window.0,
-            window.1,
-            screen_size.0,
-            screen_size.1
-        );
-    }
+    let (window, screen_size) = window_on_screen(&browser_args.window_size, &browser_args.screen)?;
     let display = start_display(screen_size)?;
     let mut options = BrowserOptions::served(display.name(), &dir, PAGE, None);
     (options.width, options.height) = window;
