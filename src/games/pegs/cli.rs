@@ -15,6 +15,7 @@ use anyhow::{bail, Context};
 
 use super::analyse::analyse;
 pub mod fixtures;
+pub mod vacancies;
 
 use super::bench;
 use super::fewest::fewest_moves_to;
@@ -285,8 +286,17 @@ fn strip<M>(o: &Outcome<M>) -> Outcome<()> {
 /// `gridbot analyse pegs`.
 #[derive(Debug, clap::Args)]
 pub struct AnalyseArgs {
-    /// The position (as for `solve pegs`).
-    pub board: String,
+    /// The position (as for `solve pegs`); not with `--vacancies`.
+    #[arg(value_name = "BOARD", required_unless_present = "vacancies", conflicts_with = "vacancies")]
+    pub position: Option<String>,
+    /// With `--vacancies`: the named board, english, french, tri15 or
+    /// tri21 (triangular, six jump directions).
+    #[arg(long, requires = "vacancies")]
+    pub board: Option<String>,
+    /// Decide every single vacancy of `--board` (up to the board's
+    /// symmetries): solvable to one peg anywhere, or proven unsolvable.
+    #[arg(long, requires = "board")]
+    pub vacancies: bool,
     /// Time limit of the reachable-position count.
     #[arg(long, value_parser = parse_duration)]
     pub count_time_limit: Option<Duration>,
@@ -303,7 +313,12 @@ pub struct AnalyseArgs {
 
 /// Runs `gridbot analyse pegs`.
 pub fn run_analyse(args: AnalyseArgs) -> anyhow::Result<ExitCode> {
-    let (game, _) = read_board_arg(&args.board)?;
+    if let (true, Some(board)) = (args.vacancies, &args.board) {
+        let budget = || Budget::new(Some(args.solve_time_limit), args.memory_limit);
+        return vacancies::run(board, budget, args.json);
+    }
+    let position = args.position.as_deref().context("no position given")?;
+    let (game, _) = read_board_arg(position)?;
     let t0 = std::time::Instant::now();
     let count_budget = Budget::new(args.count_time_limit, args.memory_limit);
     let a = analyse(&game, &count_budget, || {
