@@ -15,6 +15,7 @@ use anyhow::{bail, Context};
 
 use super::analyse::analyse;
 pub mod fixtures;
+pub mod omerkel;
 pub mod vacancies;
 
 use super::bench;
@@ -28,7 +29,7 @@ use crate::cli::args::{
 };
 use crate::cli::bench::BenchOptions;
 use crate::cli::sgt_game::{
-    run_demo, run_play, run_validate_split, DemoArgs, PlayArgs, ValidateArgs,
+    run_demo, run_play, run_validate_split, PlayArgs, ValidateArgs,
 };
 use crate::games::registry::{verbs, Entry, GameCli};
 use crate::measure::peak_rss_bytes;
@@ -59,8 +60,11 @@ fn entries() -> Vec<Entry> {
         ),
         Entry::new(
             verbs::DEMO,
-            "Play sgt-pegs to a win on a virtual display",
-            |a: DemoArgs| run_demo(&SgtPegs, a),
+            "Play sgt-pegs (or --host omerkel: Oliver Merkel's page) to a win on a virtual display",
+            |a: omerkel::PegsDemoArgs| match a.host.as_str() {
+                "omerkel" => omerkel::run(&a.omerkel()),
+                _ => run_demo(&SgtPegs, a.sgt),
+            },
         ),
         Entry::new(
             verbs::VALIDATE,

@@ -29,6 +29,7 @@ pub mod fewest;
 pub mod hosted;
 pub mod lattice;
 pub mod merson;
+pub mod omerkel;
 pub mod pagoda;
 pub mod parse;
 pub mod play;
