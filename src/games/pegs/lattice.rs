@@ -274,6 +274,41 @@ impl LatticeBoard {
             .fold(0, |acc, i| acc | bit(i))
     }
 
+    /// `pegs` as text: the board's name, `:`, then per cell `P` (peg) or
+    /// `H` (hole) in cell order, e.g. `tri15:HPPPPPPPPPPPPPP`.
+    pub fn letters(&self, pegs: Cells) -> String {
+        let cells: String = (0..self.len() as u8)
+            .map(|i| if pegs & bit(i) != 0 { 'P' } else { 'H' })
+            .collect();
+        format!("{}:{cells}", self.name)
+    }
+
+    /// Parses [`LatticeBoard::letters`]' text.
+    pub fn parse_letters(text: &str) -> Result<(LatticeBoard, Cells), String> {
+        let (name, cells) = text
+            .trim()
+            .split_once(':')
+            .ok_or_else(|| format!("{text:?}: expected NAME:letters, e.g. tri15:HPPP..."))?;
+        let board = LatticeBoard::named(name).map_err(|e| e.to_string())?;
+        if cells.chars().count() != board.len() {
+            return Err(format!(
+                "{text:?}: the {} board has {} cells, not {}",
+                board.name(),
+                board.len(),
+                cells.chars().count()
+            ));
+        }
+        let mut pegs = 0;
+        for (i, ch) in cells.chars().enumerate() {
+            match ch {
+                'P' => pegs |= bit(i as u8),
+                'H' => {}
+                _ => return Err(format!("{text:?}: cell {} is {ch:?}, not P or H", i + 1)),
+            }
+        }
+        Ok((board, pegs))
+    }
+
     /// A picture of `pegs`: `P` peg, `.` hole, rows centred (the triangle
     /// drawn as it stands, apex on top).
     pub fn picture(&self, pegs: Cells) -> String {
@@ -415,6 +450,18 @@ mod tests {
             LatticeBoard::named("hex").unwrap_err().to_string(),
             "unknown board \"hex\": expected english, french, tri15 or tri21"
         );
+    }
+
+    #[test]
+    fn letters_round_trip_and_errors_say_why() {
+        let b = LatticeBoard::named("tri15").unwrap();
+        let text = b.letters(b.full() & !bit(0));
+        assert_eq!(text, "tri15:HPPPPPPPPPPPPPP");
+        let (b2, pegs) = LatticeBoard::parse_letters(&text).unwrap();
+        assert_eq!((b2.name(), pegs), ("tri15", b.full() & !bit(0)));
+        assert!(LatticeBoard::parse_letters("tri15:PP").unwrap_err().contains("15 cells"));
+        assert!(LatticeBoard::parse_letters("tri15").is_err());
+        assert!(LatticeBoard::parse_letters("tri15:XPPPPPPPPPPPPPP").unwrap_err().contains("cell 1"));
     }
 
     #[test]

@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context};
 
-use crate::actuator::Mouse;
+use crate::actuator::{KeyName, Mouse};
 use crate::capture::screen::{Rect, Screenshot};
 use crate::cli::play::{parse_size, start_display};
 use crate::games::pegs::lattice::{LatticeBoard, NAMES};
@@ -59,6 +59,9 @@ pub struct OmerkelRun {
     pub screen: String,
     /// Chromium's window, `WxH`.
     pub window: String,
+    /// Where to store screenshots with their truth files (fixtures), if
+    /// anywhere.
+    pub screenshots: Option<PathBuf>,
 }
 
 /// The figures of one game.
@@ -124,6 +127,8 @@ pub fn run(run: &OmerkelRun) -> anyhow::Result<ExitCode> {
     let mut page = Page {
         browser: Browser::open(options).context("cannot show Oliver Merkel's Peg Solitaire in Chromium")?,
         mouse: Mouse::on_display(display.name())?,
+        screenshots: run.screenshots.clone(),
+        tag: format!("omerkel-{}-{}x{}", board.name(), window.0, window.1),
     };
     page.wait_for(Duration::from_secs(20), |_| true)
         .context("the page shows no board it can read; is it Oliver Merkel's Peg Solitaire?")?;
@@ -137,8 +142,16 @@ pub fn run(run: &OmerkelRun) -> anyhow::Result<ExitCode> {
     let mut won = 0;
     let mut times = Vec::new();
     for game in 1..=run.games {
-        page.choose_board(board.name())?;
-        let f = page.play(&board, vacancy, &jumps)?;
+        let played = page
+            .choose_board(board.name())
+            .and_then(|()| page.play(&board, vacancy, &jumps));
+        let f = match played {
+            Ok(f) => f,
+            Err(e) => {
+                page.keep_failure();
+                return Err(e);
+            }
+        };
         let (r, c) = board.coords()[vacancy as usize];
         println!(
             "game {game}: {} vacancy {r},{c}: {} in {} jumps ({} click pairs, each verified), bot time per jump {:.0} ms",
@@ -166,6 +179,10 @@ pub struct Page {
     pub browser: Browser,
     /// Synthetic input on its display.
     pub mouse: Mouse,
+    /// Where to store fixtures, if anywhere.
+    pub screenshots: Option<PathBuf>,
+    /// The start of the fixtures' names.
+    pub tag: String,
 }
 
 impl Page {
@@ -182,9 +199,49 @@ impl Page {
         Ok(())
     }
 
-    /// Clicks the middle of `r`.
+    /// Clicks the middle of `r`, then moves the pointer to the page's
+    /// corner (a button under the pointer changes colour).
     fn press(&mut self, shot: &Screenshot, r: Rect) -> anyhow::Result<()> {
-        self.click(shot, ((r.x + r.width / 2) as f64, (r.y + r.height / 2) as f64))
+        self.click(shot, ((r.x + r.width / 2) as f64, (r.y + r.height / 2) as f64))?;
+        self.mouse.move_to(shot.origin_x + 1, shot.origin_y + 1)?;
+        Ok(())
+    }
+
+    /// Stores the page as `NAME-failed.png` (for a look at what went
+    /// wrong), when screenshots are asked for; a failure to store it is
+    /// only logged.
+    fn keep_failure(&mut self) {
+        let Some(dir) = self.screenshots.clone() else {
+            return;
+        };
+        let path = dir.join(format!("{}-failed.png", self.tag));
+        let stored = self
+            .shot()
+            .and_then(|s| Ok(crate::files::write_png(&path, &s.image, crate::files::Replace::Allow)?));
+        if let Err(e) = stored {
+            log::warn!("the failed page was not stored: {e}");
+        }
+    }
+
+    /// Stores the page as fixture `NAME-what.png` with its truth file
+    /// (`pegs` on `board`, made from `vacancy`), when asked to.
+    fn keep(&mut self, what: &str, board: &LatticeBoard, pegs: Cells, vacancy: u8) -> anyhow::Result<()> {
+        let Some(dir) = self.screenshots.clone() else {
+            return Ok(());
+        };
+        self.browser.wait_until_drawn()?;
+        let shot = self.shot()?;
+        let name = format!("{}-{what}", self.tag);
+        let replace = crate::files::Replace::Allow;
+        crate::files::write_png(&dir.join(format!("{name}.png")), &shot.image, replace)?;
+        let (r, c) = board.coords()[vacancy as usize];
+        let truth = format!(
+            "expected = \"{}\"\nid = \"omerkel:{}:{r},{c}\"\n",
+            board.letters(pegs),
+            board.name()
+        );
+        crate::files::write_all(&dir.join(format!("{name}.toml")), truth.as_bytes(), replace)?;
+        Ok(())
     }
 
     /// Waits (up to `timeout`) for a steady picture whose board reads and
@@ -210,7 +267,8 @@ impl Page {
     /// tab and presses `New`; waits for the full board.
     pub fn choose_board(&mut self, name: &str) -> anyhow::Result<()> {
         let which = NAMES.iter().position(|&n| n == name).context("unknown board")?;
-        // The page's order of its shape buttons.
+        // The page's order of its shape buttons: tri15, tri21, english,
+        // french.
         let order = [2, 3, 0, 1][which];
         let shot = self.settled()?;
         let disc = read_page(&shot.image)?.disc;
@@ -227,15 +285,18 @@ impl Page {
             .context("no New button below the board")?;
         self.press(&shot, tabs[1])?;
         let shot = self.settled()?;
-        let shapes: Vec<Rect> = find_buttons(&shot.image)
+        // The first button under the tabs is the first board shape; the
+        // others follow it in the radio group, reached by the arrow key
+        // (the buttons of a wrapped row touch and are not told apart).
+        let first = find_buttons(&shot.image)
             .into_iter()
-            .filter(|r| r.y > tabs[1].y + tabs[1].height)
-            .take(4)
-            .collect();
-        if shapes.len() < 4 {
-            bail!("the Options tab shows {} board-shape buttons, not 4; refusing to click", shapes.len());
+            .find(|r| r.y > tabs[1].y + tabs[1].height)
+            .context("the Options tab shows no board-shape button; refusing to click")?;
+        log::info!("tabs {tabs:?}; first board-shape button {first:?}");
+        self.press(&shot, first)?;
+        for _ in 0..order {
+            self.mouse.key_name(KeyName::Right)?;
         }
-        self.press(&shot, shapes[order])?;
         self.settled()?;
         self.press(&shot, tabs[0])?;
         let shot = self.settled()?;
@@ -257,8 +318,10 @@ impl Page {
         if layout.board.name() != board.name() || layout.pegs != board.full() {
             bail!("the page does not show a full {} board; refusing to click", board.name());
         }
+        self.keep("full", board, board.full(), vacancy)?;
         self.click(&shot, layout.centres[vacancy as usize])?;
         self.expect(&layout, pegs)?;
+        self.keep("vacancy", board, pegs, vacancy)?;
         let t0 = Instant::now();
         for (k, j) in jumps.iter().enumerate() {
             let shot = self.shot()?;
@@ -267,7 +330,11 @@ impl Page {
             pegs ^= j.mask();
             self.expect(&layout, pegs)
                 .with_context(|| format!("after jump {} of {}", k + 1, jumps.len()))?;
+            if k + 1 == jumps.len() / 2 {
+                self.keep("middle", board, pegs, vacancy)?;
+            }
         }
+        self.keep("won", board, pegs, vacancy)?;
         Ok(GameFigures {
             won: pegs.count_ones() == 1,
             jumps: jumps.len(),
@@ -327,6 +394,7 @@ impl PegsDemoArgs {
             games: self.sgt.games,
             screen: self.sgt.screen.clone(),
             window: self.window_size.clone(),
+            screenshots: self.sgt.screenshots.clone(),
         }
     }
 }
