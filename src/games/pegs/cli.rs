@@ -44,8 +44,12 @@ pub static GAME: GameCli = GameCli {
          Solver: depth-first search with a table of lost positions up to the board's \
          symmetries and pagoda pruning (a win is checked by replay; lost is said only when \
          proven); --fewest-moves by iterative deepening with Merson-region bounds, proven \
-         when it completes. Reads sgt-pegs screenshots without calibration and plays \
-         sgt-pegs on the desktop and pegs.html in Chromium by dragging.",
+         when it completes. Boards on the triangular lattice too (six directions: tri15, \
+         tri21; `analyse pegs --board NAME --vacancies` decides every single vacancy of \
+         english, french, tri15, tri21). Hosts: sgt-pegs on the desktop and pegs.html \
+         in Chromium (by dragging, read without calibration); Oliver Merkel's Peg \
+         Solitaire page in Chromium (`demo pegs --host omerkel`: board picked on its \
+         Options tab, click pairs, each jump verified).",
     entries,
 };
 

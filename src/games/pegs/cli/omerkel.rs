@@ -124,8 +124,14 @@ pub fn run(run: &OmerkelRun) -> anyhow::Result<ExitCode> {
     let display = start_display(screen)?;
     let mut options = BrowserOptions::served(display.name(), &dir, PAGE, None);
     (options.width, options.height) = window;
+    // Chromium's first paint of the page is now and then lost under a
+    // loaded machine (the window stays one colour): one more try.
+    let browser = Browser::open(options.clone()).or_else(|e| {
+        log::warn!("Chromium did not show the page ({e}); trying once more");
+        Browser::open(options)
+    });
     let mut page = Page {
-        browser: Browser::open(options).context("cannot show Oliver Merkel's Peg Solitaire in Chromium")?,
+        browser: browser.context("cannot show Oliver Merkel's Peg Solitaire in Chromium")?,
         mouse: Mouse::on_display(display.name())?,
         screenshots: run.screenshots.clone(),
         tag: format!("omerkel-{}-{}x{}", board.name(), window.0, window.1),
