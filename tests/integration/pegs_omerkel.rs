@@ -12,7 +12,9 @@
 
 use std::path::PathBuf;
 
-use crate::util::{assert_success, gridbot, run, shared_games_in_chromium, stderr, stdout, TempDir};
+use crate::util::{
+    assert_success, gridbot, run, shared_games_in_chromium, stderr, stdout, TempDir,
+};
 
 /// The shared games folder holding pegs-omerkel/, or `None` (after saying
 /// why).
@@ -39,7 +41,10 @@ fn a_15_hole_triangle_is_won_on_omerkels_page() {
     ]));
     assert_success(&out);
     let text = stdout(&out);
-    assert!(text.contains("tri15 vacancy 2,1: won in 13 jumps"), "{text}");
+    assert!(
+        text.contains("tri15 vacancy 2,1: won in 13 jumps"),
+        "{text}"
+    );
     assert!(text.contains("won 1 of 1 games"), "{text}");
 }
 
@@ -66,7 +71,14 @@ fn a_page_that_is_not_the_game_is_refused_without_a_click() {
 #[test]
 fn a_vacancy_proven_unsolvable_is_refused_before_the_browser_starts() {
     let out = run(gridbot(None).args([
-        "demo", "pegs", "--host", "omerkel", "--board", "french", "--vacancy", "3,3",
+        "demo",
+        "pegs",
+        "--host",
+        "omerkel",
+        "--board",
+        "french",
+        "--vacancy",
+        "3,3",
     ]));
     assert!(!out.status.success());
     let err = stderr(&out);

@@ -28,9 +28,7 @@ use crate::cli::args::{
     parse_board_count, parse_bytes, parse_duration, parse_node_limit, read_input, source_name,
 };
 use crate::cli::bench::BenchOptions;
-use crate::cli::sgt_game::{
-    run_demo, run_play, run_validate_split, PlayArgs, ValidateArgs,
-};
+use crate::cli::sgt_game::{run_demo, run_play, run_validate_split, PlayArgs, ValidateArgs};
 use crate::games::registry::{verbs, Entry, GameCli};
 use crate::measure::peak_rss_bytes;
 use crate::solver::{Budget, Outcome};
@@ -295,7 +293,11 @@ fn strip<M>(o: &Outcome<M>) -> Outcome<()> {
 #[derive(Debug, clap::Args)]
 pub struct AnalyseArgs {
     /// The position (as for `solve pegs`); not with `--vacancies`.
-    #[arg(value_name = "BOARD", required_unless_present = "vacancies", conflicts_with = "vacancies")]
+    #[arg(
+        value_name = "BOARD",
+        required_unless_present = "vacancies",
+        conflicts_with = "vacancies"
+    )]
     pub position: Option<String>,
     /// With `--vacancies`: the named board, english, french, tri15 or
     /// tri21 (triangular, six jump directions).

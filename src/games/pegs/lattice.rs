@@ -117,7 +117,12 @@ impl LatticeBoard {
     /// or the triangle's six (permutations of the three distances to the
     /// sides).
     fn find_symmetries(&self) -> Vec<Vec<u8>> {
-        let size = self.coords.iter().map(|&(r, c)| r.max(c)).max().unwrap_or(0) as i32;
+        let size = self
+            .coords
+            .iter()
+            .map(|&(r, c)| r.max(c))
+            .max()
+            .unwrap_or(0) as i32;
         let map = |k: usize, r: i32, c: i32| -> (i32, i32) {
             match self.lattice {
                 Lattice::Square => {
@@ -128,12 +133,23 @@ impl LatticeBoard {
                 }
                 Lattice::Triangular => {
                     let d = [c, r - c, size - r];
-                    let p = [[0, 1, 2], [1, 0, 2], [0, 2, 1], [2, 1, 0], [1, 2, 0], [2, 0, 1]][k];
+                    let p = [
+                        [0, 1, 2],
+                        [1, 0, 2],
+                        [0, 2, 1],
+                        [2, 1, 0],
+                        [1, 2, 0],
+                        [2, 0, 1],
+                    ][k];
                     (size - d[p[2]], d[p[0]])
                 }
             }
         };
-        let kinds = if self.lattice == Lattice::Square { 8 } else { 6 };
+        let kinds = if self.lattice == Lattice::Square {
+            8
+        } else {
+            6
+        };
         (1..kinds)
             .filter_map(|k| {
                 self.coords
@@ -407,7 +423,7 @@ impl<'a> LatticeSolver<'a> {
             return Ok(false);
         }
         self.nodes += 1;
-        if self.nodes % 4096 == 0 {
+        if self.nodes.is_multiple_of(4096) {
             budget.check_nodes(self.nodes, self.lost.bytes())?;
         }
         let mut js = Vec::new();
@@ -459,9 +475,13 @@ mod tests {
         assert_eq!(text, "tri15:HPPPPPPPPPPPPPP");
         let (b2, pegs) = LatticeBoard::parse_letters(&text).unwrap();
         assert_eq!((b2.name(), pegs), ("tri15", b.full() & !bit(0)));
-        assert!(LatticeBoard::parse_letters("tri15:PP").unwrap_err().contains("15 cells"));
+        assert!(LatticeBoard::parse_letters("tri15:PP")
+            .unwrap_err()
+            .contains("15 cells"));
         assert!(LatticeBoard::parse_letters("tri15").is_err());
-        assert!(LatticeBoard::parse_letters("tri15:XPPPPPPPPPPPPPP").unwrap_err().contains("cell 1"));
+        assert!(LatticeBoard::parse_letters("tri15:XPPPPPPPPPPPPPP")
+            .unwrap_err()
+            .contains("cell 1"));
     }
 
     #[test]

@@ -196,7 +196,11 @@ pub fn read_page(image: &RgbaImage) -> Result<PageReading, OmerkelReadError> {
         .into_iter()
         .filter(in_disc)
         .collect();
-    let biggest = balls.iter().map(|b| b.width().max(b.height())).max().unwrap_or(0);
+    let biggest = balls
+        .iter()
+        .map(|b| b.width().max(b.height()))
+        .max()
+        .unwrap_or(0);
     balls.retain(|b| b.width().max(b.height()) * 10 >= biggest * 7 && b.fill() > 0.45);
     let ball = balls.iter().map(|b| b.width()).max().unwrap_or(0) as f64;
     let dots: Vec<Blob> = blobs(image, inside, |p| grey(p, 38, 72))
@@ -213,7 +217,12 @@ pub fn read_page(image: &RgbaImage) -> Result<PageReading, OmerkelReadError> {
     if balls.is_empty() && dots.is_empty() {
         return Err(OmerkelReadError::Empty);
     }
-    let mut cells: Vec<(f64, f64, bool)> = balls.iter().map(|b| (b.centre(), true)).chain(dots.iter().map(|b| (b.centre(), false))).map(|((x, y), p)| (x, y, p)).collect();
+    let mut cells: Vec<(f64, f64, bool)> = balls
+        .iter()
+        .map(|b| (b.centre(), true))
+        .chain(dots.iter().map(|b| (b.centre(), false)))
+        .map(|((x, y), p)| (x, y, p))
+        .collect();
     cells.sort_by(|a, b| a.1.total_cmp(&b.1).then(a.0.total_cmp(&b.0)));
     let (board, order, step) = fit_lattice(&cells)?;
     let mut pegs = 0;
@@ -256,14 +265,23 @@ fn fit_lattice(
             _ => rows.push(vec![i]),
         }
     }
-    let row_y: Vec<f64> = rows.iter().map(|r| r.iter().map(|&i| cells[i].1).sum::<f64>() / r.len() as f64).collect();
-    let step = if rows.len() > 1 { (row_y[rows.len() - 1] - row_y[0]) / (rows.len() - 1) as f64 } else { d };
+    let row_y: Vec<f64> = rows
+        .iter()
+        .map(|r| r.iter().map(|&i| cells[i].1).sum::<f64>() / r.len() as f64)
+        .collect();
+    let step = if rows.len() > 1 {
+        (row_y[rows.len() - 1] - row_y[0]) / (rows.len() - 1) as f64
+    } else {
+        d
+    };
     let lattice = if (step / d - 0.866).abs() < 0.05 {
         Lattice::Triangular
     } else if (step / d - 1.0).abs() < 0.05 {
         Lattice::Square
     } else {
-        return Err(no(&format!("row step {step:.1} px for a neighbour distance of {d:.1} px")));
+        return Err(no(&format!(
+            "row step {step:.1} px for a neighbour distance of {d:.1} px"
+        )));
     };
     let x0 = match lattice {
         Lattice::Square => cells.iter().map(|c| c.0).fold(f64::INFINITY, f64::min),
@@ -275,7 +293,11 @@ fn fit_lattice(
             return Err(no("rows are not evenly spaced"));
         }
         for &i in row {
-            let shift = if lattice == Lattice::Triangular { r as f64 / 2.0 } else { 0.0 };
+            let shift = if lattice == Lattice::Triangular {
+                r as f64 / 2.0
+            } else {
+                0.0
+            };
             let u = (cells[i].0 - x0) / d + shift;
             if (u - u.round()).abs() > 0.2 || u.round() < 0.0 {
                 return Err(no("a cell between lattice columns"));
@@ -283,7 +305,10 @@ fn fit_lattice(
             coords.push((r as i32, u.round() as i32));
         }
     }
-    let unknown = OmerkelReadError::UnknownBoard { cells: cells.len(), lattice };
+    let unknown = OmerkelReadError::UnknownBoard {
+        cells: cells.len(),
+        lattice,
+    };
     for name in NAMES {
         let board = LatticeBoard::named(name).expect("a named board");
         if board.lattice() != lattice || board.len() != coords.len() {
@@ -326,7 +351,12 @@ pub fn find_buttons(image: &RgbaImage) -> Vec<Rect> {
     let mut rows: Vec<Vec<Rect>> = Vec::new();
     for r in out {
         match rows.last_mut() {
-            Some(row) if (r.y + r.height / 2).abs_diff(row[0].y + row[0].height / 2) <= row[0].height / 2 => row.push(r),
+            Some(row)
+                if (r.y + r.height / 2).abs_diff(row[0].y + row[0].height / 2)
+                    <= row[0].height / 2 =>
+            {
+                row.push(r)
+            }
             _ => rows.push(vec![r]),
         }
     }
@@ -360,7 +390,13 @@ pub fn read_cells(image: &RgbaImage, layout: &PageReading) -> Result<Cells, Omer
             for dx in -span..=span {
                 let d = (dx as f64).hypot(dy as f64);
                 let (x, y) = (cx as i32 + dx, cy as i32 + dy);
-                if d < 0.25 * step || d > r1 || x < 0 || y < 0 || x >= image.width() as i32 || y >= image.height() as i32 {
+                if d < 0.25 * step
+                    || d > r1
+                    || x < 0
+                    || y < 0
+                    || x >= image.width() as i32
+                    || y >= image.height() as i32
+                {
                     continue;
                 }
                 n += 1;

@@ -84,11 +84,14 @@ pub fn decide(board: &LatticeBoard, vacancy: u8, budget: &Budget) -> Outcome<Jum
     }
     match board.square_game(pegs) {
         Some(game) => {
-            let mut o = WinSolver::new(&game.board, SolveOptions::default()).solve(game.pegs, budget);
+            let mut o =
+                WinSolver::new(&game.board, SolveOptions::default()).solve(game.pegs, budget);
             // Back to the lattice board's cell numbers.
             let cell = |sq: u8| {
                 let (r, c) = game.board.row_col(sq);
-                board.index(r as i32, c as i32).expect("a square cell of the board")
+                board
+                    .index(r as i32, c as i32)
+                    .expect("a square cell of the board")
             };
             o.moves = o.moves.map(|ms| {
                 ms.iter()
@@ -144,9 +147,11 @@ pub fn vacancies(board: &LatticeBoard, budget: impl Fn() -> Budget) -> Vec<Vacan
                 vacancy: rc(v),
                 orbit: orbit.iter().map(|&c| rc(c)).collect(),
                 verdict,
-                win: o
-                    .moves
-                    .map(|ms| ms.iter().map(|j| [rc(j.from), rc(j.over), rc(j.to)]).collect()),
+                win: o.moves.map(|ms| {
+                    ms.iter()
+                        .map(|j| [rc(j.from), rc(j.over), rc(j.to)])
+                        .collect()
+                }),
                 nodes: o.nodes,
                 time_ms: o.elapsed.as_secs_f64() * 1e3,
             }
@@ -163,7 +168,6 @@ pub fn solvable_cells(board: &LatticeBoard, answers: &[VacancyAnswer]) -> Cells 
         .filter_map(|&(r, c)| board.index(r as i32, c as i32))
         .fold(0, |acc, i| acc | bit(i))
 }
-
 
 #[cfg(test)]
 mod tests {

@@ -76,7 +76,10 @@ impl FixtureGame for PegsFixtures {
 /// True when the fixture is of Oliver Merkel's page (its `id` starts
 /// with `omerkel:`).
 fn is_omerkel(truth: &Truth) -> bool {
-    truth.id.as_deref().is_some_and(|id| id.starts_with("omerkel:"))
+    truth
+        .id
+        .as_deref()
+        .is_some_and(|id| id.starts_with("omerkel:"))
 }
 
 #[cfg(test)]

@@ -82,11 +82,18 @@ fn vacancy_cell(board: &LatticeBoard, text: Option<&str>) -> anyhow::Result<u8> 
         let (r, c) = t
             .split_once(',')
             .with_context(|| format!("--vacancy {t:?}: expected ROW,COL"))?;
-        let num = |x: &str| x.trim().parse::<i32>().with_context(|| format!("--vacancy {t:?}: bad number {x:?}"));
+        let num = |x: &str| {
+            x.trim()
+                .parse::<i32>()
+                .with_context(|| format!("--vacancy {t:?}: bad number {x:?}"))
+        };
         let (r, c) = (num(r)?, num(c)?);
-        return board
-            .index(r, c)
-            .with_context(|| format!("--vacancy {t:?}: no such cell on the {} board", board.name()));
+        return board.index(r, c).with_context(|| {
+            format!(
+                "--vacancy {t:?}: no such cell on the {} board",
+                board.name()
+            )
+        });
     }
     let centre = board.coords().iter().position(|&(r, c)| {
         board.lattice() == super::super::lattice::Lattice::Square && r == 3 && c == 3
@@ -104,26 +111,40 @@ fn vacancy_cell(board: &LatticeBoard, text: Option<&str>) -> anyhow::Result<u8> 
 pub fn run(run: &OmerkelRun) -> anyhow::Result<ExitCode> {
     let board = LatticeBoard::named(&run.board)?;
     let vacancy = vacancy_cell(&board, run.vacancy.as_deref())?;
-    let plan = decide(&board, vacancy, &Budget::new(Some(Duration::from_secs(120)), 1 << 31));
+    let plan = decide(
+        &board,
+        vacancy,
+        &Budget::new(Some(Duration::from_secs(120)), 1 << 31),
+    );
     let Some(jumps) = plan.moves else {
         let (r, c) = board.coords()[vacancy as usize];
         bail!(
             "the vacancy {r},{c} of the {} board cannot end in one peg ({}); \
              `gridbot analyse pegs --board {} --vacancies` lists the ones that can",
             board.name(),
-            if plan.proven_unsolvable { "proven" } else { "not decided in time" },
+            if plan.proven_unsolvable {
+                "proven"
+            } else {
+                "not decided in time"
+            },
             board.name()
         );
     };
     let dir = omerkel_dir()?;
     let window = parse_size(&run.window)?;
     let screen = parse_size(&run.screen)?;
-    if window.0 > screen.0 || window.1 > screen.1 {
-        bail!("the window {}x{} does not fit on the {}x{} screen (--screen)", window.0, window.1, screen.0, screen.1);
-    }
+    anyhow::ensure!(
+        window.0 <= screen.0 && window.1 <= screen.1,
+        "Chromium's window {} does not fit on the screen {} (--screen)",
+        run.window,
+        run.screen
+    );
     let display = start_display(screen)?;
     let mut options = BrowserOptions::served(display.name(), &dir, PAGE, None);
     (options.width, options.height) = window;
+    // The page (jQuery UI, Snap.svg, a photograph) draws slowly on a
+    // loaded machine.
+    options.draw_timeout = Duration::from_secs(60);
     // Chromium's first paint of the page is now and then lost under a
     // loaded machine (the window stays one colour): one more try.
     let browser = Browser::open(options.clone()).or_else(|e| {
@@ -176,7 +197,11 @@ pub fn run(run: &OmerkelRun) -> anyhow::Result<ExitCode> {
         run.games,
         mean.as_secs_f64() * 1e3
     );
-    Ok(if won == run.games { ExitCode::SUCCESS } else { ExitCode::FAILURE })
+    Ok(if won == run.games {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
 }
 
 /// The page in its browser and the mouse that clicks it.
@@ -208,7 +233,10 @@ impl Page {
     /// Clicks the middle of `r`, then moves the pointer to the page's
     /// corner (a button under the pointer changes colour).
     fn press(&mut self, shot: &Screenshot, r: Rect) -> anyhow::Result<()> {
-        self.click(shot, ((r.x + r.width / 2) as f64, (r.y + r.height / 2) as f64))?;
+        self.click(
+            shot,
+            ((r.x + r.width / 2) as f64, (r.y + r.height / 2) as f64),
+        )?;
         self.mouse.move_to(shot.origin_x + 1, shot.origin_y + 1)?;
         Ok(())
     }
@@ -221,9 +249,13 @@ impl Page {
             return;
         };
         let path = dir.join(format!("{}-failed.png", self.tag));
-        let stored = self
-            .shot()
-            .and_then(|s| Ok(crate::files::write_png(&path, &s.image, crate::files::Replace::Allow)?));
+        let stored = self.shot().and_then(|s| {
+            Ok(crate::files::write_png(
+                &path,
+                &s.image,
+                crate::files::Replace::Allow,
+            )?)
+        });
         if let Err(e) = stored {
             log::warn!("the failed page was not stored: {e}");
         }
@@ -231,7 +263,13 @@ impl Page {
 
     /// Stores the page as fixture `NAME-what.png` with its truth file
     /// (`pegs` on `board`, made from `vacancy`), when asked to.
-    fn keep(&mut self, what: &str, board: &LatticeBoard, pegs: Cells, vacancy: u8) -> anyhow::Result<()> {
+    fn keep(
+        &mut self,
+        what: &str,
+        board: &LatticeBoard,
+        pegs: Cells,
+        vacancy: u8,
+    ) -> anyhow::Result<()> {
         let Some(dir) = self.screenshots.clone() else {
             return Ok(());
         };
@@ -272,18 +310,27 @@ impl Page {
     /// Picks the board `name` on the Options tab, goes back to the Board
     /// tab and presses `New`; waits for the full board.
     pub fn choose_board(&mut self, name: &str) -> anyhow::Result<()> {
-        let which = NAMES.iter().position(|&n| n == name).context("unknown board")?;
+        let which = NAMES
+            .iter()
+            .position(|&n| n == name)
+            .context("unknown board")?;
         // The page's order of its shape buttons: tri15, tri21, english,
         // french.
         let order = [2, 3, 0, 1][which];
         let shot = self.settled()?;
         let disc = read_page(&shot.image)?.disc;
         let top_row = |b: &[Rect]| -> Vec<Rect> {
-            b.iter().copied().filter(|r| (r.y as f64) < disc.1 - disc.2).collect()
+            b.iter()
+                .copied()
+                .filter(|r| (r.y as f64) < disc.1 - disc.2)
+                .collect()
         };
         let tabs = top_row(&find_buttons(&shot.image));
         if tabs.len() < 2 {
-            bail!("the page's tabs were not found above the board ({} buttons); refusing to click", tabs.len());
+            bail!(
+                "the page's tabs were not found above the board ({} buttons); refusing to click",
+                tabs.len()
+            );
         }
         let new = find_buttons(&shot.image)
             .into_iter()
@@ -308,13 +355,20 @@ impl Page {
         let shot = self.settled()?;
         self.press(&shot, new)?;
         let board = LatticeBoard::named(name)?;
-        self.wait_for(Duration::from_secs(10), |r| r.board.name() == name && r.pegs == board.full())
-            .with_context(|| format!("the page did not show a full {name} board after New"))?;
+        self.wait_for(Duration::from_secs(10), |r| {
+            r.board.name() == name && r.pegs == board.full()
+        })
+        .with_context(|| format!("the page did not show a full {name} board after New"))?;
         Ok(())
     }
 
     /// Clicks the vacancy, then plays `jumps` by click pairs, each verified.
-    pub fn play(&mut self, board: &LatticeBoard, vacancy: u8, jumps: &[crate::games::pegs::rules::Jump]) -> anyhow::Result<GameFigures> {
+    pub fn play(
+        &mut self,
+        board: &LatticeBoard,
+        vacancy: u8,
+        jumps: &[crate::games::pegs::rules::Jump],
+    ) -> anyhow::Result<GameFigures> {
         let mut pegs: Cells = board.full() & !bit(vacancy);
         if !replays_to_one_peg(board, pegs, jumps) {
             bail!("the plan does not replay on the {} board", board.name());
@@ -322,7 +376,10 @@ impl Page {
         let shot = self.shot()?;
         let layout = read_page(&shot.image)?;
         if layout.board.name() != board.name() || layout.pegs != board.full() {
-            bail!("the page does not show a full {} board; refusing to click", board.name());
+            bail!(
+                "the page does not show a full {} board; refusing to click",
+                board.name()
+            );
         }
         self.keep("full", board, board.full(), vacancy)?;
         self.click(&shot, layout.centres[vacancy as usize])?;
