@@ -413,3 +413,73 @@ pub fn read_cells(image: &RgbaImage, layout: &PageReading) -> Result<Cells, Omer
     }
     Ok(pegs)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Centres of `board`'s cells drawn `d` pixels apart, as the page lays
+    /// them out (a triangle with its apex up), sorted as the reader sorts.
+    fn centres(board: &LatticeBoard, d: f64) -> Vec<(f64, f64, bool)> {
+        let tri = board.lattice() == Lattice::Triangular;
+        let mut v: Vec<(f64, f64, bool)> = board
+            .coords()
+            .iter()
+            .map(|&(r, c)| {
+                let (r, c) = (r as f64, c as f64);
+                let x = 100.0 + d * if tri { c - r / 2.0 } else { c };
+                let y = 50.0 + d * if tri { 0.866 * r } else { r };
+                (x, y, true)
+            })
+            .collect();
+        v.sort_by(|a, b| a.1.total_cmp(&b.1).then(a.0.total_cmp(&b.0)));
+        v
+    }
+
+    #[test]
+    fn every_board_is_found_by_its_lattice_at_any_scale() {
+        for name in NAMES {
+            let board = LatticeBoard::named(name).unwrap();
+            for d in [40.0, 91.4] {
+                let (found, order, step) = fit_lattice(&centres(&board, d)).unwrap();
+                assert_eq!(found.name(), name);
+                assert_eq!(order, (0..board.len() as u8).collect::<Vec<_>>(), "{name}");
+                assert!((step - d).abs() < 1e-3 * d, "{name}: step {step} for {d}");
+            }
+        }
+    }
+
+    #[test]
+    fn cells_off_the_lattice_or_of_no_board_are_refused() {
+        let board = LatticeBoard::named("english").unwrap();
+        let mut c = centres(&board, 50.0);
+        c[5].0 += 20.0;
+        assert!(matches!(
+            fit_lattice(&c),
+            Err(OmerkelReadError::NoLattice(_))
+        ));
+        let mut c = centres(&board, 50.0);
+        c.pop();
+        let e = fit_lattice(&c).unwrap_err();
+        assert!(
+            matches!(e, OmerkelReadError::UnknownBoard { cells: 32, .. }),
+            "{e}"
+        );
+        // Rows 0.7 of the neighbour distance apart: neither lattice.
+        let squashed: Vec<_> = centres(&board, 50.0)
+            .into_iter()
+            .map(|(x, y, p)| (x, y * 0.7, p))
+            .collect();
+        assert!(matches!(
+            fit_lattice(&squashed),
+            Err(OmerkelReadError::NoLattice(_))
+        ));
+    }
+
+    #[test]
+    fn a_blank_picture_has_no_disc() {
+        let image = RgbaImage::from_pixel(300, 200, image::Rgba([20, 20, 60, 255]));
+        assert_eq!(read_page(&image).unwrap_err(), OmerkelReadError::NoDisc);
+        assert!(find_buttons(&image).is_empty());
+    }
+}
