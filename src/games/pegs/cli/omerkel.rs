@@ -425,6 +425,17 @@ impl Page {
     }
 }
 
+/// Checks a `ROW,COL` cell argument (two numbers 0 to 20) and returns it.
+fn valid_cell(text: &str) -> Result<String, String> {
+    let num = |x: &str| x.trim().parse::<u8>().ok().filter(|&n| n <= 20);
+    match text.split_once(',') {
+        Some((r, c)) if num(r).is_some() && num(c).is_some() => Ok(text.to_string()),
+        _ => Err(format!(
+            "{text:?} is not a cell: expected ROW,COL (0-based), e.g. 3,3"
+        )),
+    }
+}
+
 /// `gridbot demo pegs`: sgt-pegs (the default host) or `--host omerkel`.
 #[derive(Debug, clap::Args)]
 pub struct PegsDemoArgs {
@@ -438,7 +449,7 @@ pub struct PegsDemoArgs {
     /// With `--host omerkel`: the vacancy `ROW,COL` (0-based; on a triangle
     /// COL counts from the row's left end); default the centre when it can
     /// be won, else the first cell that can.
-    #[arg(long)]
+    #[arg(long, value_name = "ROW,COL", value_parser = valid_cell)]
     pub vacancy: Option<String>,
     /// With `--host omerkel`: Chromium's window size.
     #[arg(long, default_value = "800x800", value_name = "WxH", value_parser = crate::cli::args::valid_screen_size)]
