@@ -20,6 +20,7 @@ mod fifteen_play;
 mod fixtures_check;
 mod hostile_io;
 mod klotski_play;
+mod pegs_omerkel;
 mod pegs_play;
 mod play_abort;
 mod play_dry_run;

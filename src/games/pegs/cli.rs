@@ -15,6 +15,8 @@ use anyhow::{bail, Context};
 
 use super::analyse::analyse;
 pub mod fixtures;
+pub mod omerkel;
+pub mod vacancies;
 
 use super::bench;
 use super::fewest::fewest_moves_to;
@@ -26,9 +28,7 @@ use crate::cli::args::{
     parse_board_count, parse_bytes, parse_duration, parse_node_limit, read_input, source_name,
 };
 use crate::cli::bench::BenchOptions;
-use crate::cli::sgt_game::{
-    run_demo, run_play, run_validate_split, DemoArgs, PlayArgs, ValidateArgs,
-};
+use crate::cli::sgt_game::{run_demo, run_play, run_validate_split, PlayArgs, ValidateArgs};
 use crate::games::registry::{verbs, Entry, GameCli};
 use crate::measure::peak_rss_bytes;
 use crate::solver::{Budget, Outcome};
@@ -42,8 +42,12 @@ pub static GAME: GameCli = GameCli {
          Solver: depth-first search with a table of lost positions up to the board's \
          symmetries and pagoda pruning (a win is checked by replay; lost is said only when \
          proven); --fewest-moves by iterative deepening with Merson-region bounds, proven \
-         when it completes. Reads sgt-pegs screenshots without calibration and plays \
-         sgt-pegs on the desktop and pegs.html in Chromium by dragging.",
+         when it completes. Boards on the triangular lattice too (six directions: tri15, \
+         tri21; `analyse pegs --board NAME --vacancies` decides every single vacancy of \
+         english, french, tri15, tri21). Hosts: sgt-pegs on the desktop and pegs.html \
+         in Chromium (by dragging, read without calibration); Oliver Merkel's Peg \
+         Solitaire page in Chromium (`demo pegs --host omerkel`: board picked on its \
+         Options tab, click pairs, each jump verified).",
     entries,
 };
 
@@ -58,8 +62,11 @@ fn entries() -> Vec<Entry> {
         ),
         Entry::new(
             verbs::DEMO,
-            "Play sgt-pegs to a win on a virtual display",
-            |a: DemoArgs| run_demo(&SgtPegs, a),
+            "Play sgt-pegs (or --host omerkel: Oliver Merkel's page) to a win on a virtual display",
+            |a: omerkel::PegsDemoArgs| match a.host.as_str() {
+                "omerkel" => omerkel::run(&a.omerkel()),
+                _ => run_demo(&SgtPegs, a.sgt),
+            },
         ),
         Entry::new(
             verbs::VALIDATE,
@@ -285,8 +292,21 @@ fn strip<M>(o: &Outcome<M>) -> Outcome<()> {
 /// `gridbot analyse pegs`.
 #[derive(Debug, clap::Args)]
 pub struct AnalyseArgs {
-    /// The position (as for `solve pegs`).
-    pub board: String,
+    /// The position (as for `solve pegs`); not with `--vacancies`.
+    #[arg(
+        value_name = "BOARD",
+        required_unless_present = "vacancies",
+        conflicts_with = "vacancies"
+    )]
+    pub position: Option<String>,
+    /// With `--vacancies`: the named board, english, french, tri15 or
+    /// tri21 (triangular, six jump directions).
+    #[arg(long, requires = "vacancies")]
+    pub board: Option<String>,
+    /// Decide every single vacancy of `--board` (up to the board's
+    /// symmetries): solvable to one peg anywhere, or proven unsolvable.
+    #[arg(long, requires = "board")]
+    pub vacancies: bool,
     /// Time limit of the reachable-position count.
     #[arg(long, value_parser = parse_duration)]
     pub count_time_limit: Option<Duration>,
@@ -303,7 +323,12 @@ pub struct AnalyseArgs {
 
 /// Runs `gridbot analyse pegs`.
 pub fn run_analyse(args: AnalyseArgs) -> anyhow::Result<ExitCode> {
-    let (game, _) = read_board_arg(&args.board)?;
+    if let (true, Some(board)) = (args.vacancies, &args.board) {
+        let budget = || Budget::new(Some(args.solve_time_limit), args.memory_limit);
+        return vacancies::run(board, budget, args.json);
+    }
+    let position = args.position.as_deref().context("no position given")?;
+    let (game, _) = read_board_arg(position)?;
     let t0 = std::time::Instant::now();
     let count_budget = Budget::new(args.count_time_limit, args.memory_limit);
     let a = analyse(&game, &count_budget, || {

@@ -27,7 +27,9 @@ pub mod cli;
 mod crosscheck;
 pub mod fewest;
 pub mod hosted;
+pub mod lattice;
 pub mod merson;
+pub mod omerkel;
 pub mod pagoda;
 pub mod parse;
 pub mod play;
@@ -35,6 +37,7 @@ pub mod read;
 pub mod rules;
 pub mod solve;
 pub mod symmetry;
+pub mod vacancies;
 
 pub use parse::{parse_game, ParseError};
 pub use rules::{Board, Game, Jump};
