@@ -23,6 +23,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                     "name": g.name,
                     "title": g.title,
                     "verbs": g.verbs().iter().map(|v| v.label()).collect::<Vec<_>>(),
+                    "hosts": g.hosts,
                     "about": g.about,
                 })
             })
@@ -34,6 +35,16 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         let verbs: Vec<String> = g.verbs().iter().map(|v| v.label()).collect();
         println!("{} ({})", g.name, g.title);
         println!("  commands: {}", verbs.join(", "));
+        match g.hosts {
+            [] => {}
+            [one] => println!("  plays on: {one}"),
+            many => {
+                println!("  plays on:");
+                for h in many {
+                    println!("    {h}");
+                }
+            }
+        }
         for line in wrap(g.about, 76) {
             println!("  {line}");
         }

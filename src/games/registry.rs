@@ -168,6 +168,10 @@ pub struct GameCli {
     /// One paragraph for `gridbot games`: the rules in brief, what the
     /// solvers guarantee, where the game runs.
     pub about: &'static str,
+    /// The programs the game is played on, one line each: the `--host`
+    /// name (where there is a choice) and the program. Empty for the
+    /// design tools that play nothing.
+    pub hosts: &'static [&'static str],
     /// The game's verbs, in the order `gridbot games` lists them.
     pub entries: fn() -> Vec<Entry>,
 }

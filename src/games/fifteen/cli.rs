@@ -34,6 +34,10 @@ pub static GAME: GameCli = GameCli {
          linear conflicts elsewhere: proven optimal up to 16 cells unless a budget ends it; \
          larger boards get a constructive first solution at once, improved within the \
          budget, with a proven lower bound.",
+    hosts: &[
+        "sgt-fifteen of Debian's sgt-puzzles, desktop",
+        "fifteen.html of the sgt web build, Chromium",
+    ],
     entries,
 };
 

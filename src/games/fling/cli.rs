@@ -41,6 +41,7 @@ pub static GAME: GameCli = GameCli {
          first moves, reachable states (forward search), the cells where adding or removing a \
          ball changes solvability, retrograde endgame tables (winnable / won one way) that stop \
          the searches early; every answer is exhaustive, nothing is estimated.",
+    hosts: &[],
     entries,
 };
 

@@ -35,6 +35,7 @@ pub static GAME: GameCli = GameCli {
          for '*'). Solver: iterative deepening with a depth-keyed exact table, proven optimal \
          when it finishes. Generator: random levels kept only when their proven minimum is in \
          range, scored with the Gemji report's difficulty formula.",
+    hosts: &[],
     entries,
 };
 

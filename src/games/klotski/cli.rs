@@ -27,6 +27,7 @@ pub static GAME: GameCli = GameCli {
          moves; proves unsolvable maps). Played on GNOME Klotski (gnome-klotski, GTK 3) by \
          drags, the board found by its frame, the puzzle by the window's title, the game's \
          move counter read.",
+    hosts: &["gnome-klotski (GNOME Klotski, GTK 3), desktop"],
     entries,
 };
 

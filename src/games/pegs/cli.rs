@@ -48,6 +48,10 @@ pub static GAME: GameCli = GameCli {
          in Chromium (by dragging, read without calibration); Oliver Merkel's Peg \
          Solitaire page in Chromium (`demo pegs --host omerkel`: board picked on its \
          Options tab, click pairs, each jump verified).",
+    hosts: &[
+        "sgt: sgt-pegs of Debian's sgt-puzzles (desktop) and pegs.html of the sgt web build",
+        "omerkel: Oliver Merkel's Peg Solitaire (pegs-omerkel/), Chromium",
+    ],
     entries,
 };
 

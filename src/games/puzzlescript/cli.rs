@@ -31,6 +31,7 @@ pub static GAME: GameCli = GameCli {
          sessions. Played in Chromium on the reference engine's own page (the shared games' \
          template filled with the game's source): the level is read off the canvas by the \
          game's own sprites, every key predicted by the engine and checked on the screen.",
+    hosts: &["the PuzzleScript engine's standalone page filled with the game's source, Chromium"],
     entries,
 };
 

@@ -51,6 +51,10 @@ pub static GAME: GameCli = GameCli {
          hosts: Michael Fogleman's web player (any puzzle, by its fragment) and Luca \
          Wagner's page (--host wagnerluca: its eight levels in a row, its own Optimal \
          compared with the proven optimum).",
+    hosts: &[
+        "fogleman: Michael Fogleman's web player (rush-web/), Chromium",
+        "wagnerluca: Luca Wagner's Rush Hour page (rush-wagnerluca/), Chromium",
+    ],
     entries,
 };
 

@@ -35,6 +35,10 @@ pub static GAME: GameCli = GameCli {
          Puchert's layered bound (proven optimal unless a budget ends it), plus branch and \
          bound, greedy, beam and the leaf optimiser. Plays sgt-flood on the desktop \
          (Debian's sgt-puzzles) and flood.html of the sgt web build in Chromium.",
+    hosts: &[
+        "sgt-flood of Debian's sgt-puzzles, desktop",
+        "flood.html of the sgt web build, Chromium",
+    ],
     entries,
 };
 
