@@ -194,7 +194,9 @@ fn frame_from_top(
     let probe = iy0 + 1;
     let ix0 = (0..mid).rev().find(|&x| rgb(image, x, probe) == c)? + 1;
     let ix1 = (mid..w).find(|&x| rgb(image, x, probe) == c)?;
-    let iy1 = (iy0..h).find(|&yy| rgb(image, mid, yy) == c)?;
+    // Down the inside's first column: a message over the middle of the
+    // board may be drawn in the frame's colour.
+    let iy1 = (iy0..h).find(|&yy| rgb(image, ix0, yy) == c)?;
     let (side_x, side_y) = (ix1 - ix0, iy1 - iy0);
     if side_x < MIN_SIDE / 2 || side_x.abs_diff(side_y) > 2 + side_x / 50 {
         return None;
