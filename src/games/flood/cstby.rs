@@ -294,8 +294,13 @@ impl Reading for CstbyFlood {
     }
 
     fn read(&self, shot: &Screenshot) -> Result<PageReading, ReadFailure> {
-        let read = self.read_board(&shot.image)?;
-        let status = read_status_line(&shot.image, read.frame.outer).map_err(ReadFailure)?;
+        let read = self.read_board(&shot.image).inspect_err(|e| {
+            log::debug!("board not read: {e}");
+        })?;
+        let status = read_status_line(&shot.image, read.frame.outer).map_err(|e| {
+            log::debug!("status line not read: {e}");
+            ReadFailure(e)
+        })?;
         Ok(PageReading {
             state: PageState {
                 board: read.board.clone(),

@@ -13,7 +13,8 @@
 //!    and a won one none: the caller gives the count it read first.
 //! 3. The colours: each cell's middle half is sampled and its most common
 //!    exact colour taken when it covers most of the area; a cell covered by
-//!    something else (the page's end-of-level message) is unknown, and
+//!    something else (the page's end-of-level message, drawn in the frame's
+//!    colour or the page's) is unknown, and
 //!    accepted only when every known cell has one colour (the won board).
 //!    The palette is the cells' colours, in order of first appearance, when
 //!    none is given; with one given, a colour off it (a cell in the middle
@@ -341,6 +342,11 @@ pub fn read_board(
             lattice_cells(&all, inner.width).ok_or(PageReadError::NoLattice)?
         }
     };
+    let around = frame
+        .outer
+        .x
+        .checked_sub(2)
+        .map_or(frame.colour, |x| rgb(image, x, inner.y + inner.height / 2));
     let pitch = f64::from(inner.width) / cells as f64;
     let mut colours: Vec<Option<Rgb>> = Vec::with_capacity(cells * cells);
     for r in 0..cells {
@@ -354,7 +360,10 @@ pub fn read_board(
                 height: pitch.floor() as u32,
             };
             let (colour, share) = cell_colour(image, cell);
-            colours.push((share >= 0.5).then_some(colour));
+            // Mostly the frame's or the page's colour: a message drawn
+            // over the board (in the page's text colour, or its hover one).
+            let covered = share < 0.5 || [frame.colour, around].iter().any(|&m| distance(colour, m) <= 4);
+            colours.push((!covered).then_some(colour));
         }
     }
     let (board, palette, covered) = number_cells(&colours, cells, palette)?;

@@ -225,7 +225,7 @@ fn check_page(
     level: Option<usize>,
 ) -> anyhow::Result<PageStatus> {
     use crate::play::Reading;
-    let deadline = Instant::now() + Duration::from_secs(20);
+    let deadline = Instant::now() + Duration::from_secs(10);
     let mut last = String::new();
     while Instant::now() < deadline {
         game.begin_game();
