@@ -342,11 +342,13 @@ pub fn read_board(
             lattice_cells(&all, inner.width).ok_or(PageReadError::NoLattice)?
         }
     };
+    // The page's colour: just above the middle of the frame (its shadow
+    // may fall on the other sides).
     let around = frame
         .outer
-        .x
+        .y
         .checked_sub(2)
-        .map_or(frame.colour, |x| rgb(image, x, inner.y + inner.height / 2));
+        .map_or(frame.colour, |y| rgb(image, inner.x + inner.width / 2, y));
     let pitch = f64::from(inner.width) / cells as f64;
     let mut colours: Vec<Option<Rgb>> = Vec::with_capacity(cells * cells);
     for r in 0..cells {
