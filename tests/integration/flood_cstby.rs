@@ -14,7 +14,9 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use crate::play_util::{pointer, report, xdotool, Interference};
-use crate::util::{assert_success, gridbot, run, shared_games_in_chromium, stderr, stdout, TempDir};
+use crate::util::{
+    assert_success, gridbot, run, shared_games_in_chromium, stderr, stdout, TempDir,
+};
 use gridbot::display::VirtualDisplay;
 use gridbot::games::flood::page::read_board;
 use gridbot::hosts::browser::{Browser, BrowserOptions};
@@ -69,7 +71,12 @@ fn level_one_is_won_with_a_proven_optimal_plan() {
 fn a_click_behind_the_bots_back_is_noticed_and_planned_around() {
     let Some(games) = cstby_page() else { return };
     let display = VirtualDisplay::start(1024, 900).expect("start Xvfb");
-    let mut browser = open(&display, &games.join("flood-cstby"), "index.html", (800, 800));
+    let mut browser = open(
+        &display,
+        &games.join("flood-cstby"),
+        "index.html",
+        (800, 800),
+    );
     // One move done and verified; during the pause before the next, the
     // "user" clicks a cell of another colour than the flooded region's
     // (and puts the pointer back, so that the bot does not stop).
@@ -139,7 +146,12 @@ fn a_window_too_small_for_the_board_is_refused_without_a_click() {
     let Some(games) = cstby_page() else { return };
     let display = VirtualDisplay::start(1024, 900).expect("start Xvfb");
     // The 420-pixel framed board does not fit in a 360x360 window.
-    let browser = open(&display, &games.join("flood-cstby"), "index.html", (360, 360));
+    let browser = open(
+        &display,
+        &games.join("flood-cstby"),
+        "index.html",
+        (360, 360),
+    );
     let before = pointer(display.name());
     let out = run(gridbot(Some(display.name())).args(["play", "flood", "--host", "cstby"]));
     assert!(!out.status.success(), "{}", stdout(&out));

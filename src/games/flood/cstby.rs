@@ -73,7 +73,11 @@ fn pair_after(upper: &str, word: &str) -> Option<(usize, usize)> {
     let mut numbers = rest
         .split(['/', ' ', ';', '!'])
         .filter(|s| !s.is_empty())
-        .map(|s| s.chars().take_while(char::is_ascii_digit).collect::<String>());
+        .map(|s| {
+            s.chars()
+                .take_while(char::is_ascii_digit)
+                .collect::<String>()
+        });
     let a = numbers.next()?.parse().ok()?;
     let b = numbers.next()?.parse().ok()?;
     Some((a, b))
@@ -103,10 +107,20 @@ pub fn outer_of(image: &RgbaImage, inner: Rect) -> Rect {
     let at = |x: u32, y: u32| image.get_pixel(x, y).0;
     let (mx, my) = (inner.x + inner.width / 2, inner.y + inner.height / 2);
     let c = at(mx, inner.y - 1);
-    let top = (0..inner.y).rev().find(|&y| at(mx, y) != c).map_or(0, |y| y + 1);
-    let left = (0..inner.x).rev().find(|&x| at(x, my) != c).map_or(0, |x| x + 1);
-    let right = (inner.x + inner.width..w).find(|&x| at(x, my) != c).unwrap_or(w);
-    let bottom = (inner.y + inner.height..h).find(|&y| at(mx, y) != c).unwrap_or(h);
+    let top = (0..inner.y)
+        .rev()
+        .find(|&y| at(mx, y) != c)
+        .map_or(0, |y| y + 1);
+    let left = (0..inner.x)
+        .rev()
+        .find(|&x| at(x, my) != c)
+        .map_or(0, |x| x + 1);
+    let right = (inner.x + inner.width..w)
+        .find(|&x| at(x, my) != c)
+        .unwrap_or(w);
+    let bottom = (inner.y + inner.height..h)
+        .find(|&y| at(mx, y) != c)
+        .unwrap_or(h);
     Rect {
         x: left,
         y: top,
@@ -135,7 +149,10 @@ pub fn status_line(image: &RgbaImage, outer: Rect) -> Option<Rect> {
     };
     let row_has_ink = |y: u32| (x0..x1).any(|x| ink(x, y));
     let bottom = (0..outer.y - 1).rev().find(|&y| row_has_ink(y))? + 1;
-    let top = (0..bottom).rev().find(|&y| !row_has_ink(y)).map_or(0, |y| y + 1);
+    let top = (0..bottom)
+        .rev()
+        .find(|&y| !row_has_ink(y))
+        .map_or(0, |y| y + 1);
     let height = bottom - top;
     if !(6..=80).contains(&height) || outer.y - bottom > 3 * outer.height / 4 {
         return None;
@@ -190,12 +207,14 @@ pub fn message_point(image: &RgbaImage, read: &PageBoard) -> Option<(u32, u32)> 
                 continue;
             }
             // A solid pixel of the glyph: its four neighbours are text too.
-            let solid = [(0i64, 1i64), (1, 0), (0, -1), (-1, 0)].iter().all(|&(dx, dy)| {
-                let q = image
-                    .get_pixel((x as i64 + dx) as u32, (y as i64 + dy) as u32)
-                    .0;
-                distance([q[0], q[1], q[2]], colour) > 60
-            });
+            let solid = [(0i64, 1i64), (1, 0), (0, -1), (-1, 0)]
+                .iter()
+                .all(|&(dx, dy)| {
+                    let q = image
+                        .get_pixel((x as i64 + dx) as u32, (y as i64 + dy) as u32)
+                        .0;
+                    distance([q[0], q[1], q[2]], colour) > 60
+                });
             if !solid {
                 continue;
             }
@@ -360,8 +379,8 @@ impl Text for CstbyFlood {
 
     fn diff(&self, expected: &PageState, seen: &PageState) -> String {
         let (e, s) = (&expected.board, &seen.board);
-        let mut text = size_diff((e.width(), e.height()), (s.width(), s.height()))
-            .unwrap_or_else(|| {
+        let mut text =
+            size_diff((e.width(), e.height()), (s.width(), s.height())).unwrap_or_else(|| {
                 let cells: Vec<String> = (0..e.cells().len())
                     .filter(|&i| e.cells()[i] != s.cells()[i])
                     .map(|i| {

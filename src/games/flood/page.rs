@@ -364,7 +364,10 @@ pub fn read_board(
             let (colour, share) = cell_colour(image, cell);
             // Mostly the frame's or the page's colour: a message drawn
             // over the board (in the page's text colour, or its hover one).
-            let covered = share < 0.5 || [frame.colour, around].iter().any(|&m| distance(colour, m) <= 4);
+            let covered = share < 0.5
+                || [frame.colour, around]
+                    .iter()
+                    .any(|&m| distance(colour, m) <= 4);
             colours.push((!covered).then_some(colour));
         }
     }
@@ -453,8 +456,17 @@ mod tests {
 
     /// A page of `n` x `n` cells of `side` pixels a side at (`x`, `y`)
     /// in a frame 10 pixels thick, cells coloured by `colour(r, c)`.
-    fn page(n: usize, side: u32, at: (u32, u32), colour: impl Fn(usize, usize) -> usize) -> RgbaImage {
-        let mut img = RgbaImage::from_pixel(side + at.0 + 60, side + at.1 + 60, Rgba([250, 250, 250, 255]));
+    fn page(
+        n: usize,
+        side: u32,
+        at: (u32, u32),
+        colour: impl Fn(usize, usize) -> usize,
+    ) -> RgbaImage {
+        let mut img = RgbaImage::from_pixel(
+            side + at.0 + 60,
+            side + at.1 + 60,
+            Rgba([250, 250, 250, 255]),
+        );
         for y in at.1 - 10..at.1 + side + 10 {
             for x in at.0 - 10..at.0 + side + 10 {
                 img.put_pixel(x, y, Rgba([FRAME[0], FRAME[1], FRAME[2], 255]));
@@ -484,11 +496,24 @@ mod tests {
 
     #[test]
     fn a_framed_board_reads_at_any_place_and_size() {
-        for (n, side, at) in [(4, 400, (40, 90)), (9, 400, (33, 30)), (14, 300, (70, 40)), (20, 400, (100, 100))] {
+        for (n, side, at) in [
+            (4, 400, (40, 90)),
+            (9, 400, (33, 30)),
+            (14, 300, (70, 40)),
+            (20, 400, (100, 100)),
+        ] {
             let img = page(n, side, at, random_colour);
             let b = read_board(&img, None, None).unwrap();
             assert_eq!(b.cells, n, "n={n}");
-            assert_eq!(b.frame.inner, Rect { x: at.0, y: at.1, width: side, height: side });
+            assert_eq!(
+                b.frame.inner,
+                Rect {
+                    x: at.0,
+                    y: at.1,
+                    width: side,
+                    height: side
+                }
+            );
             assert_eq!(b.frame.outer.width, side + 20);
             for r in 0..n {
                 for c in 0..n {
@@ -502,7 +527,10 @@ mod tests {
     #[test]
     fn a_board_of_one_colour_needs_the_known_count() {
         let img = page(8, 400, (40, 40), |_, _| 2);
-        assert_eq!(read_board(&img, None, None).unwrap_err(), PageReadError::NoLattice);
+        assert_eq!(
+            read_board(&img, None, None).unwrap_err(),
+            PageReadError::NoLattice
+        );
         let b = read_board(&img, Some(8), None).unwrap();
         assert!(b.board.is_won());
         // A coarser board that fits the known count is read on it.
@@ -539,7 +567,10 @@ mod tests {
     #[test]
     fn no_frame_and_small_frames_are_refused() {
         let blank = RgbaImage::from_pixel(300, 300, Rgba([250, 250, 250, 255]));
-        assert_eq!(read_board(&blank, None, None).unwrap_err(), PageReadError::NoFrame);
+        assert_eq!(
+            read_board(&blank, None, None).unwrap_err(),
+            PageReadError::NoFrame
+        );
         let small = page(4, 24, (30, 30), random_colour);
         assert!(read_board(&small, None, None).is_err());
     }

@@ -73,11 +73,7 @@ fn setup(common: &LoopArgs) -> anyhow::Result<(CstbyFlood, PlayConfig)> {
 }
 
 /// `play flood --host cstby`: the level on the page already open.
-pub fn run_play(
-    window: &WindowArgs,
-    dry_run: bool,
-    common: &LoopArgs,
-) -> anyhow::Result<ExitCode> {
+pub fn run_play(window: &WindowArgs, dry_run: bool, common: &LoopArgs) -> anyhow::Result<ExitCode> {
     let (game, config) = setup(common)?;
     let title = window.title(PAGE);
     let mut screen = crate::play::x11::open_screen(title.as_deref())?;
@@ -161,8 +157,15 @@ pub fn run_demo(setup_args: &DemoSetup<'_>) -> anyhow::Result<ExitCode> {
                 limit: Some(status.limit),
                 game_solver_moves: None,
             };
-            let finished = play_one(&game, &CstbyHost, &mut screen, config.clone(), level, &context)?
-                .map_err(anyhow::Error::from)?;
+            let finished = play_one(
+                &game,
+                &CstbyHost,
+                &mut screen,
+                config.clone(),
+                level,
+                &context,
+            )?
+            .map_err(anyhow::Error::from)?;
             let r = &finished.record;
             println!("{}", level_line(level, &status, r));
             println!("      {}", game_line(r));
@@ -180,7 +183,11 @@ pub fn run_demo(setup_args: &DemoSetup<'_>) -> anyhow::Result<ExitCode> {
         }
         Ok(())
     })();
-    finish_run(&records, setup_args.common.report.as_deref(), setup_args.common.replace())?;
+    finish_run(
+        &records,
+        setup_args.common.report.as_deref(),
+        setup_args.common.replace(),
+    )?;
     println!(
         "run time: {:.1} s for {} levels",
         started.elapsed().as_secs_f64(),
@@ -189,7 +196,9 @@ pub fn run_demo(setup_args: &DemoSetup<'_>) -> anyhow::Result<ExitCode> {
     drop(browser);
     outcome?;
     let all_won = records.len() == setup_args.levels
-        && records.iter().all(|r| r.result == GameResult::Won && r.moves <= r.limit.unwrap_or(0));
+        && records
+            .iter()
+            .all(|r| r.result == GameResult::Won && r.moves <= r.limit.unwrap_or(0));
     Ok(if all_won {
         ExitCode::SUCCESS
     } else {
@@ -211,7 +220,11 @@ fn level_line(level: usize, status: &PageStatus, r: &GameRecord) -> String {
         r.width,
         r.height,
         status.limit,
-        if r.result == GameResult::Won { "won" } else { "LOST" },
+        if r.result == GameResult::Won {
+            "won"
+        } else {
+            "LOST"
+        },
         r.bot_moves,
     )
 }
@@ -268,5 +281,8 @@ fn next_level(game: &CstbyFlood, screen: &mut WindowGrabber, level: usize) -> an
             }
         }
     }
-    bail!("level {} did not start after the message of level {level} was clicked", level + 1)
+    bail!(
+        "level {} did not start after the message of level {level} was clicked",
+        level + 1
+    )
 }

@@ -191,7 +191,7 @@ fn page_reader<'a>() -> Reader<'a> {
         let r = game.read_board(image).map_err(|e| e.0)?;
         let i = r.frame.inner;
         Ok(Reading {
-            board: board_text(r.cells, r.cells, r.board.cells()),
+            board: board_text(r.cells, r.cells, &by_first_appearance(r.board.cells())),
             detail: format!(
                 "{}x{} at ({},{}) side {}, {} colours{}",
                 r.cells,
