@@ -15,7 +15,7 @@
 //!   reader, as the play loop would have read it just before;
 //! - anything else records how the screenshot was made (`#` comments,
 //!   `id`, `params`, `[env]`), and Flood-It's `palette` (the game's colours
-//!   in its order) and `framed_greys` set how its board is read.
+//!   in its order), `framed_greys` and `reader` set how its board is read.
 //!
 //! `check` reads every screenshot and compares (in the manner of
 //! imageproc's golden images); `record` rewrites the truth files from what
@@ -54,6 +54,11 @@ pub struct Truth {
     /// Flood-It: read with `reading.framed_greys` (grey or pale boards).
     #[serde(default)]
     pub framed_greys: bool,
+    /// The game's reader to use when it has several (Flood-It: `page`, the
+    /// reader of framed boards without separators); the usual ones when
+    /// absent.
+    #[serde(default)]
+    pub reader: Option<String>,
 }
 
 impl Truth {

@@ -18,6 +18,7 @@ mod display;
 mod every_verb;
 mod fifteen_play;
 mod fixtures_check;
+mod flood_cstby;
 mod hostile_io;
 mod klotski_play;
 mod pegs_omerkel;

@@ -17,6 +17,7 @@ use crate::cli::sgt_game::{
     ValidateArgs,
 };
 
+use super::cli::cstby;
 use super::play::{generate, FloodGame, FloodIdError, GeneratedGame, SgtParams};
 use super::{Board, Strategy};
 
@@ -142,6 +143,17 @@ impl SgtGame for SgtFlood {
     }
 }
 
+/// Where Flood-It is played.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum FloodHost {
+    /// Simon Tatham's sgt-flood (the desktop program, or its web build with
+    /// `--browser`).
+    Sgt,
+    /// Carl Steib's Flood-It page (`flood-cstby/` of the shared games) in
+    /// Chromium: eight levels, a move limit each.
+    Cstby,
+}
+
 /// `gridbot play flood`.
 #[derive(Debug, clap::Args)]
 pub struct PlayCmd {
@@ -149,6 +161,9 @@ pub struct PlayCmd {
     base: PlayArgs,
     #[command(flatten)]
     solver: StrategyArgs,
+    /// The program that shows the game.
+    #[arg(long, value_enum, default_value = "sgt")]
+    host: FloodHost,
 }
 
 /// `gridbot demo flood`.
@@ -158,6 +173,16 @@ pub struct DemoCmd {
     base: DemoArgs,
     #[command(flatten)]
     solver: StrategyArgs,
+    /// The program that shows the game.
+    #[arg(long, value_enum, default_value = "sgt")]
+    host: FloodHost,
+    /// With `--host cstby`: the levels to play from level 1 (all eight by
+    /// default; `--games` is for sgt).
+    #[arg(long, value_name = "N", value_parser = crate::cli::args::parse_number::<usize, 1, 8>)]
+    levels: Option<usize>,
+    /// Chromium's window size with `--host cstby` (default 800x800).
+    #[arg(long, value_name = "WxH", value_parser = crate::cli::args::valid_screen_size)]
+    window_size: Option<String>,
 }
 
 /// `gridbot validate flood`.
@@ -186,12 +211,44 @@ fn spec(solver: &StrategyArgs) -> SgtFlood {
 
 /// Runs `play flood`.
 pub fn run_play_cmd(args: PlayCmd) -> anyhow::Result<ExitCode> {
-    run_play(&spec(&args.solver), args.base)
+    match args.host {
+        FloodHost::Sgt => run_play(&spec(&args.solver), args.base),
+        FloodHost::Cstby => {
+            if args.base.games != 1 {
+                anyhow::bail!("--host cstby plays the level shown: --games does not apply");
+            }
+            cstby::run_play(&args.base.window, args.base.dry_run, &args.base.common)
+        }
+    }
 }
 
 /// Runs `demo flood`.
 pub fn run_demo_cmd(args: DemoCmd) -> anyhow::Result<ExitCode> {
-    run_demo(&spec(&args.solver), args.base)
+    match args.host {
+        FloodHost::Sgt => {
+            if args.window_size.is_some() || args.levels.is_some() {
+                anyhow::bail!("--window-size and --levels are for --host cstby");
+            }
+            run_demo(&spec(&args.solver), args.base)
+        }
+        FloodHost::Cstby => {
+            let b = &args.base;
+            if b.params.is_some() || b.tile_size.is_some() || b.browser {
+                anyhow::bail!(
+                    "--params, --tile-size and --browser are sgt options: the cstby page has \
+                     eight fixed levels in Chromium"
+                );
+            }
+            let (screen, window) = cstby::sizes(&b.screen, args.window_size.as_deref())?;
+            cstby::run_demo(&cstby::DemoSetup {
+                levels: args.levels.unwrap_or(super::cstby::LEVELS),
+                screen,
+                window,
+                screenshots: b.screenshots.as_deref(),
+                common: &b.common,
+            })
+        }
+    }
 }
 
 /// Runs `validate flood`.

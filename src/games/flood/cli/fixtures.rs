@@ -15,6 +15,7 @@ use image::RgbaImage;
 use crate::calibration::{format_hex_colour, parse_hex_colour, Calibration};
 use crate::capture::colour::distance;
 use crate::cli::fixtures::{FixtureGame, Reader, Reading, Truth};
+use crate::games::flood::cstby::CstbyFlood;
 use crate::games::flood::screen::{colour_char, from_sgt, read_board, to_sgt, FloodReading};
 
 /// `gridbot fixtures flood`.
@@ -112,6 +113,9 @@ impl FixtureGame for FloodFixtures {
     }
 
     fn readers<'a>(&'a self, truth: &'a Truth) -> Vec<(&'static str, Reader<'a>)> {
+        if truth.reader.as_deref() == Some("page") {
+            return vec![("page", page_reader())];
+        }
         let palette: Vec<[u8; 3]> = truth
             .palette
             .iter()
@@ -175,6 +179,31 @@ impl FixtureGame for FloodFixtures {
         };
         Ok(vec![format!("palette = {palette:?}")])
     }
+}
+
+/// The reader of framed boards without separators (Carl Steib's page), as
+/// the play loop uses it: what the first screenshot read teaches (cell
+/// count, palette) is kept for the next (`after`). Colours are numbered by
+/// first appearance, as the page reader numbers them.
+fn page_reader<'a>() -> Reader<'a> {
+    let game = CstbyFlood::new(fixture_calibration(Vec::new(), false));
+    Box::new(move |image: &RgbaImage| {
+        let r = game.read_board(image).map_err(|e| e.0)?;
+        let i = r.frame.inner;
+        Ok(Reading {
+            board: board_text(r.cells, r.cells, &by_first_appearance(r.board.cells())),
+            detail: format!(
+                "{}x{} at ({},{}) side {}, {} colours{}",
+                r.cells,
+                r.cells,
+                i.x,
+                i.y,
+                i.width,
+                r.palette.len(),
+                if r.covered { ", message over it" } else { "" }
+            ),
+        })
+    })
 }
 
 /// Property test: whatever a fixture's TOML says (and whatever its PNG

@@ -6,6 +6,7 @@
 pub mod bench;
 pub mod bench_read;
 pub mod calibrate;
+pub mod cstby;
 pub mod fixtures;
 pub mod read;
 pub mod solve;
@@ -34,10 +35,13 @@ pub static GAME: GameCli = GameCli {
          the board is one colour, within the game's move limit. Solver: exact A* with \
          Puchert's layered bound (proven optimal unless a budget ends it), plus branch and \
          bound, greedy, beam and the leaf optimiser. Plays sgt-flood on the desktop \
-         (Debian's sgt-puzzles) and flood.html of the sgt web build in Chromium.",
+         (Debian's sgt-puzzles), flood.html of the sgt web build in Chromium, and Carl \
+         Steib's Flood-It page (`--host cstby`: eight levels in a row, read without \
+         calibration, clicked cell by cell).",
     hosts: &[
         "sgt-flood of Debian's sgt-puzzles, desktop",
         "flood.html of the sgt web build, Chromium",
+        "cstby: Carl Steib's Flood-It page (flood-cstby/), Chromium",
     ],
     entries,
 };
