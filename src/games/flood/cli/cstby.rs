@@ -260,12 +260,22 @@ fn check_page(
 /// Clicks the message over the won board of `level` and waits until the
 /// next level's board is up (the status line says level + 1, no move).
 fn next_level(game: &CstbyFlood, screen: &mut WindowGrabber, level: usize) -> anyhow::Result<()> {
-    let shot = screen.capture()?;
-    let read = game
-        .read_board(&shot.image)
-        .map_err(|e| anyhow::anyhow!("the won board of level {level} is not readable: {e}"))?;
-    let (x, y) = message_point(&shot.image, &read)
-        .with_context(|| format!("no message over the won board of level {level}"))?;
+    // The message comes up over the won board a moment after the last
+    // move (later still on a loaded machine): look for it a while.
+    let deadline = Instant::now() + Duration::from_secs(8);
+    let (shot, read, (x, y)) = loop {
+        let shot = screen.capture()?;
+        let read = game.read_board(&shot.image).map_err(|e| {
+            anyhow::anyhow!("the won board of level {level} is not readable: {e}")
+        })?;
+        if let Some(point) = message_point(&shot.image, &read) {
+            break (shot, read, point);
+        }
+        if Instant::now() > deadline {
+            bail!("no message over the won board of level {level}");
+        }
+        std::thread::sleep(Duration::from_millis(200));
+    };
     let mut pointer = open_pointer()?;
     pointer.perform(&Gesture::Click(shot.to_screen(f64::from(x), f64::from(y))))?;
     let deadline = Instant::now() + Duration::from_secs(10);
