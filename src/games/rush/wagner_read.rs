@@ -133,7 +133,9 @@ fn regions(img: &RgbaImage, keep: impl Fn([u8; 3]) -> bool) -> Vec<(Rect, u32)> 
         image::Luma([u8::from(keep(rgb_at(img, x, y)))])
     });
     let labels = connected_components(&mask, Connectivity::Four, image::Luma([0u8]));
-    let mut boxes: Vec<Option<(u32, u32, u32, u32, u32)>> = Vec::new();
+    // Per label: left, top, right, bottom, pixels.
+    type Extent = (u32, u32, u32, u32, u32);
+    let mut boxes: Vec<Option<Extent>> = Vec::new();
     for (x, y, l) in labels.enumerate_pixels() {
         let l = l[0] as usize;
         if l == 0 {
