@@ -265,9 +265,9 @@ fn next_level(game: &CstbyFlood, screen: &mut WindowGrabber, level: usize) -> an
     let deadline = Instant::now() + Duration::from_secs(8);
     let (shot, read, (x, y)) = loop {
         let shot = screen.capture()?;
-        let read = game.read_board(&shot.image).map_err(|e| {
-            anyhow::anyhow!("the won board of level {level} is not readable: {e}")
-        })?;
+        let read = game
+            .read_board(&shot.image)
+            .map_err(|e| anyhow::anyhow!("the won board of level {level} is not readable: {e}"))?;
         if let Some(point) = message_point(&shot.image, &read) {
             break (shot, read, point);
         }
