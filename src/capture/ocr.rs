@@ -38,6 +38,17 @@ pub fn digit_slips(text: &str) -> String {
         .collect()
 }
 
+/// What follows `label` in `upper` (OCR text in upper case), with the
+/// colon, spaces and other marks read around it dropped and the slips of
+/// [`digit_slips`] mended: where a status line's number begins. `None`
+/// when the label is not there.
+pub fn after_label(upper: &str, label: &str) -> Option<String> {
+    let at = upper.find(label)? + label.len();
+    Some(digit_slips(
+        upper[at..].trim_start_matches([':', ';', '.', ' ']),
+    ))
+}
+
 /// Reads the text in `area` of `image` as a single line.
 pub fn read_line(image: &RgbaImage, area: Rect) -> Result<String, OcrError> {
     read_line_scaled(image, area, 3)

@@ -208,6 +208,29 @@ pub fn save_recording<S>(
     Ok(())
 }
 
+/// Prints how long a run of `count` games (`noun`: puzzles, levels)
+/// took since `started`.
+pub fn print_run_time(started: std::time::Instant, count: usize, noun: &str) {
+    println!(
+        "run time: {:.1} s for {count} {noun}",
+        started.elapsed().as_secs_f64()
+    );
+}
+
+/// The exit of a run that checks each game: every problem printed on
+/// standard error after `verb`, success only with none and with every
+/// game played (`complete`).
+pub fn problems_exit(verb: &str, problems: &[String], complete: bool) -> ExitCode {
+    for p in problems {
+        eprintln!("{verb}: {p}");
+    }
+    if problems.is_empty() && complete {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    }
+}
+
 /// Writes the report file if asked and prints the summary.
 pub fn finish_run(
     records: &[GameRecord],

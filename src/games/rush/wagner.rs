@@ -83,8 +83,7 @@ pub struct Info {
 
 /// The number after `label` in `upper` (upper case), OCR slips mended.
 fn number_after(upper: &str, label: &str) -> Option<usize> {
-    let at = upper.find(label)? + label.len();
-    let rest = ocr::digit_slips(upper[at..].trim_start_matches([':', ';', '.', ' ']));
+    let rest = ocr::after_label(upper, label)?;
     let digits: String = rest.chars().take_while(|c| c.is_ascii_digit()).collect();
     digits.parse().ok()
 }

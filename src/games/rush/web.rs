@@ -80,8 +80,7 @@ pub struct Counter {
 /// the numbers, `;` or `!` for the slash. `None` when there is no `MOVES` followed by a number.
 pub fn parse_counter(text: &str) -> Option<Counter> {
     let upper = text.to_ascii_uppercase();
-    let at = upper.find("MOVES")? + "MOVES".len();
-    let rest = ocr::digit_slips(upper[at..].trim_start_matches([':', ';', '.', ' ']));
+    let rest = ocr::after_label(&upper, "MOVES")?;
     let number = |s: &str| -> Option<(usize, usize)> {
         let s_trim = s.trim_start();
         let skipped = s.len() - s_trim.len();

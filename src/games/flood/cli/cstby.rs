@@ -24,7 +24,8 @@ use crate::calibration::Calibration;
 use crate::capture::window_grabber::WindowGrabber;
 use crate::cli::play::{
     config_from, finish_run, game_line, load_calibration, parse_size, play_one, play_series,
-    print_dry_run, save_screenshots, start_display, LoopArgs, SeriesOutput, WindowArgs,
+    print_dry_run, print_run_time, save_screenshots, start_display, LoopArgs, SeriesOutput,
+    WindowArgs,
 };
 use crate::games::flood::cstby::{
     message_point, read_status_line, CstbyFlood, CstbyHost, PageStatus, FOLDER, LEVELS, PAGE,
@@ -188,11 +189,7 @@ pub fn run_demo(setup_args: &DemoSetup<'_>) -> anyhow::Result<ExitCode> {
         setup_args.common.report.as_deref(),
         setup_args.common.replace(),
     )?;
-    println!(
-        "run time: {:.1} s for {} levels",
-        started.elapsed().as_secs_f64(),
-        records.len()
-    );
+    print_run_time(started, records.len(), "levels");
     drop(browser);
     outcome?;
     let all_won = records.len() == setup_args.levels

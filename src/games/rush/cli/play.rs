@@ -24,8 +24,8 @@ use crate::capture::window_grabber::WindowGrabber;
 use crate::cli::args::{parse_number, parse_seed};
 use crate::cli::play::{
     config_from, finish_run, game_line, load_calibration, play_one, play_series, print_dry_run,
-    save_recording, save_screenshots, start_display, window_on_screen, LoopArgs, SeriesOutput,
-    WindowArgs,
+    print_run_time, problems_exit, save_recording, save_screenshots, start_display,
+    window_on_screen, LoopArgs, SeriesOutput, WindowArgs,
 };
 use crate::display::VirtualDisplay;
 use crate::games::rush::generate::{generate_random, spread_from_database, Rng};
@@ -495,21 +495,14 @@ fn run_puzzles(
         Ok(())
     })();
     finish_run(&records, common.report.as_deref(), common.replace())?;
-    println!(
-        "run time: {:.1} s for {} puzzles",
-        started.elapsed().as_secs_f64(),
-        records.len()
-    );
+    print_run_time(started, records.len(), "puzzles");
     drop(browser);
     outcome?;
-    for p in &problems {
-        eprintln!("{verb}: {p}");
-    }
-    Ok(if problems.is_empty() && records.len() == puzzles.len() {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::FAILURE
-    })
+    Ok(problems_exit(
+        verb,
+        &problems,
+        records.len() == puzzles.len(),
+    ))
 }
 
 /// The line for one puzzle and its problems.

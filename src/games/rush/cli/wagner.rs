@@ -23,8 +23,8 @@ use crate::actuator::{Gesture, Mouse};
 use crate::capture::screen::Screenshot;
 use crate::capture::window_grabber::WindowGrabber;
 use crate::cli::play::{
-    finish_run, game_line, play_one, save_recording, save_screenshots, start_display,
-    window_on_screen, LoopArgs,
+    finish_run, game_line, play_one, print_run_time, problems_exit, save_recording,
+    save_screenshots, start_display, window_on_screen, LoopArgs,
 };
 use crate::games::rush::play::{board_rect, Look, RushGame};
 use crate::games::rush::wagner::{
@@ -318,22 +318,14 @@ pub fn run_levels(
         Ok(())
     })();
     finish_run(&records, common.report.as_deref(), common.replace())?;
-    println!(
-        "run time: {:.1} s for {} levels",
-        started.elapsed().as_secs_f64(),
-        records.len()
-    );
+    print_run_time(started, records.len(), "levels");
     drop(browser);
     outcome?;
-    for p in &problems {
-        eprintln!("{verb}: {p}");
-    }
-    let all = records.len() == last + 1 - first;
-    Ok(if problems.is_empty() && all {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::FAILURE
-    })
+    Ok(problems_exit(
+        verb,
+        &problems,
+        records.len() == last + 1 - first,
+    ))
 }
 
 #[cfg(test)]
