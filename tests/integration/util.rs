@@ -192,7 +192,8 @@ pub fn close(a: Rgba<u8>, b: [u8; 3], tolerance: u8) -> bool {
 /// Saves a PNG with `gridbot screenshot` on `display` and loads it.
 pub fn screenshot(display: &str, window: Option<&str>, path: &Path) -> RgbaImage {
     let mut cmd = gridbot(Some(display));
-    cmd.arg("screenshot").arg("-o").arg(path);
+    // `--force`: callers poll, writing the same path until the picture is right.
+    cmd.arg("screenshot").arg("-o").arg(path).arg("--force");
     if let Some(title) = window {
         cmd.args(["--window", title]);
     }
