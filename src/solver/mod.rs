@@ -16,6 +16,7 @@
 //! | [`dfbnb::dfbnb`] | improving solutions (anytime) | optimality / unsolvable when the final full pass completes | Flood (`bnb`) |
 //! | [`astar::astar`] | a shortest solution | optimality; unsolvable when the open list runs dry; a bound when stopped | Flood (`astar`, through [`AstarProblem`]) |
 //! | [`astar::weighted_astar`] | a solution, fast (at most `weight` times the shortest with an admissible bound) | optimality only when it meets the start's bound; unsolvable when the open list runs dry | PuzzleScript (after BFS) |
+//! | [`layered::layered_bfs`] | a shortest solution, on reversible moves and packed keys, in parallel | optimality; unsolvable when a layer comes out empty | Klotski |
 //! | [`bfs::bfs_without_duplicates`] | a shortest solution, as a tree search | optimality | PuzzleScript (the depth figure) |
 //! | [`greedy::greedy_scored`], [`greedy::beam`], [`greedy::beam_scored`] | some solution, fast | optimal only if its length meets a proven bound (an uncut beam is a BFS) | Flood, Pegs, Fifteen |
 //! | [`greedy::optimise`] | a shorter solution | nothing (a local optimum) | Flood |
@@ -68,6 +69,7 @@ pub mod greedy;
 pub mod idastar;
 pub mod iddfs;
 pub mod keyset;
+pub mod layered;
 pub mod outcome;
 pub mod problem;
 pub mod queue;
@@ -87,6 +89,7 @@ pub use greedy::{beam, beam_scored, greedy_scored, optimise, Duplicates, Scored}
 pub use idastar::idastar;
 pub use iddfs::iddfs;
 pub use keyset::KeySet;
+pub use layered::{layered_bfs, layered_reachable, LayeredProblem};
 pub use outcome::Outcome;
 pub use problem::{replay, wins, Keyed, Problem};
 pub use queue::BucketQueue;

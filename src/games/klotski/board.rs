@@ -132,20 +132,24 @@ struct Class {
 
 const NONE: u32 = u32::MAX;
 
-/// The scratch of [`Board::walk`], kept between calls (a search walks
-/// every block of every position it expands).
+/// The scratch of [`Board::moves_of`], kept between calls (a search walks
+/// every movable block of every position it expands).
 #[derive(Default)]
-struct Walk {
+struct Scratch {
     /// The mark of the current walk.
     stamp: u32,
     /// Per anchor: the stamp of the walk that reached it.
     seen: Vec<u32>,
     /// The anchors reached, in order.
     queue: Vec<u16>,
+    /// Per cell: the slot + 1 of the block on it, 0 when free.
+    occ: Vec<u8>,
+    /// Per slot: the block touches a free cell (else it cannot move).
+    movable: Vec<bool>,
 }
 
 thread_local! {
-    static WALK: std::cell::RefCell<Walk> = std::cell::RefCell::new(Walk::default());
+    static SCRATCH: std::cell::RefCell<Scratch> = std::cell::RefCell::new(Scratch::default());
 }
 
 /// One board: the floor and the block shapes, the static facts every
@@ -355,9 +359,41 @@ impl Board {
 
     /// The cells of the block in `slot` of `pos`.
     pub fn cells(&self, pos: &Position, slot: usize) -> &[u16] {
+        self.cells_at(&pos.anchors, slot)
+    }
+
+    /// The cells of the block in `slot` of the anchors `anchors`.
+    fn cells_at(&self, anchors: &[u16], slot: usize) -> &[u16] {
         let c = &self.classes[self.class_of[slot] as usize];
-        let at = c.fit[pos.anchors[slot] as usize] as usize;
+        let at = c.fit[anchors[slot] as usize] as usize;
         &c.cells[at..at + c.offsets.len()]
+    }
+
+    /// The anchors where a block of class `class` lies on floor it may
+    /// stand on (the board's other blocks aside), in increasing order.
+    pub fn fitting_anchors(&self, class: usize) -> Vec<u16> {
+        let fit = &self.classes[class].fit;
+        (0..fit.len() as u16)
+            .filter(|&a| fit[a as usize] != NONE)
+            .collect()
+    }
+
+    /// True when the target anchored at `anchor` stands wholly on goal
+    /// cells.
+    pub fn is_goal_anchor(&self, anchor: u16) -> bool {
+        self.goal[anchor as usize]
+    }
+
+    /// The position with these anchors (by slot, each class sorted).
+    pub fn position_from(&self, anchors: &[u16]) -> Position {
+        Position {
+            anchors: anchors.into(),
+        }
+    }
+
+    /// The slots of the blocks of class `class`.
+    pub fn class_slots(&self, class: usize) -> Range<usize> {
+        self.classes[class].slots.clone()
     }
 
     /// The class (shape) of the block in `slot`.
@@ -383,15 +419,32 @@ impl Board {
         self.goal[pos.anchors[0] as usize]
     }
 
-    /// Which cells a block covers: the slot + 1, 0 when free.
-    fn occupancy(&self, pos: &Position) -> Vec<u8> {
-        let mut occ = vec![0u8; self.width * self.height];
+    /// Fills `occ` with the block on each cell (the slot + 1, 0 when free).
+    fn fill_occupancy(&self, anchors: &[u16], occ: &mut Vec<u8>) {
+        occ.clear();
+        occ.resize(self.width * self.height, 0);
         for slot in 0..self.blocks() {
-            for &c in self.cells(pos, slot) {
+            for &c in self.cells_at(anchors, slot) {
                 occ[c as usize] = slot as u8 + 1;
             }
         }
-        occ
+    }
+
+    /// Marks in `movable` the blocks next to a free cell: a block none of
+    /// whose neighbours is free cannot take a single step.
+    fn mark_movable(&self, occ: &[u8], movable: &mut Vec<bool>) {
+        movable.clear();
+        movable.resize(self.blocks(), false);
+        for (c, &o) in occ.iter().enumerate() {
+            if o != 0 || self.floor[c] == Floor::Wall {
+                continue;
+            }
+            for n in self.neighbours(c) {
+                if occ[n] != 0 {
+                    movable[occ[n] as usize - 1] = true;
+                }
+            }
+        }
     }
 
     /// The anchors next to `a` (the shape's fit decides the rest).
@@ -418,56 +471,84 @@ impl Board {
     }
 
     /// Walks the places the block in `slot` reaches by single steps, the
-    /// others still, calling `found(anchor, parent)` for each new one.
-    fn walk(&self, pos: &Position, slot: usize, occ: &mut [u8], mut found: impl FnMut(u16, u16)) {
+    /// others still (`occ` their cells), calling `found(anchor, parent)`
+    /// for each new one.
+    fn walk(
+        &self,
+        anchors: &[u16],
+        slot: usize,
+        occ: &mut [u8],
+        walk: (&mut u32, &mut Vec<u32>, &mut Vec<u16>),
+        mut found: impl FnMut(u16, u16),
+    ) {
+        let (stamp, seen, queue) = walk;
         let class = &self.classes[self.class_of[slot] as usize];
-        let from = pos.anchors[slot] as usize;
-        for &c in self.cells(pos, slot) {
+        let from = anchors[slot] as usize;
+        for &c in self.cells_at(anchors, slot) {
             occ[c as usize] = 0;
         }
-        WALK.with(|scratch| {
-            let mut scratch = scratch.borrow_mut();
-            let Walk { stamp, seen, queue } = &mut *scratch;
-            // A new stamp marks nothing seen without clearing the table.
-            *stamp = stamp.wrapping_add(1);
-            if *stamp == 0 || seen.len() < occ.len() {
-                seen.clear();
-                seen.resize(occ.len(), 0);
-                *stamp = 1;
-            }
-            let stamp = *stamp;
-            seen[from] = stamp;
-            queue.clear();
-            queue.push(from as u16);
-            let mut next = 0;
-            while next < queue.len() {
-                let a = queue[next] as usize;
-                next += 1;
-                for b in self.neighbours(a) {
-                    if seen[b] != stamp && self.fits(class, b, occ) {
-                        seen[b] = stamp;
-                        queue.push(b as u16);
-                        found(b as u16, a as u16);
-                    }
+        // A new stamp marks nothing seen without clearing the table.
+        *stamp = stamp.wrapping_add(1);
+        if *stamp == 0 || seen.len() < occ.len() {
+            seen.clear();
+            seen.resize(occ.len(), 0);
+            *stamp = 1;
+        }
+        let stamp = *stamp;
+        seen[from] = stamp;
+        queue.clear();
+        queue.push(from as u16);
+        let mut next = 0;
+        while next < queue.len() {
+            let a = queue[next] as usize;
+            next += 1;
+            for b in self.neighbours(a) {
+                if seen[b] != stamp && self.fits(class, b, occ) {
+                    seen[b] = stamp;
+                    queue.push(b as u16);
+                    found(b as u16, a as u16);
                 }
             }
-        });
-        for &c in self.cells(pos, slot) {
+        }
+        for &c in self.cells_at(anchors, slot) {
             occ[c as usize] = slot as u8 + 1;
         }
     }
 
+    /// Walks the block in `slot` of `anchors` (or, when `slot` is `None`,
+    /// every block that can move), with the thread's scratch.
+    fn walk_blocks(
+        &self,
+        anchors: &[u16],
+        slot: Option<usize>,
+        mut found: impl FnMut(usize, u16, u16),
+    ) {
+        SCRATCH.with(|scratch| {
+            let s = &mut *scratch.borrow_mut();
+            self.fill_occupancy(anchors, &mut s.occ);
+            self.mark_movable(&s.occ, &mut s.movable);
+            for b in 0..self.blocks() {
+                if s.movable[b] && slot.is_none_or(|only| only == b) {
+                    let walk = (&mut s.stamp, &mut s.seen, &mut s.queue);
+                    self.walk(anchors, b, &mut s.occ, walk, |to, from| found(b, to, from));
+                }
+            }
+        });
+    }
+
     /// Appends every move of `pos` to `out`.
     pub fn moves(&self, pos: &Position, out: &mut Vec<Move>) {
-        let mut occ = self.occupancy(pos);
-        for slot in 0..self.blocks() {
-            self.walk(pos, slot, &mut occ, |to, _| {
-                out.push(Move {
-                    slot: slot as u8,
-                    to,
-                })
-            });
-        }
+        self.moves_of(&pos.anchors, out);
+    }
+
+    /// Appends every move of the position with anchors `anchors` to `out`.
+    pub fn moves_of(&self, anchors: &[u16], out: &mut Vec<Move>) {
+        self.walk_blocks(anchors, None, |slot, to, _| {
+            out.push(Move {
+                slot: slot as u8,
+                to,
+            })
+        });
     }
 
     /// The anchors the block of `mv` passes through, its start and end
@@ -479,8 +560,7 @@ impl Board {
             return None;
         }
         let mut parent = vec![u16::MAX; self.width * self.height];
-        let mut occ = self.occupancy(pos);
-        self.walk(pos, slot, &mut occ, |a, p| parent[a as usize] = p);
+        self.walk_blocks(&pos.anchors, Some(slot), |_, a, p| parent[a as usize] = p);
         if parent[mv.to as usize] == u16::MAX {
             return None;
         }
@@ -505,7 +585,7 @@ impl Board {
 
     /// Plays `mv` on `anchors`, keeps its class sorted, and carries the
     /// block letters in `names` (when not empty) along.
-    fn reseat(&self, anchors: &mut [u16], names: &mut [char], mv: Move) {
+    pub fn reseat(&self, anchors: &mut [u16], names: &mut [char], mv: Move) {
         let slots = self.classes[self.class_of[mv.slot as usize] as usize]
             .slots
             .clone();

@@ -21,6 +21,7 @@
 pub mod bench;
 pub mod board;
 pub mod cli;
+pub mod pack;
 pub mod parse;
 pub mod play;
 pub mod play_cli;

@@ -1,15 +1,24 @@
-//! Klotski's exact solver: breadth-first search ([`crate::solver::bfs`])
-//! over canonical positions, so identical blocks are one (see
-//! [`super::board`]). A move is one block to any place it reaches, the
-//! game's own count, so the length found is the fewest moves GNOME Klotski
-//! can count for the puzzle; a search that runs dry proves the puzzle
-//! unsolvable.
+//! Klotski's exact solver: breadth-first search over canonical positions,
+//! so identical blocks are one (see [`super::board`]). A move is one block
+//! to any place it reaches, the game's own count, so the length found is
+//! the fewest moves GNOME Klotski can count for the puzzle; a search that
+//! runs dry proves the puzzle unsolvable.
+//!
+//! Every move can be taken back (a block walks back the way it came), so
+//! the search is [`crate::solver::layered`]'s: sorted layers of positions
+//! packed into keys of a few words ([`super::pack`]), in parallel. A board
+//! whose keys would take more than [`MAX_WORDS`] words is searched by the
+//! core's hashed search ([`crate::solver::bfs`]) on whole positions.
+
+use std::cell::RefCell;
 
 use super::board::{Board, Move, Position};
+use super::pack::{Packer, MAX_WORDS};
 use crate::solver::bfs::{bfs, count_reachable, Reachable};
+use crate::solver::layered::{layered_bfs, layered_reachable, LayeredProblem};
 use crate::solver::{Budget, Keyed, Outcome, Problem};
 
-/// One board as a search problem.
+/// One board as a search problem on whole positions.
 #[derive(Debug, Clone, Copy)]
 pub struct KlotskiProblem<'a> {
     /// The board.
@@ -33,62 +42,127 @@ impl Problem for KlotskiProblem<'_> {
     }
 }
 
-/// A position as the search's table holds it: the anchors packed into
-/// 192 bits when they fit (every puzzle of the game but the largest), else
-/// the position itself. Packed keys hash and compare without following a
-/// pointer, which the table spends most of its time on.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub enum PositionKey {
-    /// Each anchor in `bits` bits, slot 0 lowest.
-    Packed([u64; 3]),
-    /// The anchors as they are.
-    Whole(Position),
-}
-
-/// The bits an anchor of `board` needs.
-fn anchor_bits(board: &Board) -> u32 {
-    let cells = (board.width() * board.height()) as u32;
-    u32::BITS - cells.leading_zeros()
-}
-
-/// The key of `pos` on `board`.
-pub fn key_of(board: &Board, pos: &Position) -> PositionKey {
-    let bits = anchor_bits(board);
-    let anchors = pos.anchors();
-    if bits as usize * anchors.len() > 192 {
-        return PositionKey::Whole(pos.clone());
-    }
-    let mut words = [0u64; 3];
-    let mut at = 0u32;
-    for &a in anchors {
-        let (w, off) = ((at / 64) as usize, at % 64);
-        words[w] |= u64::from(a) << off;
-        if off + bits > 64 {
-            words[w + 1] |= u64::from(a) >> (64 - off);
-        }
-        at += bits;
-    }
-    PositionKey::Packed(words)
-}
-
 impl Keyed for KlotskiProblem<'_> {
-    type Key = PositionKey;
+    type Key = Position;
 
-    fn key(&self, state: &Position) -> PositionKey {
-        key_of(self.board, state)
+    fn key(&self, state: &Position) -> Position {
+        state.clone()
     }
+}
+
+/// One board as a search problem on keys of `N` words.
+pub struct PackedProblem<'a, const N: usize> {
+    board: &'a Board,
+    packer: Packer,
+}
+
+/// A thread's buffers for expanding a packed position: its anchors, a
+/// child's, and the moves.
+type Buffers = (Vec<u16>, Vec<u16>, Vec<Move>);
+
+thread_local! {
+    static BUFFERS: RefCell<Buffers> = RefCell::new(Default::default());
+}
+
+impl<const N: usize> PackedProblem<'_, N> {
+    /// Calls `each(move, child key)` for every move of the position in `key`.
+    fn each_child(&self, key: &[u64; N], mut each: impl FnMut(Move, [u64; N])) {
+        BUFFERS.with(|b| {
+            let (anchors, child, moves) = &mut *b.borrow_mut();
+            anchors.resize(self.board.blocks(), 0);
+            self.packer.unpack(key, anchors);
+            moves.clear();
+            self.board.moves_of(anchors, moves);
+            for &mv in moves.iter() {
+                child.clear();
+                child.extend_from_slice(anchors);
+                self.board.reseat(child, &mut [], mv);
+                let mut next = *key;
+                let class = self.board.class_of(mv.slot as usize);
+                self.packer
+                    .repack(&mut next, child, self.board.class_slots(class));
+                each(mv, next);
+            }
+        })
+    }
+}
+
+impl<const N: usize> LayeredProblem for PackedProblem<'_, N> {
+    type Key = [u64; N];
+    type Move = Move;
+
+    fn successors(&self, key: &[u64; N], out: &mut Vec<[u64; N]>) {
+        self.each_child(key, |_, child| out.push(child));
+    }
+
+    fn is_goal(&self, key: &[u64; N]) -> bool {
+        self.board.is_goal_anchor(self.packer.anchor_of(key, 0))
+    }
+
+    fn move_between(&self, from: &[u64; N], to: &[u64; N]) -> Option<Move> {
+        let mut found = None;
+        self.each_child(from, |mv, child| {
+            if child == *to && found.is_none() {
+                found = Some(mv);
+            }
+        });
+        found
+    }
+}
+
+/// Runs `$run::<N>` on the packed problem with the smallest key that
+/// holds the board's positions, or `$whole` when none does.
+macro_rules! by_key_size {
+    ($board:expr, $start:expr, $budget:expr, $run:ident, $whole:expr) => {{
+        let packer = Packer::new($board);
+        match packer.words() {
+            1 => $run::<1>($board, packer, $start, $budget),
+            2 => $run::<2>($board, packer, $start, $budget),
+            3 => $run::<3>($board, packer, $start, $budget),
+            4 => $run::<4>($board, packer, $start, $budget),
+            5 | 6 => $run::<6>($board, packer, $start, $budget),
+            7 | 8 => $run::<8>($board, packer, $start, $budget),
+            9..=12 => $run::<12>($board, packer, $start, $budget),
+            w if w <= MAX_WORDS => $run::<MAX_WORDS>($board, packer, $start, $budget),
+            _ => $whole,
+        }
+    }};
+}
+
+fn solve_packed<const N: usize>(
+    board: &Board,
+    packer: Packer,
+    start: &Position,
+    budget: &Budget,
+) -> Outcome<Move> {
+    let key = packer.pack(start.anchors());
+    layered_bfs(&PackedProblem::<N> { board, packer }, key, budget)
+}
+
+fn reachable_packed<const N: usize>(
+    board: &Board,
+    packer: Packer,
+    start: &Position,
+    budget: &Budget,
+) -> Reachable {
+    let key = packer.pack(start.anchors());
+    layered_reachable(&PackedProblem::<N> { board, packer }, key, budget)
 }
 
 /// The fewest moves from `start`, proven, or the proof that there is
 /// none, within `budget`.
 pub fn solve(board: &Board, start: &Position, budget: &Budget) -> Outcome<Move> {
-    bfs(&KlotskiProblem { board }, start, budget)
+    by_key_size!(board, start, budget, solve_packed, {
+        bfs(&KlotskiProblem { board }, start, budget)
+    })
 }
 
 /// The positions reachable from `start`: how many, how many solved, the
 /// farthest distance.
 pub fn reachable(board: &Board, start: &Position, budget: &Budget) -> Reachable {
-    count_reachable(&KlotskiProblem { board }, start, budget)
+    by_key_size!(board, start, budget, reachable_packed, {
+        count_reachable(&KlotskiProblem { board }, start, budget)
+    })
 }
 
 #[cfg(test)]
@@ -251,35 +325,6 @@ mod tests {
     /// Packed keys tell apart exactly the positions that differ, anchors
     /// straddling a word boundary included.
     #[test]
-    fn packed_keys_are_one_to_one() {
-        let puzzles = parse_puzzles(include_str!("../../../fixtures/klotski/puzzles.txt")).unwrap();
-        let mut packed = 0;
-        for p in &puzzles {
-            let mut seen: HashMap<PositionKey, Position> = HashMap::new();
-            let mut frontier = vec![p.start.clone()];
-            let mut moves = Vec::new();
-            while let Some(pos) = frontier.pop() {
-                if seen.len() >= 3000 {
-                    break;
-                }
-                let k = key_of(&p.board, &pos);
-                packed += usize::from(matches!(k, PositionKey::Packed(_)));
-                match seen.get(&k) {
-                    Some(other) => {
-                        assert_eq!(*other, pos, "{}", p.name);
-                        continue;
-                    }
-                    None => seen.insert(k, pos.clone()),
-                };
-                moves.clear();
-                p.board.moves(&pos, &mut moves);
-                frontier.extend(moves.iter().map(|&m| p.board.apply(&pos, m)));
-            }
-        }
-        assert!(packed > 0);
-    }
-
-    #[test]
     fn the_solver_agrees_with_a_plain_search_on_random_boards() {
         let mut rng = Rng::new(28);
         let (mut solved, mut unsolvable, mut merged) = (0, 0, 0);
@@ -328,19 +373,20 @@ mod tests {
     fn the_games_quick_puzzles_have_their_pinned_minima() {
         // The old game's minima (Only 18 Steps 18, Daisy 28, Violet 27,
         // Poppy 40) and gridbot's proven ones, from the puzzles file; the
-        // puzzles below 60,000 positions expanded.
+        // puzzles below 60,000 positions expanded (every position closer
+        // than the minimum: the layered search completes the goal's layer).
         let quick = [
-            ("Only 18 Steps", 18, 989),
-            ("Daisy", 28, 14980),
-            ("Violet", 27, 22306),
-            ("Poppy", 40, 56724),
-            ("Pansy", 28, 19771),
-            ("Red Donkey", 81, 23673),
-            ("Trail", 102, 28671),
-            ("Agatka", 30, 2717),
-            ("Bone", 14, 6073),
-            ("Cleopatra", 31, 2657),
-            ("Pennant Puzzle", 59, 1097),
+            ("Only 18 Steps", 18, 1019),
+            ("Daisy", 28, 16022),
+            ("Violet", 27, 22614),
+            ("Poppy", 40, 58933),
+            ("Pansy", 28, 20151),
+            ("Red Donkey", 81, 23792),
+            ("Trail", 102, 29153),
+            ("Agatka", 30, 2732),
+            ("Bone", 14, 6276),
+            ("Cleopatra", 31, 2773),
+            ("Pennant Puzzle", 59, 1114),
         ];
         let all = parse_puzzles(include_str!("../../../fixtures/klotski/puzzles.txt")).unwrap();
         for (name, moves, nodes) in quick {

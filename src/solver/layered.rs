@@ -1,0 +1,366 @@
+//! Breadth-first search by sorted layers, for problems whose every move can
+//! be taken back (the state graph is undirected) and whose states pack
+//! into small fixed-size keys.
+//!
+//! In an undirected graph a neighbour of a state at depth `d` lies at depth
+//! `d - 1`, `d` or `d + 1`, so a new layer is the successors of the last
+//! one less those in the two layers before it: duplicate detection is a
+//! sort and a merge against two sorted arrays (delayed duplicate detection,
+//! as in Korf's frontier search), not a hash probe per successor. Each
+//! layer is a sorted `Vec` of keys and nothing else: no hash table, no
+//! parent links (a solution is traced back through the layers, each step
+//! a search in the layer before), so a state costs its key's bytes. The
+//! successors of a layer are generated in parallel chunks (rayon), each
+//! chunk sorted and deduplicated before the chunks are merged.
+//!
+//! [`layered_bfs`] proves the fewest moves (goals are tested when a layer
+//! is made; the layer is completed first, so the node count does not
+//! depend on the order of the search) or, when a layer comes out empty,
+//! that there is no solution. [`layered_reachable`] counts every state.
+
+use rayon::prelude::*;
+use std::mem::size_of;
+use std::time::Instant;
+
+use super::bfs::Reachable;
+use super::budget::{Budget, BudgetExceeded};
+use super::outcome::Outcome;
+
+/// States per parallel chunk of a layer.
+const CHUNK: usize = 1 << 12;
+
+/// A problem whose moves are all reversible, over packed keys.
+pub trait LayeredProblem: Sync {
+    /// A state, packed: its order is any total order (keys are sorted).
+    type Key: Copy + Ord + Send + Sync;
+    /// What a solution is made of.
+    type Move;
+
+    /// Appends the key of every state one move from `key` (duplicates
+    /// allowed). Every move must be reversible: `key` is then among the
+    /// successors of each of them.
+    fn successors(&self, key: &Self::Key, out: &mut Vec<Self::Key>);
+
+    /// True when `key` is a goal.
+    fn is_goal(&self, key: &Self::Key) -> bool;
+
+    /// The move from `from` to `to`, which are one move apart.
+    fn move_between(&self, from: &Self::Key, to: &Self::Key) -> Option<Self::Move>;
+}
+
+/// How a layered walk ended.
+enum End<K> {
+    /// A goal was found in the layer of this depth (the first in key order).
+    Goal(u32, K),
+    /// A layer came out empty: every reachable state is in the layers.
+    Exhausted,
+    /// A budget ran out while the layer of this depth was being expanded.
+    Stopped(u32, BudgetExceeded),
+}
+
+/// The sorted layers of a walk, and how it ended.
+struct Walk<K> {
+    layers: Vec<Vec<K>>,
+    end: End<K>,
+    /// States expanded (the layers before the last).
+    nodes: u64,
+}
+
+/// A shortest solution from `start`, or the proof that there is none.
+pub fn layered_bfs<P: LayeredProblem>(
+    problem: &P,
+    start: P::Key,
+    budget: &Budget,
+) -> Outcome<P::Move> {
+    let t0 = Instant::now();
+    let walk = walk(problem, start, budget, true);
+    match walk.end {
+        End::Goal(depth, goal) => match trace(problem, &walk.layers, depth, goal) {
+            Some(path) => Outcome::optimal(path, walk.nodes, t0.elapsed()),
+            None => unreachable!("a goal in layer {depth} has a parent in the layer before"),
+        },
+        End::Exhausted => Outcome::unsolvable(walk.nodes, t0.elapsed()),
+        End::Stopped(depth, why) => {
+            Outcome::stopped(None, depth + 1, why, walk.nodes, t0.elapsed())
+        }
+    }
+}
+
+/// Counts the states reachable from `start`, as
+/// [`super::count_reachable`] does (goals counted and expanded like any
+/// other state).
+pub fn layered_reachable<P: LayeredProblem>(
+    problem: &P,
+    start: P::Key,
+    budget: &Budget,
+) -> Reachable {
+    let walk = walk(problem, start, budget, false);
+    let states = walk.layers.iter().map(|l| l.len() as u64).sum();
+    let goals = walk
+        .layers
+        .par_iter()
+        .map(|l| l.iter().filter(|k| problem.is_goal(k)).count() as u64)
+        .sum();
+    let last = walk.layers.iter().rposition(|l| !l.is_empty()).unwrap_or(0);
+    let stopped = match walk.end {
+        End::Stopped(_, why) => Some(why),
+        _ => None,
+    };
+    Reachable {
+        states,
+        max_depth: last as u32,
+        exhausted: stopped.is_none(),
+        goals,
+        stopped,
+    }
+}
+
+/// Builds the layers from `start` until a goal (when `stop_at_goal`), an
+/// empty layer or the budget.
+fn walk<P: LayeredProblem>(
+    problem: &P,
+    start: P::Key,
+    budget: &Budget,
+    stop_at_goal: bool,
+) -> Walk<P::Key> {
+    let mut layers = vec![vec![start]];
+    let mut nodes = 0u64;
+    if stop_at_goal && problem.is_goal(&start) {
+        let end = End::Goal(0, start);
+        return Walk { layers, end, nodes };
+    }
+    loop {
+        let depth = layers.len() - 1;
+        let held: usize = layers.iter().map(|l| l.len()).sum::<usize>() * size_of::<P::Key>();
+        if let Err(why) = budget.check_nodes(nodes, held) {
+            let end = End::Stopped(depth as u32, why);
+            return Walk { layers, end, nodes };
+        }
+        let empty = Vec::new();
+        let before = if depth > 0 {
+            &layers[depth - 1]
+        } else {
+            &empty
+        };
+        let next = match next_layer(problem, before, &layers[depth], budget, held) {
+            Ok(next) => next,
+            Err(why) => {
+                let end = End::Stopped(depth as u32, why);
+                return Walk { layers, end, nodes };
+            }
+        };
+        nodes += layers[depth].len() as u64;
+        log::info!(
+            "layer {}: {} states; {nodes} expanded; {:.1} s",
+            depth + 1,
+            next.len(),
+            budget.elapsed().as_secs_f64()
+        );
+        if next.is_empty() {
+            return Walk {
+                layers,
+                end: End::Exhausted,
+                nodes,
+            };
+        }
+        let goal = stop_at_goal
+            .then(|| next.iter().find(|k| problem.is_goal(k)).copied())
+            .flatten();
+        layers.push(next);
+        if let Some(goal) = goal {
+            let end = End::Goal(depth as u32 + 1, goal);
+            return Walk { layers, end, nodes };
+        }
+    }
+}
+
+/// The layer after `current`: its successors, sorted, without repeats and
+/// without those in `before` or `current`. `held` is what the layers take.
+fn next_layer<P: LayeredProblem>(
+    problem: &P,
+    before: &[P::Key],
+    current: &[P::Key],
+    budget: &Budget,
+    held: usize,
+) -> Result<Vec<P::Key>, BudgetExceeded> {
+    let chunks: Vec<Vec<P::Key>> = current
+        .par_chunks(CHUNK)
+        .map(|chunk| {
+            let mut out = Vec::new();
+            if budget.time_up() {
+                return out;
+            }
+            for key in chunk {
+                problem.successors(key, &mut out);
+            }
+            out.sort_unstable();
+            out.dedup();
+            out
+        })
+        .collect();
+    let generated: usize = chunks.iter().map(|c| c.capacity()).sum();
+    budget.check(held + 2 * generated * size_of::<P::Key>())?;
+    let mut next: Vec<P::Key> = chunks.concat();
+    drop(chunks);
+    next.par_sort_unstable();
+    next.dedup();
+    retain_absent(&mut next, before);
+    retain_absent(&mut next, current);
+    Ok(next)
+}
+
+/// Removes from the sorted `keys` those in the sorted `other`, by a merge.
+fn retain_absent<K: Ord>(keys: &mut Vec<K>, other: &[K]) {
+    let mut j = 0;
+    keys.retain(|k| {
+        while j < other.len() && other[j] < *k {
+            j += 1;
+        }
+        j >= other.len() || other[j] != *k
+    });
+}
+
+/// The moves from the start to `goal` in layer `depth`: each step back
+/// finds a successor of the state in the layer before.
+fn trace<P: LayeredProblem>(
+    problem: &P,
+    layers: &[Vec<P::Key>],
+    depth: u32,
+    goal: P::Key,
+) -> Option<Vec<P::Move>> {
+    let mut path = Vec::with_capacity(depth as usize);
+    let mut at = goal;
+    let mut around = Vec::new();
+    for d in (0..depth as usize).rev() {
+        around.clear();
+        problem.successors(&at, &mut around);
+        let parent = *around.iter().find(|k| layers[d].binary_search(k).is_ok())?;
+        path.push(problem.move_between(&parent, &at)?);
+        at = parent;
+    }
+    path.reverse();
+    Some(path)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::solver::bfs::bfs;
+    use crate::solver::problem::wins;
+    use crate::solver::testing::Rng;
+    use crate::solver::{count_reachable, Keyed, Problem};
+
+    /// A random undirected graph on `n` vertices: `edges[v]` its
+    /// neighbours; goal: the vertices in `goals`.
+    struct Graph {
+        edges: Vec<Vec<u32>>,
+        goals: Vec<u32>,
+    }
+
+    impl Graph {
+        fn random(rng: &mut Rng, n: u32) -> Graph {
+            let mut edges = vec![Vec::new(); n as usize];
+            for _ in 0..n + rng.below(n as u64) as u32 {
+                let (a, b) = (rng.below(n as u64) as u32, rng.below(n as u64) as u32);
+                edges[a as usize].push(b);
+                edges[b as usize].push(a);
+            }
+            let goals = (0..1 + rng.below(3))
+                .map(|_| rng.below(n as u64) as u32)
+                .collect();
+            Graph { edges, goals }
+        }
+    }
+
+    impl LayeredProblem for Graph {
+        type Key = u32;
+        type Move = u32;
+        fn successors(&self, key: &u32, out: &mut Vec<u32>) {
+            out.extend(&self.edges[*key as usize]);
+        }
+        fn is_goal(&self, key: &u32) -> bool {
+            self.goals.contains(key)
+        }
+        fn move_between(&self, from: &u32, to: &u32) -> Option<u32> {
+            self.edges[*from as usize].contains(to).then_some(*to)
+        }
+    }
+
+    impl Problem for Graph {
+        type State = u32;
+        type Move = u32;
+        fn moves(&self, s: &u32, out: &mut Vec<u32>) {
+            out.extend(&self.edges[*s as usize]);
+        }
+        fn apply(&self, _: &u32, mv: u32) -> u32 {
+            mv
+        }
+        fn is_goal(&self, s: &u32) -> bool {
+            self.goals.contains(s)
+        }
+    }
+
+    impl Keyed for Graph {
+        type Key = u32;
+        fn key(&self, s: &u32) -> u32 {
+            *s
+        }
+    }
+
+    #[test]
+    fn agrees_with_the_hashed_search_on_random_graphs() {
+        let mut rng = Rng::new(11);
+        let (mut solved, mut unsolvable) = (0, 0);
+        for i in 0..400 {
+            let n = 2 + rng.below(40) as u32;
+            let g = Graph::random(&mut rng, n);
+            let start = rng.below(g.edges.len() as u64) as u32;
+            let plain = bfs(&g, &start, &Budget::unlimited());
+            let ours = layered_bfs(&g, start, &Budget::unlimited());
+            assert_eq!(ours.len(), plain.len(), "graph {i}");
+            assert_eq!(ours.proven_unsolvable, plain.proven_unsolvable, "graph {i}");
+            if let Some(m) = &ours.moves {
+                assert!(ours.proven_optimal && wins(&g, &start, m), "graph {i}");
+                solved += 1;
+            } else {
+                unsolvable += 1;
+            }
+            let r = count_reachable(&g, &start, &Budget::unlimited());
+            assert_eq!(
+                layered_reachable(&g, start, &Budget::unlimited()),
+                r,
+                "graph {i}"
+            );
+        }
+        assert!(solved > 200 && unsolvable > 20, "{solved} {unsolvable}");
+    }
+
+    #[test]
+    fn a_node_limit_stops_it_with_a_bound() {
+        // A path 0 - 1 - ... - 99, the goal at its end.
+        let g = Graph {
+            edges: (0..100u32)
+                .map(|v| {
+                    [v.checked_sub(1), (v < 99).then_some(v + 1)]
+                        .into_iter()
+                        .flatten()
+                        .collect()
+                })
+                .collect(),
+            goals: vec![99],
+        };
+        let o = layered_bfs(&g, 0, &Budget::unlimited().with_node_limit(10));
+        assert_eq!(o.stopped, Some(BudgetExceeded::Nodes));
+        assert!(o.moves.is_none());
+        assert_eq!(o.lower_bound, 11);
+        let o = layered_bfs(&g, 0, &Budget::unlimited());
+        assert_eq!((o.len(), o.nodes), (Some(99), 99));
+    }
+
+    #[test]
+    fn merge_removes_exactly_the_common_keys() {
+        let mut keys = vec![1, 3, 4, 7, 9];
+        retain_absent(&mut keys, &[0, 3, 5, 9, 12]);
+        assert_eq!(keys, vec![1, 4, 7]);
+    }
+}
