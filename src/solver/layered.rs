@@ -28,6 +28,8 @@ use super::outcome::Outcome;
 
 /// States per parallel chunk of a layer.
 const CHUNK: usize = 1 << 12;
+/// States per batch of a layer (see `next_layer`).
+const BATCH: usize = 1 << 22;
 
 /// A problem whose moves are all reversible, over packed keys.
 pub trait LayeredProblem: Sync {
@@ -176,6 +178,9 @@ fn walk<P: LayeredProblem>(
 
 /// The layer after `current`: its successors, sorted, without repeats and
 /// without those in `before` or `current`. `held` is what the layers take.
+/// The layer is expanded in batches, each batch's successors reduced to
+/// its new states before the next batch is expanded, so the raw
+/// successors of only one batch are held at a time.
 fn next_layer<P: LayeredProblem>(
     problem: &P,
     before: &[P::Key],
@@ -183,29 +188,41 @@ fn next_layer<P: LayeredProblem>(
     budget: &Budget,
     held: usize,
 ) -> Result<Vec<P::Key>, BudgetExceeded> {
-    let chunks: Vec<Vec<P::Key>> = current
-        .par_chunks(CHUNK)
-        .map(|chunk| {
-            let mut out = Vec::new();
-            if budget.time_up() {
-                return out;
-            }
-            for key in chunk {
-                problem.successors(key, &mut out);
-            }
-            out.sort_unstable();
-            out.dedup();
-            out
-        })
-        .collect();
-    let generated: usize = chunks.iter().map(|c| c.capacity()).sum();
-    budget.check(held + 2 * generated * size_of::<P::Key>())?;
-    let mut next: Vec<P::Key> = chunks.concat();
-    drop(chunks);
+    let mut parts: Vec<Vec<P::Key>> = Vec::new();
+    let mut kept = 0usize;
+    for batch in current.chunks(BATCH) {
+        let chunks: Vec<Vec<P::Key>> = batch
+            .par_chunks(CHUNK)
+            .map(|chunk| {
+                let mut out = Vec::new();
+                if budget.time_up() {
+                    return out;
+                }
+                for key in chunk {
+                    problem.successors(key, &mut out);
+                }
+                out.sort_unstable();
+                out.dedup();
+                out
+            })
+            .collect();
+        let generated: usize = chunks.iter().map(|c| c.capacity()).sum();
+        budget.check(held + (kept + 2 * generated) * size_of::<P::Key>())?;
+        let mut new = chunks.concat();
+        drop(chunks);
+        new.par_sort_unstable();
+        new.dedup();
+        retain_absent(&mut new, before);
+        retain_absent(&mut new, current);
+        new.shrink_to_fit();
+        kept += new.len();
+        parts.push(new);
+    }
+    budget.check(held + 2 * kept * size_of::<P::Key>())?;
+    let mut next = parts.concat();
+    drop(parts);
     next.par_sort_unstable();
     next.dedup();
-    retain_absent(&mut next, before);
-    retain_absent(&mut next, current);
     Ok(next)
 }
 
