@@ -39,6 +39,64 @@ pub struct CellPattern {
     pub moves_missing: Bits,
     /// The replacement, if the rule changes this cell.
     pub replacement: Option<Replacement>,
+    /// The tests above as single words, only the words that test
+    /// something, the object tests first (see [`CellPattern::seal`]).
+    pub tests: Vec<CellTest>,
+    /// True if a set of `any_present` spans words (not in `tests`).
+    pub wide_any: bool,
+}
+
+/// One word of a cell pattern's tests.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CellTest {
+    /// True for a word of the movements, false for one of the objects.
+    pub moves: bool,
+    /// The word's index in the cell.
+    pub word: usize,
+    /// The bits tested.
+    pub mask: u64,
+    /// What the bits must be.
+    pub kind: TestKind,
+}
+
+/// What a [`CellTest`] asks of its bits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TestKind {
+    /// All set.
+    All,
+    /// At least one set.
+    Any,
+    /// None set.
+    None,
+}
+
+impl CellPattern {
+    /// Fills [`CellPattern::tests`] from the masks: required objects, then
+    /// properties, excluded objects, required and excluded movements.
+    pub fn seal(&mut self) {
+        let mut tests = Vec::new();
+        let mut add = |moves: bool, b: &[u64], kind: TestKind| {
+            for (word, &mask) in b.iter().enumerate() {
+                if mask != 0 {
+                    tests.push(CellTest { moves, word, mask, kind });
+                }
+            }
+        };
+        add(false, &self.present, TestKind::All);
+        let mut wide_any = false;
+        for set in &self.any_present {
+            if set.iter().filter(|w| **w != 0).count() == 1 {
+                add(false, set, TestKind::Any);
+            } else {
+                wide_any = true;
+            }
+        }
+        add(false, &self.missing, TestKind::None);
+        add(true, &self.moves_present, TestKind::All);
+        add(true, &self.moves_missing, TestKind::None);
+        self.tests = tests;
+        self.wide_any = wide_any;
+    }
 }
 
 /// What a rule writes into a matched cell.
@@ -680,7 +738,10 @@ impl Names {
                 }
                 let rcell = r.rhs.get(j).map(|row| &row[k]);
                 match self.cell_masks(r, cell, rcell, &mut discard)? {
-                    Some(p) => row.push(Pattern::Cell(Box::new(p))),
+                    Some(mut p) => {
+                        p.seal();
+                        row.push(Pattern::Cell(Box::new(p)));
+                    }
                     None => return Ok(None),
                 }
             }
@@ -740,6 +801,8 @@ impl Names {
             moves_present: bits::zero(mw),
             moves_missing: bits::zero(mw),
             replacement: None,
+            tests: Vec::new(),
+            wide_any: false,
         };
         let mut layers_l: Vec<Option<&str>> = vec![None; self.layers];
         let mut object_layers_l = bits::zero(mw);

@@ -8,7 +8,7 @@
 use std::borrow::Cow;
 
 use super::bits::{self, Bits};
-use super::compile::{CellPattern, Game, Pattern, Rule};
+use super::compile::{CellPattern, Game, Pattern, Rule, TestKind};
 use super::rng::Rng;
 
 /// A level's cells while a turn is played.
@@ -263,13 +263,23 @@ pub struct RowMatch {
 }
 
 fn cell_matches(p: &CellPattern, b: &Board, i: usize) -> bool {
-    let cell = b.cell(i);
-    let moves = b.moves(i);
-    bits::subset(&p.present, cell)
-        && !bits::meets(&p.missing, cell)
-        && bits::subset(&p.moves_present, moves)
-        && !bits::meets(&p.moves_missing, moves)
-        && p.any_present.iter().all(|m| bits::meets(m, cell))
+    let (o, m) = (i * b.ow, i * b.mw);
+    for t in &p.tests {
+        let v = if t.moves {
+            b.movements[m + t.word]
+        } else {
+            b.objects[o + t.word]
+        } & t.mask;
+        let ok = match t.kind {
+            TestKind::All => v == t.mask,
+            TestKind::Any => v != 0,
+            TestKind::None => v == 0,
+        };
+        if !ok {
+            return false;
+        }
+    }
+    !p.wide_any || p.any_present.iter().all(|m| bits::meets(m, b.cell(i)))
 }
 
 /// True if `row` matches from `start` with the given ellipsis gaps.
