@@ -96,6 +96,9 @@ impl CellPattern {
         add(true, &self.moves_missing, TestKind::None);
         self.tests = tests;
         self.wide_any = wide_any;
+        if let Some(r) = &mut self.replacement {
+            r.random = !bits::is_zero(&r.random_entity) || !bits::is_zero(&r.random_dir);
+        }
     }
 }
 
@@ -116,6 +119,8 @@ pub struct Replacement {
     pub random_entity: Bits,
     /// Layers that get a random direction.
     pub random_dir: Bits,
+    /// True if `random_entity` or `random_dir` is not empty.
+    pub random: bool,
 }
 
 /// A cell of a pattern row: a cell or an ellipsis.
@@ -158,6 +163,27 @@ pub struct Group {
     pub rules: Vec<Rule>,
     /// Apply one match chosen at random instead.
     pub random: bool,
+    /// Per rule, the objects then the movements its rows need somewhere
+    /// on the board (the union of its row masks), rule after rule in one
+    /// vector so that skipping absent rules stays in cache.
+    pub needs: Vec<u64>,
+}
+
+impl Group {
+    /// The needs of every rule, one after the other.
+    fn needs_of(rules: &[Rule]) -> Vec<u64> {
+        let mut out = Vec::new();
+        for r in rules {
+            let (ow, mw) = r.row_masks.first().map_or((0, 0), |(o, m)| (o.len(), m.len()));
+            let at = out.len();
+            out.resize(at + ow + mw, 0);
+            for (o, m) in &r.row_masks {
+                bits::or(&mut out[at..at + ow], o);
+                bits::or(&mut out[at + ow..at + ow + mw], m);
+            }
+        }
+        out
+    }
 }
 
 /// A win condition.
@@ -272,6 +298,7 @@ pub fn compile(text: &str) -> Result<Game, PsError> {
             }
             out.push(Group {
                 random: random_groups.contains(&number) && kept.iter().all(|r| r.group == number),
+                needs: Group::needs_of(&kept),
                 rules: kept,
             });
         }
@@ -846,6 +873,7 @@ impl Names {
             layer_mask: bits::zero(mw),
             random_entity: bits::zero(ow),
             random_dir: bits::zero(mw),
+            random: false,
         };
         let mut layers_r: Vec<Option<&str>> = vec![None; self.layers];
         let mut layers_rand: Vec<Option<&str>> = vec![None; self.layers];

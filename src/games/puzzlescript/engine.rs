@@ -411,10 +411,16 @@ impl<'g> Engine<'g> {
             let mut changed = false;
             let mut loops = 0;
             let mut made = true;
+            let stride = self.board.ow + self.board.mw;
+            let needs = (group.needs.len() == group.rules.len() * stride).then_some(&group.needs);
             while made && loops < 200 {
                 loops += 1;
                 made = false;
-                for rule in &group.rules {
+                for (r, rule) in group.rules.iter().enumerate() {
+                    let absent = needs.is_some_and(|n| !self.board.may_hold(&n[r * stride..(r + 1) * stride]));
+                    if absent {
+                        continue;
+                    }
                     find_matches(rule, &self.board, &mut m);
                     if m.is_empty() {
                         continue;

@@ -181,6 +181,13 @@ impl Board {
         }
     }
 
+    /// True if the board may hold `needs`: objects (`ow` words) then
+    /// movements (`mw` words), each somewhere.
+    pub fn may_hold(&self, needs: &[u64]) -> bool {
+        let (objects, moves) = needs.split_at(self.ow);
+        bits::subset(objects, &self.all_objects) && bits::subset(moves, &self.all_moves)
+    }
+
     /// Number of cells.
     pub fn cells(&self) -> usize {
         self.width * self.height
@@ -580,7 +587,7 @@ fn replace(
     let mut clear = Cow::Borrowed(&r.clear[..]);
     let mut moves_set = Cow::Borrowed(&r.moves_set[..]);
     let mut moves_clear = Cow::Borrowed(&r.moves_clear[..]);
-    if !bits::is_zero(&r.random_entity) {
+    if r.random && !bits::is_zero(&r.random_entity) {
         let choices: Vec<usize> = bits::ones(&r.random_entity).collect();
         let pick = choices[rng.below(choices.len())];
         bits::set(set.to_mut(), pick);
@@ -588,7 +595,7 @@ fn replace(
         bits::or(clear.to_mut(), &game.layer_masks[layer]);
         bits::or_field(moves_clear.to_mut(), layer, 0x1f);
     }
-    if !bits::is_zero(&r.random_dir) {
+    if r.random && !bits::is_zero(&r.random_dir) {
         for layer in 0..game.layers {
             if bits::field(&r.random_dir, layer) & 1 == 1 {
                 let dir = rng.below(4);
