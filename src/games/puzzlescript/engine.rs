@@ -330,8 +330,11 @@ impl<'g> Engine<'g> {
         self.queue.clear();
         let mut start_objects = std::mem::take(&mut self.scratch.start_objects);
         let mut start_moves = std::mem::take(&mut self.scratch.start_moves);
-        start_objects.clone_from(&self.board.objects);
-        start_moves.clone_from(&self.board.movements);
+        if self.game.rigid {
+            // Only a failed rigid group plays the rules again from here.
+            start_objects.clone_from(&self.board.objects);
+            start_moves.clone_from(&self.board.movements);
+        }
         let mut i = 0;
         loop {
             i += 1;
@@ -495,6 +498,10 @@ impl<'g> Engine<'g> {
     /// Moves what the movements say, until nothing more moves; true if a
     /// rigid group failed and the turn must be played again without it.
     fn resolve_movements(&mut self, banned: &mut [bool]) -> bool {
+        if !self.board.may_move() {
+            self.board.clear_movements();
+            return false;
+        }
         let mut moved = true;
         while moved {
             moved = false;

@@ -75,6 +75,29 @@ impl Board {
         bits::words_for(self.cells())
     }
 
+    /// True if the board is large enough for rows to be anchored on the
+    /// occupancy (a smaller one is scanned: building it would cost more).
+    fn anchored(&self) -> bool {
+        self.cells() >= ANCHOR_MIN_CELLS
+    }
+
+    /// Rebuilds the occupancy from the cells.
+    fn rebuild_occupancy(&mut self) {
+        let (ow, cw) = (self.ow, self.occupancy_words());
+        self.occupancy.fill(0);
+        for (i, cell) in self.objects.chunks_exact(ow).enumerate() {
+            let bit = 1u64 << (i % 64);
+            for (w, &word) in cell.iter().enumerate() {
+                let mut o = word;
+                while o != 0 {
+                    let id = w * 64 + o.trailing_zeros() as usize;
+                    o &= o - 1;
+                    self.occupancy[id * cw + i / 64] |= bit;
+                }
+            }
+        }
+    }
+
     /// Marks cell `i`'s objects in the occupancy.
     fn occupy(&mut self, i: usize) {
         let (ow, cw) = (self.ow, self.occupancy_words());
@@ -116,9 +139,8 @@ impl Board {
     /// Recomputes the row and column masks and the occupancy from the
     /// cells.
     pub fn recompute_masks(&mut self) {
-        self.occupancy.fill(0);
-        for i in 0..self.cells() {
-            self.occupy(i);
+        if self.anchored() {
+            self.rebuild_occupancy();
         }
         self.row_objects.fill(0);
         self.col_objects.fill(0);
@@ -151,7 +173,9 @@ impl Board {
     /// Adds cell `i`'s objects and movements to its row and column masks
     /// and its objects to the occupancy.
     pub fn note(&mut self, i: usize) {
-        self.occupy(i);
+        if self.anchored() {
+            self.occupy(i);
+        }
         let (ow, mw, h) = (self.ow, self.mw, self.height);
         let (x, y) = (i / h, i % h);
         for w in 0..ow {
@@ -186,6 +210,11 @@ impl Board {
     pub fn may_hold(&self, needs: &[u64]) -> bool {
         let (objects, moves) = needs.split_at(self.ow);
         bits::subset(objects, &self.all_objects) && bits::subset(moves, &self.all_moves)
+    }
+
+    /// False if no cell can have a movement (the masks say none).
+    pub fn may_move(&self) -> bool {
+        !bits::is_zero(&self.all_moves)
     }
 
     /// Number of cells.
@@ -401,7 +430,7 @@ pub fn row_matches(
             }
         }
     };
-    if let Some((offset, id)) = anchor(first, b) {
+    if let Some((offset, id)) = b.anchored().then(|| anchor(first, b)).flatten() {
         let (dx, dy) = match dir {
             1 => (0, -1),
             2 => (0, 1),
@@ -443,6 +472,9 @@ pub fn row_matches(
         }
     }
 }
+
+/// The smallest board whose rows are anchored on the occupancy.
+const ANCHOR_MIN_CELLS: usize = 128;
 
 /// The rarest object the first segment of a row needs, as its offset in
 /// the row and its id, when it is rare enough that visiting only the
