@@ -78,7 +78,12 @@ impl CellPattern {
         let mut add = |moves: bool, b: &[u64], kind: TestKind| {
             for (word, &mask) in b.iter().enumerate() {
                 if mask != 0 {
-                    tests.push(CellTest { moves, word, mask, kind });
+                    tests.push(CellTest {
+                        moves,
+                        word,
+                        mask,
+                        kind,
+                    });
                 }
             }
         };
@@ -174,7 +179,10 @@ impl Group {
     fn needs_of(rules: &[Rule]) -> Vec<u64> {
         let mut out = Vec::new();
         for r in rules {
-            let (ow, mw) = r.row_masks.first().map_or((0, 0), |(o, m)| (o.len(), m.len()));
+            let (ow, mw) = r
+                .row_masks
+                .first()
+                .map_or((0, 0), |(o, m)| (o.len(), m.len()));
             let at = out.len();
             out.resize(at + ow + mw, 0);
             for (o, m) in &r.row_masks {

@@ -204,7 +204,8 @@ impl<'g> Engine<'g> {
 
     fn pop_backup(&mut self) {
         let n = self.board.objects.len();
-        self.backups.truncate(self.backups.len().saturating_sub(n.max(1)));
+        self.backups
+            .truncate(self.backups.len().saturating_sub(n.max(1)));
     }
 
     /// The text of the last `message` command a turn played (empty if
@@ -420,7 +421,8 @@ impl<'g> Engine<'g> {
                 loops += 1;
                 made = false;
                 for (r, rule) in group.rules.iter().enumerate() {
-                    let absent = needs.is_some_and(|n| !self.board.may_hold(&n[r * stride..(r + 1) * stride]));
+                    let absent = needs
+                        .is_some_and(|n| !self.board.may_hold(&n[r * stride..(r + 1) * stride]));
                     if absent {
                         continue;
                     }
@@ -518,9 +520,8 @@ impl<'g> Engine<'g> {
             let applied = &self.board.rigid_applied[i * mw..(i + 1) * mw];
             if !bits::is_zero(applied) {
                 let moves = self.board.moves(i);
-                let failed = (0..self.game.layers).find(|&l| {
-                    bits::field(moves, l) & bits::field(applied, l) != 0
-                });
+                let failed = (0..self.game.layers)
+                    .find(|&l| bits::field(moves, l) & bits::field(applied, l) != 0);
                 if let Some(layer) = failed {
                     let index = bits::field(&self.board.rigid_group[i * mw..(i + 1) * mw], layer);
                     if index > 0 {

@@ -403,7 +403,10 @@ pub fn row_matches(
         }
         let start = i as usize;
         if ellipses == 0 {
-            out.push(RowMatch { start, gaps: [0, 0] });
+            out.push(RowMatch {
+                start,
+                gaps: [0, 0],
+            });
             return;
         }
         let kmax = match dir {
@@ -419,13 +422,19 @@ pub fn row_matches(
                 continue;
             }
             if ellipses == 1 {
-                out.push(RowMatch { start, gaps: [k1, 0] });
+                out.push(RowMatch {
+                    start,
+                    gaps: [k1, 0],
+                });
                 continue;
             }
             let third_at = at + d * second.len() as isize;
             for k2 in 0..(kmax as usize - k1) {
                 if segment_matches(third, b, third_at + d * k2 as isize, d) {
-                    out.push(RowMatch { start, gaps: [k1, k2] });
+                    out.push(RowMatch {
+                        start,
+                        gaps: [k1, k2],
+                    });
                 }
             }
         }
@@ -448,7 +457,8 @@ pub fn row_matches(
             // The reference scans rows (y) outermost for horizontal rules;
             // the occupancy is in column order. Matches are unique by
             // start and gaps, so an unstable sort gives the same order.
-            out[before..].sort_unstable_by_key(|m| (m.start % b.height, m.start / b.height, m.gaps));
+            out[before..]
+                .sort_unstable_by_key(|m| (m.start % b.height, m.start / b.height, m.gaps));
         }
         return;
     }
