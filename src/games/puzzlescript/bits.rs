@@ -78,9 +78,12 @@ pub fn clear_field(b: &mut [u64], layer: usize) {
 /// The indices of the set bits, ascending.
 pub fn ones(b: &[u64]) -> impl Iterator<Item = usize> + '_ {
     b.iter().enumerate().flat_map(|(w, &x)| {
-        (0..64)
-            .filter(move |i| x >> i & 1 == 1)
-            .map(move |i| w * 64 + i)
+        let mut x = x;
+        std::iter::from_fn(move || {
+            let i = x.trailing_zeros() as usize;
+            x &= x.wrapping_sub(1);
+            (i < 64).then_some(w * 64 + i)
+        })
     })
 }
 

@@ -39,6 +39,72 @@ pub struct CellPattern {
     pub moves_missing: Bits,
     /// The replacement, if the rule changes this cell.
     pub replacement: Option<Replacement>,
+    /// The tests above as single words, only the words that test
+    /// something, the object tests first (see [`CellPattern::seal`]).
+    pub tests: Vec<CellTest>,
+    /// True if a set of `any_present` spans words (not in `tests`).
+    pub wide_any: bool,
+}
+
+/// One word of a cell pattern's tests.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CellTest {
+    /// True for a word of the movements, false for one of the objects.
+    pub moves: bool,
+    /// The word's index in the cell.
+    pub word: usize,
+    /// The bits tested.
+    pub mask: u64,
+    /// What the bits must be.
+    pub kind: TestKind,
+}
+
+/// What a [`CellTest`] asks of its bits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TestKind {
+    /// All set.
+    All,
+    /// At least one set.
+    Any,
+    /// None set.
+    None,
+}
+
+impl CellPattern {
+    /// Fills [`CellPattern::tests`] from the masks: required objects, then
+    /// properties, excluded objects, required and excluded movements.
+    pub fn seal(&mut self) {
+        let mut tests = Vec::new();
+        let mut add = |moves: bool, b: &[u64], kind: TestKind| {
+            for (word, &mask) in b.iter().enumerate() {
+                if mask != 0 {
+                    tests.push(CellTest {
+                        moves,
+                        word,
+                        mask,
+                        kind,
+                    });
+                }
+            }
+        };
+        add(false, &self.present, TestKind::All);
+        let mut wide_any = false;
+        for set in &self.any_present {
+            if set.iter().filter(|w| **w != 0).count() == 1 {
+                add(false, set, TestKind::Any);
+            } else {
+                wide_any = true;
+            }
+        }
+        add(false, &self.missing, TestKind::None);
+        add(true, &self.moves_present, TestKind::All);
+        add(true, &self.moves_missing, TestKind::None);
+        self.tests = tests;
+        self.wide_any = wide_any;
+        if let Some(r) = &mut self.replacement {
+            r.random = !bits::is_zero(&r.random_entity) || !bits::is_zero(&r.random_dir);
+        }
+    }
 }
 
 /// What a rule writes into a matched cell.
@@ -58,6 +124,8 @@ pub struct Replacement {
     pub random_entity: Bits,
     /// Layers that get a random direction.
     pub random_dir: Bits,
+    /// True if `random_entity` or `random_dir` is not empty.
+    pub random: bool,
 }
 
 /// A cell of a pattern row: a cell or an ellipsis.
@@ -100,6 +168,30 @@ pub struct Group {
     pub rules: Vec<Rule>,
     /// Apply one match chosen at random instead.
     pub random: bool,
+    /// Per rule, the objects then the movements its rows need somewhere
+    /// on the board (the union of its row masks), rule after rule in one
+    /// vector so that skipping absent rules stays in cache.
+    pub needs: Vec<u64>,
+}
+
+impl Group {
+    /// The needs of every rule, one after the other.
+    fn needs_of(rules: &[Rule]) -> Vec<u64> {
+        let mut out = Vec::new();
+        for r in rules {
+            let (ow, mw) = r
+                .row_masks
+                .first()
+                .map_or((0, 0), |(o, m)| (o.len(), m.len()));
+            let at = out.len();
+            out.resize(at + ow + mw, 0);
+            for (o, m) in &r.row_masks {
+                bits::or(&mut out[at..at + ow], o);
+                bits::or(&mut out[at + ow..at + ow + mw], m);
+            }
+        }
+        out
+    }
 }
 
 /// A win condition.
@@ -214,6 +306,7 @@ pub fn compile(text: &str) -> Result<Game, PsError> {
             }
             out.push(Group {
                 random: random_groups.contains(&number) && kept.iter().all(|r| r.group == number),
+                needs: Group::needs_of(&kept),
                 rules: kept,
             });
         }
@@ -680,7 +773,10 @@ impl Names {
                 }
                 let rcell = r.rhs.get(j).map(|row| &row[k]);
                 match self.cell_masks(r, cell, rcell, &mut discard)? {
-                    Some(p) => row.push(Pattern::Cell(Box::new(p))),
+                    Some(mut p) => {
+                        p.seal();
+                        row.push(Pattern::Cell(Box::new(p)));
+                    }
                     None => return Ok(None),
                 }
             }
@@ -740,6 +836,8 @@ impl Names {
             moves_present: bits::zero(mw),
             moves_missing: bits::zero(mw),
             replacement: None,
+            tests: Vec::new(),
+            wide_any: false,
         };
         let mut layers_l: Vec<Option<&str>> = vec![None; self.layers];
         let mut object_layers_l = bits::zero(mw);
@@ -783,6 +881,7 @@ impl Names {
             layer_mask: bits::zero(mw),
             random_entity: bits::zero(ow),
             random_dir: bits::zero(mw),
+            random: false,
         };
         let mut layers_r: Vec<Option<&str>> = vec![None; self.layers];
         let mut layers_rand: Vec<Option<&str>> = vec![None; self.layers];

@@ -7,7 +7,7 @@
 
 use super::bits;
 use super::compile::{Game, Group, Level};
-use super::matching::{apply_at, find_matches, tuples, Board, RowMatch};
+use super::matching::{apply_at, find_matches, Board, Matches, RowMatch};
 use super::rng::Rng;
 
 /// An input of a turn.
@@ -71,7 +71,8 @@ pub struct Engine<'g> {
     /// Index of the current level (messages count).
     pub level_index: usize,
     rng: Rng,
-    backups: Vec<Vec<u64>>,
+    /// Undo states, each a copy of the board's objects, one after the other.
+    backups: Vec<u64>,
     restart_target: Vec<u64>,
     /// An `again` turn is due.
     pub againing: bool,
@@ -85,6 +86,21 @@ pub struct Engine<'g> {
     queue: Vec<String>,
     message: String,
     restarting: bool,
+    scratch: Scratch,
+}
+
+/// Buffers a turn reuses from turn to turn, so that it allocates nothing
+/// once they have grown. A turn takes each out while it uses it (a turn
+/// may play another inside it: `again` dry runs, restarts).
+#[derive(Debug, Clone, Default)]
+struct Scratch {
+    bak: Vec<u64>,
+    start_objects: Vec<u64>,
+    start_moves: Vec<u64>,
+    banned: Vec<bool>,
+    positions: Vec<usize>,
+    matches: Matches,
+    tuple: Vec<RowMatch>,
 }
 
 impl<'g> Engine<'g> {
@@ -106,6 +122,7 @@ impl<'g> Engine<'g> {
             queue: Vec::new(),
             message: String::new(),
             restarting: false,
+            scratch: Scratch::default(),
         };
         e.load(index, seed);
         Some(e)
@@ -169,12 +186,26 @@ impl<'g> Engine<'g> {
         self.restore(objects);
     }
 
+    /// Puts `objects` back with no movement. The line masks are left as
+    /// they are: only rules read them, and every turn recomputes them
+    /// before its rules.
     fn restore(&mut self, objects: &[u64]) {
         self.board.objects.copy_from_slice(objects);
         self.board.clear_movements();
-        self.board.recompute_masks();
         self.againing = false;
         self.queue.clear();
+    }
+
+    /// The last undo state, if any.
+    fn last_backup(&self) -> Option<&[u64]> {
+        let n = self.board.objects.len();
+        (n > 0 && self.backups.len() >= n).then(|| &self.backups[self.backups.len() - n..])
+    }
+
+    fn pop_backup(&mut self) {
+        let n = self.board.objects.len();
+        self.backups
+            .truncate(self.backups.len().saturating_sub(n.max(1)));
     }
 
     /// The text of the last `message` command a turn played (empty if
@@ -193,15 +224,16 @@ impl<'g> Engine<'g> {
         if self.game.flag("noundo") {
             return;
         }
-        while self
-            .backups
-            .last()
-            .is_some_and(|b| *b == self.board.objects)
-        {
-            self.backups.pop();
+        while self.last_backup() == Some(&self.board.objects[..]) {
+            self.pop_backup();
         }
-        if let Some(b) = self.backups.pop() {
+        if self.last_backup().is_some() {
+            let mut b = std::mem::take(&mut self.scratch.bak);
+            b.clear();
+            b.extend_from_slice(self.last_backup().unwrap_or_default());
+            self.pop_backup();
             self.restore(&b);
+            self.scratch.bak = b;
         }
     }
 
@@ -213,7 +245,7 @@ impl<'g> Engine<'g> {
         if self.againing {
             self.undo();
         }
-        self.backups.push(self.board.objects.clone());
+        self.backups.extend_from_slice(&self.board.objects);
         self.do_restart();
     }
 
@@ -249,47 +281,61 @@ impl<'g> Engine<'g> {
         changed
     }
 
-    fn player_positions(&self) -> Vec<usize> {
+    /// The cells of the player into `out`.
+    fn player_positions(&self, out: &mut Vec<usize>) {
         let (all, mask) = &self.game.player;
-        (0..self.board.cells())
-            .filter(|&i| {
-                let c = self.board.cell(i);
-                if *all {
-                    bits::subset(mask, c)
-                } else {
-                    bits::meets(mask, c)
-                }
-            })
-            .collect()
+        out.clear();
+        out.extend((0..self.board.cells()).filter(|&i| {
+            let c = self.board.cell(i);
+            if *all {
+                bits::subset(mask, c)
+            } else {
+                bits::meets(mask, c)
+            }
+        }));
     }
 
-    fn start_movement(&mut self, dir: u64) -> Vec<usize> {
-        let positions = self.player_positions();
-        let mw = self.board.mw;
-        for &i in &positions {
-            let cell = self.board.cell(i).to_vec();
-            for id in bits::ones(&cell) {
-                if id < self.game.objects.len() && bits::get(&self.game.player.1, id) {
-                    let layer = self.game.objects[id].layer;
-                    bits::or_field(&mut self.board.movements[i * mw..(i + 1) * mw], layer, dir);
+    /// Sets the player's movement `dir` on the cells `positions`.
+    fn start_movement(&mut self, dir: u64, positions: &[usize]) {
+        let (ow, mw) = (self.board.ow, self.board.mw);
+        let player = &self.game.player.1;
+        for &i in positions {
+            for w in 0..ow {
+                let mut word = self.board.objects[i * ow + w] & player[w];
+                while word != 0 {
+                    let id = w * 64 + word.trailing_zeros() as usize;
+                    word &= word - 1;
+                    if id < self.game.objects.len() {
+                        let layer = self.game.objects[id].layer;
+                        bits::or_field(&mut self.board.movements[i * mw..(i + 1) * mw], layer, dir);
+                    }
                 }
             }
         }
-        positions
     }
 
     fn process(&mut self, input: Option<Input>, dont_do_win: bool, dont_modify: bool) -> bool {
         self.againing = false;
-        let bak = self.board.objects.clone();
-        let positions = match input {
-            Some(i) => self.start_movement(i.mask()),
-            None => Vec::new(),
-        };
+        let mut bak = std::mem::take(&mut self.scratch.bak);
+        bak.clone_from(&self.board.objects);
+        let mut positions = std::mem::take(&mut self.scratch.positions);
+        positions.clear();
+        if let Some(i) = input {
+            self.player_positions(&mut positions);
+            self.start_movement(i.mask(), &positions);
+        }
         self.board.recompute_masks();
-        let mut banned = vec![false; self.game.rules.len()];
+        let mut banned = std::mem::take(&mut self.scratch.banned);
+        banned.clear();
+        banned.resize(self.game.rules.len(), false);
         self.queue.clear();
-        let start_objects = self.board.objects.clone();
-        let start_moves = self.board.movements.clone();
+        let mut start_objects = std::mem::take(&mut self.scratch.start_objects);
+        let mut start_moves = std::mem::take(&mut self.scratch.start_moves);
+        if self.game.rigid {
+            // Only a failed rigid group plays the rules again from here.
+            start_objects.clone_from(&self.board.objects);
+            start_moves.clone_from(&self.board.movements);
+        }
         let mut i = 0;
         loop {
             i += 1;
@@ -310,18 +356,25 @@ impl<'g> Engine<'g> {
             }
             break;
         }
-        if !positions.is_empty() && self.game.flag("require_player_movement") {
-            let moved = positions
+        self.scratch.start_objects = start_objects;
+        self.scratch.start_moves = start_moves;
+        self.scratch.banned = banned;
+        let unmoved = !positions.is_empty()
+            && self.game.flag("require_player_movement")
+            && positions
                 .iter()
-                .any(|&p| !bits::meets(&self.game.player.1, self.board.cell(p)));
-            if !moved {
-                self.restore(&bak);
-                self.message.clear();
-                self.text_mode = false;
-                return false;
-            }
-        }
-        self.commands(&bak, dont_modify, dont_do_win, input.is_some())
+                .all(|&p| bits::meets(&self.game.player.1, self.board.cell(p)));
+        self.scratch.positions = positions;
+        let changed = if unmoved {
+            self.restore(&bak);
+            self.message.clear();
+            self.text_mode = false;
+            false
+        } else {
+            self.commands(&bak, dont_modify, dont_do_win, input.is_some())
+        };
+        self.scratch.bak = bak;
+        changed
     }
 
     fn apply_rules(
@@ -354,46 +407,70 @@ impl<'g> Engine<'g> {
 
     fn apply_group(&mut self, group: &Group) -> bool {
         let game = self.game;
-        if group.random {
-            let mut all: Vec<(usize, Vec<RowMatch>)> = Vec::new();
-            for (r, rule) in group.rules.iter().enumerate() {
-                let m = find_matches(rule, &self.board);
-                if !m.is_empty() {
-                    all.extend(tuples(&m).into_iter().map(|t| (r, t)));
-                }
-            }
-            if all.is_empty() {
-                return false;
-            }
-            let (r, t) = &all[self.rng.below(all.len())];
-            let rule = &group.rules[*r];
-            let modified = apply_at(game, rule, t, false, &mut self.board, &mut self.rng);
-            self.queue_commands(rule);
-            return modified;
-        }
-        let mut changed = false;
-        let mut loops = 0;
-        let mut made = true;
-        while made && loops < 200 {
-            loops += 1;
-            made = false;
-            for rule in &group.rules {
-                let m = find_matches(rule, &self.board);
-                if m.is_empty() {
-                    continue;
-                }
-                let mut result = false;
-                if rule.has_replacements {
-                    for (k, t) in tuples(&m).iter().enumerate() {
-                        result |= apply_at(game, rule, t, k > 0, &mut self.board, &mut self.rng);
+        let mut m = std::mem::take(&mut self.scratch.matches);
+        let mut t = std::mem::take(&mut self.scratch.tuple);
+        let changed = if group.random {
+            self.apply_random_group(group, &mut m)
+        } else {
+            let mut changed = false;
+            let mut loops = 0;
+            let mut made = true;
+            let stride = self.board.ow + self.board.mw;
+            let needs = (group.needs.len() == group.rules.len() * stride).then_some(&group.needs);
+            while made && loops < 200 {
+                loops += 1;
+                made = false;
+                for (r, rule) in group.rules.iter().enumerate() {
+                    let absent = needs
+                        .is_some_and(|n| !self.board.may_hold(&n[r * stride..(r + 1) * stride]));
+                    if absent {
+                        continue;
                     }
+                    find_matches(rule, &self.board, &mut m);
+                    if m.is_empty() {
+                        continue;
+                    }
+                    let mut result = false;
+                    if rule.has_replacements {
+                        for k in 0..m.combinations() {
+                            m.combination(k, &mut t);
+                            result |=
+                                apply_at(game, rule, &t, k > 0, &mut self.board, &mut self.rng);
+                        }
+                    }
+                    self.queue_commands(rule);
+                    made |= result;
                 }
-                self.queue_commands(rule);
-                made |= result;
+                changed |= made;
             }
-            changed |= made;
-        }
+            changed
+        };
+        self.scratch.matches = m;
+        self.scratch.tuple = t;
         changed
+    }
+
+    /// A random group: one match of all its rules' matches, chosen by the
+    /// seeded generator, is applied.
+    fn apply_random_group(&mut self, group: &Group, m: &mut Matches) -> bool {
+        let game = self.game;
+        let mut all: Vec<(usize, Vec<RowMatch>)> = Vec::new();
+        for (r, rule) in group.rules.iter().enumerate() {
+            find_matches(rule, &self.board, m);
+            for k in 0..if m.is_empty() { 0 } else { m.combinations() } {
+                let mut t = Vec::new();
+                m.combination(k, &mut t);
+                all.push((r, t));
+            }
+        }
+        if all.is_empty() {
+            return false;
+        }
+        let (r, t) = &all[self.rng.below(all.len())];
+        let rule = &group.rules[*r];
+        let modified = apply_at(game, rule, t, false, &mut self.board, &mut self.rng);
+        self.queue_commands(rule);
+        modified
     }
 
     fn queue_commands(&mut self, rule: &super::compile::Rule) {
@@ -423,6 +500,10 @@ impl<'g> Engine<'g> {
     /// Moves what the movements say, until nothing more moves; true if a
     /// rigid group failed and the turn must be played again without it.
     fn resolve_movements(&mut self, banned: &mut [bool]) -> bool {
+        if !self.board.may_move() {
+            self.board.clear_movements();
+            return false;
+        }
         let mut moved = true;
         while moved {
             moved = false;
@@ -436,13 +517,12 @@ impl<'g> Engine<'g> {
             if !self.game.rigid || bits::is_zero(self.board.moves(i)) {
                 continue;
             }
-            let mut moves = self.board.moves(i).to_vec();
             let applied = &self.board.rigid_applied[i * mw..(i + 1) * mw];
             if !bits::is_zero(applied) {
-                for (m, a) in moves.iter_mut().zip(applied) {
-                    *m &= a;
-                }
-                if let Some(layer) = (0..self.game.layers).find(|&l| bits::field(&moves, l) != 0) {
+                let moves = self.board.moves(i);
+                let failed = (0..self.game.layers)
+                    .find(|&l| bits::field(moves, l) & bits::field(applied, l) != 0);
+                if let Some(layer) = failed {
                     let index = bits::field(&self.board.rigid_group[i * mw..(i + 1) * mw], layer);
                     if index > 0 {
                         let group = self.game.group_of_rigid_index[index as usize - 1];
@@ -463,16 +543,14 @@ impl<'g> Engine<'g> {
         if bits::is_zero(self.board.moves(i)) {
             return false;
         }
-        let mut moves = self.board.moves(i).to_vec();
         let mut moved = false;
         for layer in 0..self.game.layers {
-            let m = bits::field(&moves, layer);
+            let m = bits::field(self.board.moves(i), layer);
             if m != 0 && self.reposition_on_layer(i, layer, m) {
-                bits::clear_field(&mut moves, layer);
+                bits::clear_field(&mut self.board.movements[i * mw..(i + 1) * mw], layer);
                 moved = true;
             }
         }
-        self.board.movements[i * mw..(i + 1) * mw].copy_from_slice(&moves);
         moved
     }
 
@@ -523,7 +601,7 @@ impl<'g> Engine<'g> {
             return left;
         }
         if self.queue.iter().any(|c| c == "restart") {
-            self.backups.push(bak.to_vec());
+            self.backups.extend_from_slice(bak);
             if !dont_modify {
                 self.do_restart();
             }
@@ -535,7 +613,7 @@ impl<'g> Engine<'g> {
                 return true;
             }
             if had_input {
-                self.backups.push(bak.to_vec());
+                self.backups.extend_from_slice(bak);
             }
         }
         if dont_modify && self.queue.iter().any(|c| c == "win" || c == "restart") {

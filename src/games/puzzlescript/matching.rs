@@ -8,7 +8,7 @@
 use std::borrow::Cow;
 
 use super::bits::{self, Bits};
-use super::compile::{CellPattern, Game, Pattern, Rule};
+use super::compile::{CellPattern, Game, Pattern, Rule, TestKind};
 use super::rng::Rng;
 
 /// A level's cells while a turn is played.
@@ -42,6 +42,9 @@ pub struct Board {
     all_objects: Vec<u64>,
     /// Movements that may be anywhere on the board.
     all_moves: Vec<u64>,
+    /// Per object id, the cells that may hold it (a superset, like the line
+    /// masks): bit `i` of words `[id*cw, (id+1)*cw)`, `cw` words a board.
+    occupancy: Vec<u64>,
 }
 
 impl Board {
@@ -63,7 +66,55 @@ impl Board {
             col_moves: vec![0; width * mw],
             all_objects: vec![0; ow],
             all_moves: vec![0; mw],
+            occupancy: vec![0; ow * 64 * bits::words_for(n)],
         }
+    }
+
+    /// Words of one object's occupancy (one bit a cell).
+    fn occupancy_words(&self) -> usize {
+        bits::words_for(self.cells())
+    }
+
+    /// True if the board is large enough for rows to be anchored on the
+    /// occupancy (a smaller one is scanned: building it would cost more).
+    fn anchored(&self) -> bool {
+        self.cells() >= ANCHOR_MIN_CELLS
+    }
+
+    /// Rebuilds the occupancy from the cells.
+    fn rebuild_occupancy(&mut self) {
+        let (ow, cw) = (self.ow, self.occupancy_words());
+        self.occupancy.fill(0);
+        for (i, cell) in self.objects.chunks_exact(ow).enumerate() {
+            let bit = 1u64 << (i % 64);
+            for (w, &word) in cell.iter().enumerate() {
+                let mut o = word;
+                while o != 0 {
+                    let id = w * 64 + o.trailing_zeros() as usize;
+                    o &= o - 1;
+                    self.occupancy[id * cw + i / 64] |= bit;
+                }
+            }
+        }
+    }
+
+    /// Marks cell `i`'s objects in the occupancy.
+    fn occupy(&mut self, i: usize) {
+        let (ow, cw) = (self.ow, self.occupancy_words());
+        for w in 0..ow {
+            let mut o = self.objects[i * ow + w];
+            while o != 0 {
+                let id = w * 64 + o.trailing_zeros() as usize;
+                o &= o - 1;
+                bits::set(&mut self.occupancy[id * cw..(id + 1) * cw], i);
+            }
+        }
+    }
+
+    /// The cells that may hold object `id`.
+    fn occupied(&self, id: usize) -> &[u64] {
+        let cw = self.occupancy_words();
+        &self.occupancy[id * cw..(id + 1) * cw]
     }
 
     /// Makes this board the same as `other`, reusing its buffers.
@@ -82,10 +133,15 @@ impl Board {
         self.col_moves.clone_from(&other.col_moves);
         self.all_objects.clone_from(&other.all_objects);
         self.all_moves.clone_from(&other.all_moves);
+        self.occupancy.clone_from(&other.occupancy);
     }
 
-    /// Recomputes the row and column masks from the cells.
+    /// Recomputes the row and column masks and the occupancy from the
+    /// cells.
     pub fn recompute_masks(&mut self) {
+        if self.anchored() {
+            self.rebuild_occupancy();
+        }
         self.row_objects.fill(0);
         self.col_objects.fill(0);
         self.row_moves.fill(0);
@@ -114,8 +170,12 @@ impl Board {
         );
     }
 
-    /// Adds cell `i`'s objects and movements to its row and column masks.
+    /// Adds cell `i`'s objects and movements to its row and column masks
+    /// and its objects to the occupancy.
     pub fn note(&mut self, i: usize) {
+        if self.anchored() {
+            self.occupy(i);
+        }
         let (ow, mw, h) = (self.ow, self.mw, self.height);
         let (x, y) = (i / h, i % h);
         for w in 0..ow {
@@ -143,6 +203,18 @@ impl Board {
             bits::subset(objects, &self.row_objects[k * ow..(k + 1) * ow])
                 && bits::subset(moves, &self.row_moves[k * mw..(k + 1) * mw])
         }
+    }
+
+    /// True if the board may hold `needs`: objects (`ow` words) then
+    /// movements (`mw` words), each somewhere.
+    pub fn may_hold(&self, needs: &[u64]) -> bool {
+        let (objects, moves) = needs.split_at(self.ow);
+        bits::subset(objects, &self.all_objects) && bits::subset(moves, &self.all_moves)
+    }
+
+    /// False if no cell can have a movement (the masks say none).
+    pub fn may_move(&self) -> bool {
+        !bits::is_zero(&self.all_moves)
     }
 
     /// Number of cells.
@@ -189,6 +261,20 @@ fn line_masks(
     cols: &mut [u64],
     all: &mut [u64],
 ) {
+    if words == 1 {
+        let mut any = 0;
+        for (column, col) in cells.chunks_exact(h).zip(cols.iter_mut()) {
+            let mut c = 0;
+            for (cell, row) in column.iter().zip(rows.iter_mut()) {
+                c |= cell;
+                *row |= cell;
+            }
+            *col = c;
+            any |= c;
+        }
+        all[0] = any;
+        return;
+    }
     for (column, col) in cells
         .chunks_exact(words * h)
         .zip(cols.chunks_exact_mut(words))
@@ -213,13 +299,23 @@ pub struct RowMatch {
 }
 
 fn cell_matches(p: &CellPattern, b: &Board, i: usize) -> bool {
-    let cell = b.cell(i);
-    let moves = b.moves(i);
-    bits::subset(&p.present, cell)
-        && !bits::meets(&p.missing, cell)
-        && bits::subset(&p.moves_present, moves)
-        && !bits::meets(&p.moves_missing, moves)
-        && p.any_present.iter().all(|m| bits::meets(m, cell))
+    let (o, m) = (i * b.ow, i * b.mw);
+    for t in &p.tests {
+        let v = if t.moves {
+            b.movements[m + t.word]
+        } else {
+            b.objects[o + t.word]
+        } & t.mask;
+        let ok = match t.kind {
+            TestKind::All => v == t.mask,
+            TestKind::Any => v != 0,
+            TestKind::None => v == 0,
+        };
+        if !ok {
+            return false;
+        }
+    }
+    !p.wide_any || p.any_present.iter().all(|m| bits::meets(m, b.cell(i)))
 }
 
 /// True if `row` matches from `start` with the given ellipsis gaps.
@@ -249,15 +345,32 @@ pub fn row_matches_at(
     true
 }
 
-/// Every match of `row` on the board, in the reference's order.
+/// True if the cells of `segment` (no ellipsis in it) match from `start`.
+fn segment_matches(segment: &[Pattern], b: &Board, start: isize, d: isize) -> bool {
+    let mut pos = start;
+    for p in segment {
+        if let Pattern::Cell(c) = p {
+            if !cell_matches(c, b, pos as usize) {
+                return false;
+            }
+        }
+        pos += d;
+    }
+    true
+}
+
+/// Appends every match of `row` on the board to `out`, in the reference's
+/// order. A row with ellipses is matched segment by segment, as the
+/// reference's generated matchers do: the part before the first ellipsis
+/// once per start, the next part once per gap.
 pub fn row_matches(
     row: &[Pattern],
     masks: &(Bits, Bits),
     ellipses: usize,
     dir: u8,
     b: &Board,
-) -> Vec<RowMatch> {
-    let mut out = Vec::new();
+    out: &mut Vec<RowMatch>,
+) {
     let len = (row.len() - ellipses) as isize;
     let (w, h) = (b.width as isize, b.height as isize);
     let (mut xmin, mut xmax, mut ymin, mut ymax) = (0isize, w, 0isize, h);
@@ -268,15 +381,32 @@ pub fn row_matches(
         _ => xmax -= len - 1,
     }
     let d = b.delta(dir);
+    let mut cuts = [row.len(); 2];
+    for (k, i) in row
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| matches!(p, Pattern::Ellipsis))
+        .map(|(i, _)| i)
+        .take(2)
+        .enumerate()
+    {
+        cuts[k] = i;
+    }
+    let first = &row[..cuts[0]];
+    let second = &row[(cuts[0] + 1).min(row.len())..cuts[1]];
+    let third = &row[(cuts[1] + 1).min(row.len())..];
+    let before = out.len();
     let mut visit = |x: isize, y: isize| {
-        let i = (x * h + y) as usize;
+        let i = x * h + y;
+        if !segment_matches(first, b, i, d) {
+            return;
+        }
+        let start = i as usize;
         if ellipses == 0 {
-            if row_matches_at(row, b, i, d, &[0, 0]) {
-                out.push(RowMatch {
-                    start: i,
-                    gaps: [0, 0],
-                });
-            }
+            out.push(RowMatch {
+                start,
+                gaps: [0, 0],
+            });
             return;
         }
         let kmax = match dir {
@@ -285,26 +415,53 @@ pub fn row_matches(
             2 => h - (y + len) + 1,
             _ => y - len + 2,
         };
+        let second_at = i + d * first.len() as isize;
         for k1 in 0..kmax.max(0) as usize {
-            if ellipses == 1 {
-                if row_matches_at(row, b, i, d, &[k1, 0]) {
-                    out.push(RowMatch {
-                        start: i,
-                        gaps: [k1, 0],
-                    });
-                }
+            let at = second_at + d * k1 as isize;
+            if !segment_matches(second, b, at, d) {
                 continue;
             }
+            if ellipses == 1 {
+                out.push(RowMatch {
+                    start,
+                    gaps: [k1, 0],
+                });
+                continue;
+            }
+            let third_at = at + d * second.len() as isize;
             for k2 in 0..(kmax as usize - k1) {
-                if row_matches_at(row, b, i, d, &[k1, k2]) {
+                if segment_matches(third, b, third_at + d * k2 as isize, d) {
                     out.push(RowMatch {
-                        start: i,
+                        start,
                         gaps: [k1, k2],
                     });
                 }
             }
         }
     };
+    if let Some((offset, id)) = b.anchored().then(|| anchor(first, b)).flatten() {
+        let (dx, dy) = match dir {
+            1 => (0, -1),
+            2 => (0, 1),
+            4 => (-1, 0),
+            _ => (1, 0),
+        };
+        for c in bits::ones(b.occupied(id)).take_while(|&c| c < b.cells()) {
+            let (x, y) = ((c / b.height) as isize, (c % b.height) as isize);
+            let (x, y) = (x - dx * offset, y - dy * offset);
+            if (xmin..xmax).contains(&x) && (ymin..ymax).contains(&y) {
+                visit(x, y);
+            }
+        }
+        if dir > 2 {
+            // The reference scans rows (y) outermost for horizontal rules;
+            // the occupancy is in column order. Matches are unique by
+            // start and gaps, so an unstable sort gives the same order.
+            out[before..]
+                .sort_unstable_by_key(|m| (m.start % b.height, m.start / b.height, m.gaps));
+        }
+        return;
+    }
     if dir > 2 {
         for y in ymin..ymax {
             if !b.line_may_match(false, y as usize, &masks.0, &masks.1) {
@@ -324,43 +481,89 @@ pub fn row_matches(
             }
         }
     }
-    out
 }
 
-/// The matches of every row of `rule`, or none if a row has none.
-pub fn find_matches(rule: &Rule, b: &Board) -> Vec<Vec<RowMatch>> {
+/// The smallest board whose rows are anchored on the occupancy.
+const ANCHOR_MIN_CELLS: usize = 128;
+
+/// The rarest object the first segment of a row needs, as its offset in
+/// the row and its id, when it is rare enough that visiting only the
+/// cells that may hold it beats scanning the lines.
+fn anchor(first: &[Pattern], b: &Board) -> Option<(isize, usize)> {
+    let mut best: Option<(usize, isize, usize)> = None;
+    for (offset, p) in first.iter().enumerate() {
+        let Pattern::Cell(c) = p else { continue };
+        for id in bits::ones(&c.present) {
+            let count = b.occupied(id).iter().map(|w| w.count_ones() as usize).sum();
+            if best.is_none_or(|(n, _, _)| count < n) {
+                best = Some((count, offset as isize, id));
+            }
+        }
+    }
+    best.filter(|&(n, _, _)| n * 4 <= b.cells())
+        .map(|(_, offset, id)| (offset, id))
+}
+
+/// The matches of every row of a rule, in buffers reused from rule to rule
+/// so that a turn allocates nothing once they have grown.
+#[derive(Debug, Clone, Default)]
+pub struct Matches {
+    /// Every row's matches, row after row.
+    all: Vec<RowMatch>,
+    /// The end of each row's matches in `all`.
+    ends: Vec<usize>,
+}
+
+impl Matches {
+    /// True if the rule does not match (some row has no match).
+    pub fn is_empty(&self) -> bool {
+        self.ends.is_empty()
+    }
+
+    /// The matches of row `r`.
+    fn row(&self, r: usize) -> &[RowMatch] {
+        let start = if r == 0 { 0 } else { self.ends[r - 1] };
+        &self.all[start..self.ends[r]]
+    }
+
+    /// The number of combinations of one match per row.
+    pub fn combinations(&self) -> usize {
+        (0..self.ends.len()).map(|r| self.row(r).len()).product()
+    }
+
+    /// Combination `k` of one match per row into `out`, the first row
+    /// varying fastest (the reference's order).
+    pub fn combination(&self, mut k: usize, out: &mut Vec<RowMatch>) {
+        out.clear();
+        for r in 0..self.ends.len() {
+            let row = self.row(r);
+            out.push(row[k % row.len()]);
+            k /= row.len();
+        }
+    }
+}
+
+/// Finds the matches of every row of `rule` into `out`; it is left empty
+/// if a row has none.
+pub fn find_matches(rule: &Rule, b: &Board, out: &mut Matches) {
+    out.all.clear();
+    out.ends.clear();
     let absent = |(objects, moves): &(Bits, Bits)| {
         !bits::subset(objects, &b.all_objects) || !bits::subset(moves, &b.all_moves)
     };
     if rule.row_masks.iter().any(absent) {
-        return Vec::new();
+        return;
     }
-    let mut all = Vec::new();
     for ((row, &e), masks) in rule.rows.iter().zip(&rule.ellipses).zip(&rule.row_masks) {
-        let m = row_matches(row, masks, e, rule.direction, b);
-        if m.is_empty() {
-            return Vec::new();
+        let before = out.all.len();
+        row_matches(row, masks, e, rule.direction, b, &mut out.all);
+        if out.all.len() == before {
+            out.all.clear();
+            out.ends.clear();
+            return;
         }
-        all.push(m);
+        out.ends.push(out.all.len());
     }
-    all
-}
-
-/// Every combination of one match per row, the first row varying fastest.
-pub fn tuples(matches: &[Vec<RowMatch>]) -> Vec<Vec<RowMatch>> {
-    let mut out: Vec<Vec<RowMatch>> = vec![Vec::new()];
-    for row in matches {
-        let mut next = Vec::with_capacity(out.len() * row.len());
-        for m in row {
-            for t in &out {
-                let mut n = t.clone();
-                n.push(*m);
-                next.push(n);
-            }
-        }
-        out = next;
-    }
-    out
 }
 
 /// Applies `rule` at one combination of row matches; `check` re-tests the
@@ -426,7 +629,7 @@ fn replace(
     let mut clear = Cow::Borrowed(&r.clear[..]);
     let mut moves_set = Cow::Borrowed(&r.moves_set[..]);
     let mut moves_clear = Cow::Borrowed(&r.moves_clear[..]);
-    if !bits::is_zero(&r.random_entity) {
+    if r.random && !bits::is_zero(&r.random_entity) {
         let choices: Vec<usize> = bits::ones(&r.random_entity).collect();
         let pick = choices[rng.below(choices.len())];
         bits::set(set.to_mut(), pick);
@@ -434,7 +637,7 @@ fn replace(
         bits::or(clear.to_mut(), &game.layer_masks[layer]);
         bits::or_field(moves_clear.to_mut(), layer, 0x1f);
     }
-    if !bits::is_zero(&r.random_dir) {
+    if r.random && !bits::is_zero(&r.random_dir) {
         for layer in 0..game.layers {
             if bits::field(&r.random_dir, layer) & 1 == 1 {
                 let dir = rng.below(4);
