@@ -19,11 +19,13 @@
 //! that there is no solution. [`layered_reachable`] counts every state.
 
 use rayon::prelude::*;
+use std::borrow::Cow;
 use std::mem::size_of;
 use std::time::Instant;
 
 use super::bfs::Reachable;
 use super::budget::{Budget, BudgetExceeded};
+use super::layer_files::{LayerFileError, LayerFiles, LayerKey};
 use super::outcome::Outcome;
 
 /// States per parallel chunk of a layer.
@@ -34,7 +36,7 @@ const BATCH: usize = 1 << 22;
 /// A problem whose moves are all reversible, over packed keys.
 pub trait LayeredProblem: Sync {
     /// A state, packed: its order is any total order (keys are sorted).
-    type Key: Copy + Ord + Send + Sync;
+    type Key: LayerKey;
     /// What a solution is made of.
     type Move;
 
@@ -60,9 +62,76 @@ enum End<K> {
     Stopped(u32, BudgetExceeded),
 }
 
-/// The sorted layers of a walk, and how it ended.
-struct Walk<K> {
-    layers: Vec<Vec<K>>,
+/// The sorted layers of a walk: all in memory, or in a folder with only
+/// the last two in memory.
+struct Layers<'f, K> {
+    /// Each layer, `None` when it is only in its file.
+    mem: Vec<Option<Vec<K>>>,
+    /// Each layer's size.
+    lens: Vec<u64>,
+    files: Option<&'f LayerFiles>,
+}
+
+impl<K: LayerKey> Layers<'_, K> {
+    /// Adds the next layer (written to its file first, when there is a
+    /// folder; the layer two back then leaves memory).
+    fn push(&mut self, layer: Vec<K>) -> Result<(), LayerFileError> {
+        let depth = self.mem.len();
+        if let Some(files) = self.files {
+            files.write(depth, &layer)?;
+            if depth >= 2 {
+                self.mem[depth - 2] = None;
+            }
+        }
+        self.lens.push(layer.len() as u64);
+        self.mem.push(Some(layer));
+        Ok(())
+    }
+
+    /// The layer of `depth`, read back from its file if need be.
+    fn get(&self, depth: usize) -> Result<Cow<'_, [K]>, LayerFileError> {
+        match (&self.mem[depth], self.files) {
+            (Some(layer), _) => Ok(Cow::Borrowed(layer)),
+            (None, Some(files)) => Ok(Cow::Owned(files.read(depth)?)),
+            (None, None) => unreachable!("a layer leaves memory only for its file"),
+        }
+    }
+
+    /// Bytes of the layers in memory.
+    fn held(&self) -> usize {
+        let keys: usize = self.mem.iter().flatten().map(|l| l.len()).sum();
+        keys * size_of::<K>()
+    }
+
+    /// The layers of a walk from `start`: the folder's, when it holds some
+    /// (the first must be `start`), else `start` alone.
+    fn resume(start: K, files: Option<&LayerFiles>) -> Result<Layers<'_, K>, LayerFileError> {
+        let mut layers = Layers {
+            mem: Vec::new(),
+            lens: Vec::new(),
+            files,
+        };
+        let Some(f) = files.filter(|f| f.count() > 0) else {
+            layers.push(vec![start])?;
+            return Ok(layers);
+        };
+        if f.read::<K>(0)? != [start] {
+            return Err(LayerFileError::Other(f.dir().to_path_buf(), "another start".into()));
+        }
+        let count = f.count();
+        for depth in 0..count {
+            layers.lens.push(f.len_of::<K>(depth)?);
+            let recent = depth + 2 >= count;
+            layers.mem.push(if recent { Some(f.read(depth)?) } else { None });
+        }
+        log::info!("resumed after layer {} from {}", count - 1, f.dir().display());
+        Ok(layers)
+    }
+}
+
+/// How a walk ended, and its layers.
+struct Walk<'f, K> {
+    layers: Layers<'f, K>,
     end: End<K>,
     /// States expanded (the layers before the last).
     nodes: u64,
@@ -74,10 +143,26 @@ pub fn layered_bfs<P: LayeredProblem>(
     start: P::Key,
     budget: &Budget,
 ) -> Outcome<P::Move> {
+    match layered_bfs_saved(problem, start, budget, None) {
+        Ok(outcome) => outcome,
+        Err(e) => unreachable!("a search without a folder writes no file: {e}"),
+    }
+}
+
+/// [`layered_bfs`] with its layers in `files`, when given: only the last
+/// two layers are held in memory, and a search stopped (by its budget, or
+/// killed) goes on from its last whole layer when run again on the same
+/// folder.
+pub fn layered_bfs_saved<P: LayeredProblem>(
+    problem: &P,
+    start: P::Key,
+    budget: &Budget,
+    files: Option<&LayerFiles>,
+) -> Result<Outcome<P::Move>, LayerFileError> {
     let t0 = Instant::now();
-    let walk = walk(problem, start, budget, true);
-    match walk.end {
-        End::Goal(depth, goal) => match trace(problem, &walk.layers, depth, goal) {
+    let walk = walk(problem, start, budget, true, files)?;
+    Ok(match walk.end {
+        End::Goal(depth, goal) => match trace(problem, &walk.layers, depth, goal)? {
             Some(path) => Outcome::optimal(path, walk.nodes, t0.elapsed()),
             None => unreachable!("a goal in layer {depth} has a parent in the layer before"),
         },
@@ -85,7 +170,7 @@ pub fn layered_bfs<P: LayeredProblem>(
         End::Stopped(depth, why) => {
             Outcome::stopped(None, depth + 1, why, walk.nodes, t0.elapsed())
         }
-    }
+    })
 }
 
 /// Counts the states reachable from `start`, as
@@ -96,20 +181,22 @@ pub fn layered_reachable<P: LayeredProblem>(
     start: P::Key,
     budget: &Budget,
 ) -> Reachable {
-    let walk = walk(problem, start, budget, false);
-    let states = walk.layers.iter().map(|l| l.len() as u64).sum();
-    let goals = walk
-        .layers
-        .par_iter()
-        .map(|l| l.iter().filter(|k| problem.is_goal(k)).count() as u64)
+    let walk = match walk(problem, start, budget, false, None) {
+        Ok(walk) => walk,
+        Err(e) => unreachable!("a walk without a folder writes no file: {e}"),
+    };
+    let layers = walk.layers.mem.iter().flatten();
+    let goals = layers
+        .map(|l| l.par_iter().filter(|k| problem.is_goal(k)).count() as u64)
         .sum();
-    let last = walk.layers.iter().rposition(|l| !l.is_empty()).unwrap_or(0);
+    let lens = &walk.layers.lens;
+    let last = lens.iter().rposition(|&l| l > 0).unwrap_or(0);
     let stopped = match walk.end {
         End::Stopped(_, why) => Some(why),
         _ => None,
     };
     Reachable {
-        states,
+        states: lens.iter().sum(),
         max_depth: last as u32,
         exhausted: stopped.is_none(),
         goals,
@@ -117,63 +204,51 @@ pub fn layered_reachable<P: LayeredProblem>(
     }
 }
 
-/// Builds the layers from `start` until a goal (when `stop_at_goal`), an
-/// empty layer or the budget.
-fn walk<P: LayeredProblem>(
+/// Builds the layers from `start` (or from the folder's last layers) until
+/// a goal (when `stop_at_goal`), an empty layer or the budget.
+fn walk<'f, P: LayeredProblem>(
     problem: &P,
     start: P::Key,
     budget: &Budget,
     stop_at_goal: bool,
-) -> Walk<P::Key> {
-    let mut layers = vec![vec![start]];
-    let mut nodes = 0u64;
-    if stop_at_goal && problem.is_goal(&start) {
-        let end = End::Goal(0, start);
-        return Walk { layers, end, nodes };
-    }
-    loop {
-        let depth = layers.len() - 1;
-        let held: usize = layers.iter().map(|l| l.len()).sum::<usize>() * size_of::<P::Key>();
-        if let Err(why) = budget.check_nodes(nodes, held) {
-            let end = End::Stopped(depth as u32, why);
-            return Walk { layers, end, nodes };
+    files: Option<&'f LayerFiles>,
+) -> Result<Walk<'f, P::Key>, LayerFileError> {
+    let mut layers = Layers::resume(start, files)?;
+    let mut depth = layers.lens.len() - 1;
+    let mut nodes: u64 = layers.lens[..depth].iter().sum();
+    let last_goal = |layers: &Layers<P::Key>, depth: usize| -> Result<_, LayerFileError> {
+        let layer = layers.get(depth)?;
+        Ok(stop_at_goal.then(|| layer.iter().find(|k| problem.is_goal(k)).copied()).flatten())
+    };
+    let end = loop {
+        if let Some(goal) = last_goal(&layers, depth)? {
+            break End::Goal(depth as u32, goal);
         }
-        let empty = Vec::new();
-        let before = if depth > 0 {
-            &layers[depth - 1]
-        } else {
-            &empty
-        };
-        let next = match next_layer(problem, before, &layers[depth], budget, held) {
+        if layers.lens[depth] == 0 {
+            break End::Exhausted;
+        }
+        let held = layers.held();
+        if let Err(why) = budget.check_nodes(nodes, held) {
+            break End::Stopped(depth as u32, why);
+        }
+        let before = if depth > 0 { layers.get(depth - 1)? } else { Cow::Borrowed(&[][..]) };
+        let current = layers.get(depth)?;
+        let next = match next_layer(problem, &before, &current, budget, held) {
             Ok(next) => next,
-            Err(why) => {
-                let end = End::Stopped(depth as u32, why);
-                return Walk { layers, end, nodes };
-            }
+            Err(why) => break End::Stopped(depth as u32, why),
         };
-        nodes += layers[depth].len() as u64;
+        nodes += current.len() as u64;
+        drop((before, current));
         log::info!(
             "layer {}: {} states; {nodes} expanded; {:.1} s",
             depth + 1,
             next.len(),
             budget.elapsed().as_secs_f64()
         );
-        if next.is_empty() {
-            return Walk {
-                layers,
-                end: End::Exhausted,
-                nodes,
-            };
-        }
-        let goal = stop_at_goal
-            .then(|| next.iter().find(|k| problem.is_goal(k)).copied())
-            .flatten();
-        layers.push(next);
-        if let Some(goal) = goal {
-            let end = End::Goal(depth as u32 + 1, goal);
-            return Walk { layers, end, nodes };
-        }
-    }
+        layers.push(next)?;
+        depth += 1;
+    };
+    Ok(Walk { layers, end, nodes })
 }
 
 /// The layer after `current`: its successors, sorted, without repeats and
@@ -241,22 +316,28 @@ fn retain_absent<K: Ord>(keys: &mut Vec<K>, other: &[K]) {
 /// finds a successor of the state in the layer before.
 fn trace<P: LayeredProblem>(
     problem: &P,
-    layers: &[Vec<P::Key>],
+    layers: &Layers<P::Key>,
     depth: u32,
     goal: P::Key,
-) -> Option<Vec<P::Move>> {
+) -> Result<Option<Vec<P::Move>>, LayerFileError> {
     let mut path = Vec::with_capacity(depth as usize);
     let mut at = goal;
     let mut around = Vec::new();
     for d in (0..depth as usize).rev() {
         around.clear();
         problem.successors(&at, &mut around);
-        let parent = *around.iter().find(|k| layers[d].binary_search(k).is_ok())?;
-        path.push(problem.move_between(&parent, &at)?);
+        let layer = layers.get(d)?;
+        let Some(&parent) = around.iter().find(|k| layer.binary_search(k).is_ok()) else {
+            return Ok(None);
+        };
+        let Some(mv) = problem.move_between(&parent, &at) else {
+            return Ok(None);
+        };
+        path.push(mv);
         at = parent;
     }
     path.reverse();
-    Some(path)
+    Ok(Some(path))
 }
 
 #[cfg(test)]
@@ -372,6 +453,35 @@ mod tests {
         assert_eq!(o.lower_bound, 11);
         let o = layered_bfs(&g, 0, &Budget::unlimited());
         assert_eq!((o.len(), o.nodes), (Some(99), 99));
+    }
+
+    #[test]
+    fn a_search_in_a_folder_resumes_where_it_stopped() {
+        let dir = std::env::temp_dir().join(format!("gridbot-layered-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let mut rng = Rng::new(5);
+        let mut resumed = 0;
+        for i in 0..60 {
+            let n = 20 + rng.below(30) as u32;
+            let g = Graph::random(&mut rng, n);
+            let start = rng.below(n as u64) as u32;
+            let whole = layered_bfs(&g, start, &Budget::unlimited());
+            let what = format!("graph {i}");
+            let files = LayerFiles::open(&dir.join(&what), &what).unwrap();
+            let stop = Budget::unlimited().with_node_limit(1 + rng.below(6));
+            let first = layered_bfs_saved(&g, start, &stop, Some(&files)).unwrap();
+            let again = layered_bfs_saved(&g, start, &Budget::unlimited(), Some(&files)).unwrap();
+            assert_eq!((again.len(), again.nodes), (whole.len(), whole.nodes), "{what}");
+            assert_eq!(again.proven_unsolvable, whole.proven_unsolvable, "{what}");
+            if let Some(m) = &again.moves {
+                assert!(wins(&g, &start, m), "{what}");
+            }
+            resumed += usize::from(first.stopped.is_some());
+            let other = layered_bfs_saved(&g, start ^ 1, &Budget::unlimited(), Some(&files));
+            assert!(matches!(other, Err(LayerFileError::Other(..))), "{what}");
+        }
+        assert!(resumed > 20, "{resumed}");
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]

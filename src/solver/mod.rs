@@ -69,6 +69,7 @@ pub mod greedy;
 pub mod idastar;
 pub mod iddfs;
 pub mod keyset;
+pub mod layer_files;
 pub mod layered;
 pub mod outcome;
 pub mod problem;
@@ -89,7 +90,8 @@ pub use greedy::{beam, beam_scored, greedy_scored, optimise, Duplicates, Scored}
 pub use idastar::idastar;
 pub use iddfs::iddfs;
 pub use keyset::KeySet;
-pub use layered::{layered_bfs, layered_reachable, LayeredProblem};
+pub use layer_files::{LayerFileError, LayerFiles, LayerKey};
+pub use layered::{layered_bfs, layered_bfs_saved, layered_reachable, LayeredProblem};
 pub use outcome::Outcome;
 pub use problem::{replay, wins, Keyed, Problem};
 pub use queue::BucketQueue;
