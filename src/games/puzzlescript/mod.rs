@@ -19,6 +19,7 @@ pub mod page;
 pub mod palette;
 pub mod parse;
 pub mod play;
+pub mod reach;
 pub mod read;
 pub mod reference;
 pub mod rng;

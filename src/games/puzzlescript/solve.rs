@@ -12,9 +12,12 @@ use std::cell::RefCell;
 use std::mem::size_of;
 use std::time::{Duration, Instant};
 
+use rustc_hash::FxHashMap;
+
 use super::bits;
 use super::compile::{Game, Level};
 use super::engine::{Engine, Input};
+use super::reach::{self, Makers};
 use crate::solver::{
     bfs::bfs, bfs_without_duplicates, weighted_astar, AstarProblem, Budget, Keyed, Outcome, Problem,
 };
@@ -57,6 +60,15 @@ pub struct LevelProblem<'g> {
     /// [`Problem::lower_bound`] is the win conditions' estimate (not
     /// admissible: for A* only) instead of 0.
     informed: bool,
+    /// The rules as makers of objects, for the dead positions and the
+    /// estimate of objects still to make.
+    makers: Makers,
+    /// Some win condition needs an object to exist (`some X`), so a
+    /// position can be dead ([`Makers::dead`]).
+    prunes: bool,
+    /// Whether a position whose cells hold these objects (their union)
+    /// is dead: the union changes seldom, the answer is kept.
+    dead: RefCell<FxHashMap<Box<[u64]>, bool>>,
 }
 
 /// The index in `game.levels` of playable level `n` (from 1).
@@ -136,7 +148,35 @@ impl<'g> LevelProblem<'g> {
             scratch,
             inputs,
             informed: false,
+            makers: Makers::new(game),
+            prunes: game.winconditions.iter().any(|w| w.quantifier == 0),
+            dead: RefCell::new(FxHashMap::default()),
         })
+    }
+
+    /// The union of the objects of every cell.
+    fn present(&self, objects: &[u64]) -> Box<[u64]> {
+        let ow = self.start.board.ow.max(1);
+        let mut all = bits::zero(ow);
+        for c in objects.chunks(ow) {
+            bits::or(&mut all, c);
+        }
+        all
+    }
+
+    /// True if no key sequence from `objects` can win: a win condition
+    /// needs an object the rules can no longer make ([`Makers::dead`]).
+    pub fn is_dead(&self, objects: &[u64]) -> bool {
+        if !self.prunes {
+            return false;
+        }
+        let present = self.present(objects);
+        if let Some(&d) = self.dead.borrow().get(&present) {
+            return d;
+        }
+        let d = self.makers.dead(self.start.game(), &present);
+        self.dead.borrow_mut().insert(present, d);
+        d
     }
 
     /// The same level with the win conditions' estimate as its bound.
@@ -194,6 +234,22 @@ impl<'g> LevelProblem<'g> {
                         total += walk.unwrap_or(0).saturating_sub(1);
                     }
                 }
+                0 if first.is_empty() || second.is_empty() => {
+                    let present = self.present(objects);
+                    let b = reach::Board {
+                        objects,
+                        words: ow,
+                        height,
+                        present: &present,
+                    };
+                    let make =
+                        self.makers.need(&wc.first, &b, 0) + self.makers.need(&wc.second, &b, 0);
+                    total += if make >= reach::NEVER {
+                        far
+                    } else {
+                        make.max(1)
+                    }
+                }
                 0 if !first.iter().any(on) => {
                     total += first
                         .iter()
@@ -237,7 +293,7 @@ impl Problem for LevelProblem<'_> {
     type Move = Input;
 
     fn moves(&self, state: &State, out: &mut Vec<Input>) {
-        if !state.won {
+        if !state.won && !self.is_dead(&state.objects) {
             out.extend_from_slice(&self.inputs);
         }
     }
@@ -258,7 +314,9 @@ impl Problem for LevelProblem<'_> {
     }
 
     fn lower_bound(&self, state: &State) -> u32 {
-        if self.informed {
+        if self.informed && !state.won && self.is_dead(&state.objects) {
+            u32::MAX
+        } else if self.informed {
             self.estimate(&state.objects)
         } else {
             0
