@@ -28,7 +28,7 @@ const CHAIN: usize = 3;
 const PAIRS: usize = 4096;
 
 /// A cell of a rule's left-hand side: what it needs.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 struct Need {
     /// The row of the rule the cell is in.
     row: usize,
@@ -45,6 +45,11 @@ impl Need {
         bits::is_zero(&self.present) && self.any.is_empty()
     }
 
+    /// True if some object of `objects` is one the cell needs.
+    fn touches(&self, objects: &[u64]) -> bool {
+        bits::meets(&self.present, objects) || self.any.iter().any(|a| bits::meets(a, objects))
+    }
+
     /// True if the objects `have` (one cell's, or the union of all cells)
     /// can meet the cell's needs.
     fn met_by(&self, have: &[u64]) -> bool {
@@ -53,7 +58,7 @@ impl Need {
 }
 
 /// One rule as a maker of objects.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 struct Maker {
     /// The cells its left-hand side needs filled.
     needs: Vec<Need>,
@@ -63,10 +68,24 @@ struct Maker {
     wins: bool,
 }
 
+/// One rule as a destroyer of objects: it removes objects one of its
+/// cells needs (clears them, or writes another object of their layer) and
+/// adds none of them anywhere.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Destroyer {
+    /// The cells its left-hand side needs filled.
+    needs: Vec<Need>,
+    /// The cell whose objects go.
+    cell: usize,
+    /// The objects that go.
+    gone: Bits,
+}
+
 /// The rules of a game as makers of objects.
 #[derive(Debug, Clone)]
 pub struct Makers {
     makers: Vec<Maker>,
+    destroyers: Vec<Destroyer>,
     /// The analysis holds: no rule restarts the level or goes back to a
     /// checkpoint.
     sound: bool,
@@ -78,6 +97,7 @@ impl Makers {
     pub fn new(game: &Game) -> Makers {
         let words = game.object_words;
         let mut makers = Vec::new();
+        let mut destroyers = Vec::new();
         let mut sound = true;
         for rule in game
             .rules
@@ -92,6 +112,8 @@ impl Makers {
                 adds: bits::zero(words),
                 wins: names("win"),
             };
+            let mut set_anywhere = bits::zero(words);
+            let mut gone = Vec::new();
             for (row, cells) in rule.rows.iter().enumerate() {
                 let mut at = Some(0);
                 for p in cells {
@@ -103,6 +125,8 @@ impl Makers {
                         for (w, word) in m.adds.iter_mut().enumerate() {
                             *word |= (r.set[w] | r.random_entity[w]) & !c.present[w];
                         }
+                        bits::or(&mut set_anywhere, &r.set);
+                        gone.push((m.needs.len(), removed(game, c, &r.clear, &r.set)));
                     }
                     m.needs.push(Need {
                         row,
@@ -113,12 +137,27 @@ impl Makers {
                     at = at.map(|i| i + 1);
                 }
             }
-            if m.wins || !bits::is_zero(&m.adds) {
+            for (cell, mut g) in gone {
+                for (w, word) in g.iter_mut().enumerate() {
+                    *word &= !set_anywhere[w];
+                }
+                let d = Destroyer {
+                    needs: m.needs.clone(),
+                    cell,
+                    gone: g,
+                };
+                // A rule's expansions in several directions repeat it.
+                if !bits::is_zero(&d.gone) && !destroyers.contains(&d) {
+                    destroyers.push(d);
+                }
+            }
+            if (m.wins || !bits::is_zero(&m.adds)) && !makers.contains(&m) {
                 makers.push(m);
             }
         }
         Makers {
             makers,
+            destroyers,
             sound,
             words,
         }
@@ -187,7 +226,7 @@ impl Makers {
                 }
             }
             if cost < best {
-                best = cost + meet(&m.needs, board);
+                best = cost + meet(&m.needs, board) + self.guarded(&m.needs, board);
             }
         }
         best.min(NEVER)
@@ -214,6 +253,82 @@ impl Makers {
             wc.quantifier == 0 && (!can(&wc.first, wc.first_all) || !can(&wc.second, wc.second_all))
         })
     }
+}
+
+impl Makers {
+    /// What clearing the way costs for a rule that needs the cells
+    /// `needs`: a rule that would destroy the objects one needed cell asks
+    /// for, triggered by objects that sit on every cell that meets another
+    /// needed cell of the same rule (an object the player carries), fires
+    /// before the two cells meet; those objects must go first. The cost
+    /// of removing them: the cheapest rule that destroys them, one turn
+    /// plus how far apart its cells are ([`NEVER`] is not used: the rules'
+    /// directions are ignored, so this is only an estimate).
+    fn guarded(&self, needs: &[Need], board: &Board) -> usize {
+        let mut total = 0;
+        for (i, a) in needs.iter().enumerate() {
+            if a.is_free() {
+                continue;
+            }
+            let carriers: Vec<&[u64]> = board
+                .cells()
+                .filter(|(_, c)| a.met_by(c))
+                .map(|x| x.1)
+                .collect();
+            if carriers.is_empty() {
+                continue;
+            }
+            for (j, b) in needs.iter().enumerate() {
+                if i == j || b.is_free() || a.row != b.row {
+                    continue;
+                }
+                for d in &self.destroyers {
+                    if !b.touches(&d.gone) {
+                        continue;
+                    }
+                    let riders = d
+                        .needs
+                        .iter()
+                        .enumerate()
+                        .filter(|&(k, n)| k != d.cell && !n.is_free());
+                    for (_, z) in riders {
+                        if carriers.iter().all(|c| z.met_by(c)) {
+                            total += self.removal(z, board);
+                        }
+                    }
+                }
+            }
+        }
+        total
+    }
+
+    /// The cheapest rule that destroys the objects the cell `z` needs:
+    /// one turn plus how far apart its cells are.
+    fn removal(&self, z: &Need, board: &Board) -> usize {
+        self.destroyers
+            .iter()
+            .filter(|d| z.touches(&d.gone))
+            .map(|d| 1 + meet(&d.needs, board))
+            .min()
+            .unwrap_or(0)
+    }
+}
+
+/// The objects a rule's cell `c` (clearing `clear`, adding `set`) removes
+/// among those it needs: cleared, or replaced by an object of their layer.
+fn removed(game: &Game, c: &super::compile::CellPattern, clear: &[u64], set: &[u64]) -> Bits {
+    let mut needed: Bits = c.present.clone();
+    for a in &c.any_present {
+        bits::or(&mut needed, a);
+    }
+    let mut out = bits::zero(needed.len());
+    for o in bits::ones(&needed) {
+        let layer = &game.layer_masks[game.objects[o].layer];
+        if bits::get(clear, o) || (bits::meets(layer, set) && !bits::get(set, o)) {
+            bits::set(&mut out, o);
+        }
+    }
+    out
 }
 
 /// A board as [`Makers::need`] reads it.
