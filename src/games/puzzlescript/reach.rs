@@ -265,7 +265,9 @@ impl Makers {
     /// plus how far apart its cells are ([`NEVER`] is not used: the rules'
     /// directions are ignored, so this is only an estimate).
     fn guarded(&self, needs: &[Need], board: &Board) -> usize {
-        let mut total = 0;
+        // Each object to remove counts once (a rule's expansions in
+        // several directions repeat it, some with their rows reversed).
+        let mut riding: Vec<&Need> = Vec::new();
         for (i, a) in needs.iter().enumerate() {
             if a.is_free() {
                 continue;
@@ -292,14 +294,17 @@ impl Makers {
                         .enumerate()
                         .filter(|&(k, n)| k != d.cell && !n.is_free());
                     for (_, z) in riders {
-                        if carriers.iter().all(|c| z.met_by(c)) {
-                            total += self.removal(z, board);
+                        let known = riding
+                            .iter()
+                            .any(|r| r.present == z.present && r.any == z.any);
+                        if carriers.iter().all(|c| z.met_by(c)) && !known {
+                            riding.push(z);
                         }
                     }
                 }
             }
         }
-        total
+        riding.iter().map(|z| self.removal(z, board)).sum()
     }
 
     /// The cheapest rule that destroys the objects the cell `z` needs:

@@ -637,4 +637,58 @@ mod tests {
         let p = LevelProblem::new(&game, 1).unwrap();
         assert_eq!(p.estimate(&p.start().objects), 2);
     }
+
+    /// A flower to make bloom (`some Bloom`, an object no level starts
+    /// with): the action key next to it. Walking into it crushes it, and
+    /// the crown the player wears turns it to rock when it comes near;
+    /// the crown falls off next to water.
+    const BLOOM: &str = "OBJECTS\n\nBackground\nblack\n\nWall\nbrown\n\nWater\nblue\n\nPlayer\nwhite\n\nCrown\nyellow\n\nFlower\nred\n\nBloom\npink\n\nRock\ngray\n\nLEGEND\n\n. = Background\n# = Wall\nW = Water\nP = Player\nQ = Player and Crown\nF = Flower\nR = Rock\n\nSOUNDS\n\nCOLLISIONLAYERS\n\nBackground\nCrown\nPlayer, Wall, Water, Flower, Bloom, Rock\n\nRULES\n\n[ action Player | Flower ] -> [ Player | Bloom ]\n[ > Player | Flower ] -> [ Player | Rock ]\nlate [ Crown no Player ] [ Player ] -> [ ] [ Crown Player ]\nlate [ Crown | Flower ] -> [ Crown | Rock ]\nlate [ Crown | Water ] -> [ | Water ]\n\nWINCONDITIONS\n\nsome Bloom\n\nLEVELS\n\n######\n#P..F#\n######\n\n######\n#P..R#\n######\n\n##########\n#.W.Q...F#\n##########\n";
+
+    #[test]
+    fn positions_that_cannot_make_a_needed_object_are_dead() {
+        let game = compile(BLOOM).unwrap();
+        let p = LevelProblem::new(&game, 1).unwrap();
+        assert!(!p.is_dead(&p.start().objects));
+        // Three steps right crush the flower: nothing can make a bloom.
+        let mut s = p.start();
+        for _ in 0..3 {
+            s = p.apply(&s, Input::Right);
+        }
+        assert!(p.is_dead(&s.objects) && !s.won);
+        let o = solve(&game, 1, &Budget::unlimited()).unwrap();
+        assert_eq!(keys_string(o.moves.as_ref().unwrap()), "rrx");
+        // No flower at all: dead from the start, proven in one expansion
+        // (without the analysis, every walk of the player is expanded).
+        let o = solve(&game, 2, &Budget::unlimited()).unwrap();
+        assert!(o.proven_unsolvable);
+        assert_eq!(o.nodes, 1);
+        // With the crown on, the player walks left to drop it in the
+        // water first.
+        let o = solve(&game, 3, &Budget::unlimited()).unwrap();
+        assert_eq!(keys_string(o.moves.as_ref().unwrap()), "lrrrrx");
+        let p = LevelProblem::new(&game, 3).unwrap();
+        let mut s = p.start();
+        for _ in 0..3 {
+            s = p.apply(&s, Input::Right);
+        }
+        assert!(p.is_dead(&s.objects), "the crown turned the flower to rock");
+    }
+
+    #[test]
+    fn the_estimate_follows_the_rules_that_make_a_missing_object() {
+        let game = compile(BLOOM).unwrap();
+        let p = LevelProblem::new(&game, 1).unwrap();
+        // One turn of the rule that makes a bloom, and the player 3
+        // cells from the flower (less the one of the rule's offset).
+        assert_eq!(p.estimate(&p.start().objects), 1 + 2);
+        // The crown would turn the flower to rock first: its removal
+        // (one turn, the water 2 cells from it, less one) counts too.
+        let p = LevelProblem::new(&game, 3).unwrap();
+        assert_eq!(p.estimate(&p.start().objects), 1 + 3 + 1 + 1);
+        let a = solve_level(&game, 3, Method::WeightedAstar, &limits(None)).unwrap();
+        assert_eq!(
+            (a.outcome.len(), a.outcome.nodes, a.search),
+            (Some(6), 6, Some(Method::WeightedAstar))
+        );
+    }
 }
