@@ -6,7 +6,10 @@
 //! when the game has no randomness. When it does not finish, weighted A*
 //! (the solver core's) searches on with an estimate from the win
 //! conditions ([`LevelProblem::estimate`]); what it finds is never called
-//! shortest, since no estimate holds for every game's rules.
+//! shortest, since no estimate holds for every game's rules. Both searches
+//! skip dead positions, where a win condition needs an object the rules
+//! can no longer make ([`super::reach`]): that cut is proven, so breadth
+//! first still proves shortest solutions and unwinnable levels.
 
 use std::cell::RefCell;
 use std::mem::size_of;
@@ -189,7 +192,11 @@ impl<'g> LevelProblem<'g> {
     /// conditions: for `all X on Y`, the distance (in cells, Manhattan) of
     /// every X not on a Y to its nearest Y, plus the player's distance to
     /// the nearest such X (less one); for `some X on Y` when none is, the
-    /// smallest distance between an X and a Y; for `no X on Y`, how many
+    /// smallest distance between an X and a Y, or, when there is no X
+    /// (or no Y) at all, what the rules need to make one
+    /// ([`Makers::need`]: the rules that make it, how far apart the cells
+    /// they need are, and the removal of what would destroy one of them on
+    /// the way); for `no X on Y`, how many
     /// cells have both, plus the player's distance to the nearest (less
     /// one). A missing object counts as far as the level is
     /// wide and high. Admissible only where one key moves one object one
