@@ -198,7 +198,9 @@ impl Makers {
     /// one, the cheapest of one turn, plus what the objects the rule needs
     /// and that are missing cost (a chain of rules, [`CHAIN`] deep), plus
     /// how far apart the cells it needs are (Manhattan, less their offset
-    /// in the rule). [`NEVER`] if no rule makes one.
+    /// in the rule), plus clearing the way (the removal of objects riding
+    /// on one needed cell that would let another rule destroy the other).
+    /// [`NEVER`] if no rule makes one.
     pub fn need(&self, mask: &[u64], board: &Board, depth: usize) -> usize {
         if bits::meets(mask, board.present) {
             return 0;
