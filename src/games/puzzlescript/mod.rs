@@ -2,7 +2,9 @@
 //! folder reads a game's source ([`parse`]), compiles its rules
 //! ([`rules`], [`compile`]), and runs its turns exactly as the reference
 //! JavaScript engine does ([`engine`]), so that recorded sessions of the
-//! reference replay to the same final level ([`conformance`]). It plays
+//! reference replay to the same final level ([`conformance`]). It solves
+//! levels ([`solve`], with what the rules can still make from [`reach`])
+//! and plays
 //! them on the reference's own page in Chromium ([`page`], [`read`],
 //! [`play`], [`cli_play`]).
 
@@ -19,6 +21,7 @@ pub mod page;
 pub mod palette;
 pub mod parse;
 pub mod play;
+pub mod reach;
 pub mod read;
 pub mod reference;
 pub mod rng;

@@ -6,15 +6,21 @@
 //! when the game has no randomness. When it does not finish, weighted A*
 //! (the solver core's) searches on with an estimate from the win
 //! conditions ([`LevelProblem::estimate`]); what it finds is never called
-//! shortest, since no estimate holds for every game's rules.
+//! shortest, since no estimate holds for every game's rules. Both searches
+//! skip dead positions, where a win condition needs an object the rules
+//! can no longer make ([`super::reach`]): that cut is proven, so breadth
+//! first still proves shortest solutions and unwinnable levels.
 
 use std::cell::RefCell;
 use std::mem::size_of;
 use std::time::{Duration, Instant};
 
+use rustc_hash::FxHashMap;
+
 use super::bits;
 use super::compile::{Game, Level};
 use super::engine::{Engine, Input};
+use super::reach::{self, Makers};
 use crate::solver::{
     bfs::bfs, bfs_without_duplicates, weighted_astar, AstarProblem, Budget, Keyed, Outcome, Problem,
 };
@@ -57,6 +63,15 @@ pub struct LevelProblem<'g> {
     /// [`Problem::lower_bound`] is the win conditions' estimate (not
     /// admissible: for A* only) instead of 0.
     informed: bool,
+    /// The rules as makers of objects, for the dead positions and the
+    /// estimate of objects still to make.
+    makers: Makers,
+    /// Some win condition needs an object to exist (`some X`), so a
+    /// position can be dead ([`Makers::dead`]).
+    prunes: bool,
+    /// Whether a position whose cells hold these objects (their union)
+    /// is dead: the union changes seldom, the answer is kept.
+    dead: RefCell<FxHashMap<Box<[u64]>, bool>>,
 }
 
 /// The index in `game.levels` of playable level `n` (from 1).
@@ -136,7 +151,35 @@ impl<'g> LevelProblem<'g> {
             scratch,
             inputs,
             informed: false,
+            makers: Makers::new(game),
+            prunes: game.winconditions.iter().any(|w| w.quantifier == 0),
+            dead: RefCell::new(FxHashMap::default()),
         })
+    }
+
+    /// The union of the objects of every cell.
+    fn present(&self, objects: &[u64]) -> Box<[u64]> {
+        let ow = self.start.board.ow.max(1);
+        let mut all = bits::zero(ow);
+        for c in objects.chunks(ow) {
+            bits::or(&mut all, c);
+        }
+        all
+    }
+
+    /// True if no key sequence from `objects` can win: a win condition
+    /// needs an object the rules can no longer make ([`Makers::dead`]).
+    pub fn is_dead(&self, objects: &[u64]) -> bool {
+        if !self.prunes {
+            return false;
+        }
+        let present = self.present(objects);
+        if let Some(&d) = self.dead.borrow().get(&present) {
+            return d;
+        }
+        let d = self.makers.dead(self.start.game(), &present);
+        self.dead.borrow_mut().insert(present, d);
+        d
     }
 
     /// The same level with the win conditions' estimate as its bound.
@@ -149,7 +192,11 @@ impl<'g> LevelProblem<'g> {
     /// conditions: for `all X on Y`, the distance (in cells, Manhattan) of
     /// every X not on a Y to its nearest Y, plus the player's distance to
     /// the nearest such X (less one); for `some X on Y` when none is, the
-    /// smallest distance between an X and a Y; for `no X on Y`, how many
+    /// smallest distance between an X and a Y, or, when there is no X
+    /// (or no Y) at all, what the rules need to make one
+    /// ([`Makers::need`]: the rules that make it, how far apart the cells
+    /// they need are, and the removal of what would destroy one of them on
+    /// the way); for `no X on Y`, how many
     /// cells have both, plus the player's distance to the nearest (less
     /// one). A missing object counts as far as the level is
     /// wide and high. Admissible only where one key moves one object one
@@ -192,6 +239,22 @@ impl<'g> LevelProblem<'g> {
                     if !wrong.is_empty() {
                         let walk = players.iter().map(|&p| nearest(p, &wrong)).min();
                         total += walk.unwrap_or(0).saturating_sub(1);
+                    }
+                }
+                0 if first.is_empty() || second.is_empty() => {
+                    let present = self.present(objects);
+                    let b = reach::Board {
+                        objects,
+                        words: ow,
+                        height,
+                        present: &present,
+                    };
+                    let make =
+                        self.makers.need(&wc.first, &b, 0) + self.makers.need(&wc.second, &b, 0);
+                    total += if make >= reach::NEVER {
+                        far
+                    } else {
+                        make.max(1)
                     }
                 }
                 0 if !first.iter().any(on) => {
@@ -237,7 +300,7 @@ impl Problem for LevelProblem<'_> {
     type Move = Input;
 
     fn moves(&self, state: &State, out: &mut Vec<Input>) {
-        if !state.won {
+        if !state.won && !self.is_dead(&state.objects) {
             out.extend_from_slice(&self.inputs);
         }
     }
@@ -258,7 +321,9 @@ impl Problem for LevelProblem<'_> {
     }
 
     fn lower_bound(&self, state: &State) -> u32 {
-        if self.informed {
+        if self.informed && !state.won && self.is_dead(&state.objects) {
+            u32::MAX
+        } else if self.informed {
             self.estimate(&state.objects)
         } else {
             0
@@ -578,5 +643,59 @@ mod tests {
         let game = compile(PUSH).unwrap();
         let p = LevelProblem::new(&game, 1).unwrap();
         assert_eq!(p.estimate(&p.start().objects), 2);
+    }
+
+    /// A flower to make bloom (`some Bloom`, an object no level starts
+    /// with): the action key next to it. Walking into it crushes it, and
+    /// the crown the player wears turns it to rock when it comes near;
+    /// the crown falls off next to water.
+    const BLOOM: &str = "OBJECTS\n\nBackground\nblack\n\nWall\nbrown\n\nWater\nblue\n\nPlayer\nwhite\n\nCrown\nyellow\n\nFlower\nred\n\nBloom\npink\n\nRock\ngray\n\nLEGEND\n\n. = Background\n# = Wall\nW = Water\nP = Player\nQ = Player and Crown\nF = Flower\nR = Rock\n\nSOUNDS\n\nCOLLISIONLAYERS\n\nBackground\nCrown\nPlayer, Wall, Water, Flower, Bloom, Rock\n\nRULES\n\n[ action Player | Flower ] -> [ Player | Bloom ]\n[ > Player | Flower ] -> [ Player | Rock ]\nlate [ Crown no Player ] [ Player ] -> [ ] [ Crown Player ]\nlate [ Crown | Flower ] -> [ Crown | Rock ]\nlate [ Crown | Water ] -> [ | Water ]\n\nWINCONDITIONS\n\nsome Bloom\n\nLEVELS\n\n######\n#P..F#\n######\n\n######\n#P..R#\n######\n\n##########\n#.W.Q...F#\n##########\n";
+
+    #[test]
+    fn positions_that_cannot_make_a_needed_object_are_dead() {
+        let game = compile(BLOOM).unwrap();
+        let p = LevelProblem::new(&game, 1).unwrap();
+        assert!(!p.is_dead(&p.start().objects));
+        // Three steps right crush the flower: nothing can make a bloom.
+        let mut s = p.start();
+        for _ in 0..3 {
+            s = p.apply(&s, Input::Right);
+        }
+        assert!(p.is_dead(&s.objects) && !s.won);
+        let o = solve(&game, 1, &Budget::unlimited()).unwrap();
+        assert_eq!(keys_string(o.moves.as_ref().unwrap()), "rrx");
+        // No flower at all: dead from the start, proven in one expansion
+        // (without the analysis, every walk of the player is expanded).
+        let o = solve(&game, 2, &Budget::unlimited()).unwrap();
+        assert!(o.proven_unsolvable);
+        assert_eq!(o.nodes, 1);
+        // With the crown on, the player walks left to drop it in the
+        // water first.
+        let o = solve(&game, 3, &Budget::unlimited()).unwrap();
+        assert_eq!(keys_string(o.moves.as_ref().unwrap()), "lrrrrx");
+        let p = LevelProblem::new(&game, 3).unwrap();
+        let mut s = p.start();
+        for _ in 0..3 {
+            s = p.apply(&s, Input::Right);
+        }
+        assert!(p.is_dead(&s.objects), "the crown turned the flower to rock");
+    }
+
+    #[test]
+    fn the_estimate_follows_the_rules_that_make_a_missing_object() {
+        let game = compile(BLOOM).unwrap();
+        let p = LevelProblem::new(&game, 1).unwrap();
+        // One turn of the rule that makes a bloom, and the player 3
+        // cells from the flower (less the one of the rule's offset).
+        assert_eq!(p.estimate(&p.start().objects), 1 + 2);
+        // The crown would turn the flower to rock first: its removal
+        // (one turn, the water 2 cells from it, less one) counts too.
+        let p = LevelProblem::new(&game, 3).unwrap();
+        assert_eq!(p.estimate(&p.start().objects), 1 + 3 + 1 + 1);
+        let a = solve_level(&game, 3, Method::WeightedAstar, &limits(None)).unwrap();
+        assert_eq!(
+            (a.outcome.len(), a.outcome.nodes, a.search),
+            (Some(6), 6, Some(Method::WeightedAstar))
+        );
     }
 }
