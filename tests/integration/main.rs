@@ -21,6 +21,7 @@ mod fixtures_check;
 mod flood_cstby;
 mod hostile_io;
 mod klotski_play;
+mod klotski_solve;
 mod pegs_omerkel;
 mod pegs_play;
 mod play_abort;

@@ -8,11 +8,12 @@ use anyhow::{bail, Context};
 
 use super::bench::{bench, report, solve_rows, BenchReport, Row};
 use super::parse::{parse_puzzles, Puzzle};
-use super::solve::{reachable, solve};
+use super::solve::{reachable, solve_saved};
 use crate::cli::args::{read_input, source_name, SearchLimits};
 use crate::cli::bench::BenchOptions;
 use crate::cli::bench_units::{self, BenchGame, UnitOptions};
 use crate::games::registry::{verbs, Entry, GameCli};
+use crate::solver::LayerFiles;
 use crate::units::JobError;
 
 /// Klotski in the registry.
@@ -105,13 +106,29 @@ pub struct PuzzleArgs {
     /// Print JSON (one object a puzzle) instead of text.
     #[arg(long)]
     json: bool,
+    /// Keep the search's layers in this folder (one puzzle only): only the
+    /// last two stay in memory, and a search stopped by its limits or
+    /// killed goes on from its last whole layer when run again with the
+    /// same folder (`solve` only).
+    #[arg(long, value_name = "DIR")]
+    layers: Option<PathBuf>,
 }
 
 fn run_solve(args: PuzzleArgs) -> anyhow::Result<ExitCode> {
     let puzzles = puzzles_of(&args.puzzles, args.puzzle.as_deref())?;
+    if args.layers.is_some() && puzzles.len() > 1 {
+        bail!("--layers keeps one search: name its puzzle with --puzzle");
+    }
     let mut code = ExitCode::SUCCESS;
     for p in &puzzles {
-        let o = solve(&p.board, &p.start, &args.limits.budget());
+        let files = match &args.layers {
+            Some(dir) => {
+                let what = format!("klotski {}: {}", p.name, p.board.to_text(&p.start));
+                Some(LayerFiles::open(dir, &what)?)
+            }
+            None => None,
+        };
+        let o = solve_saved(&p.board, &p.start, &args.limits.budget(), files.as_ref())?;
         let time_ms = o.elapsed.as_secs_f64() * 1e3;
         let described = o
             .moves
@@ -285,6 +302,9 @@ pub fn bench_plan(
 }
 
 fn run_analyse(args: PuzzleArgs) -> anyhow::Result<ExitCode> {
+    if args.layers.is_some() {
+        bail!("--layers is for `solve klotski`: `analyse` keeps its layers in memory");
+    }
     for p in puzzles_of(&args.puzzles, args.puzzle.as_deref())? {
         let r = reachable(&p.board, &p.start, &args.limits.budget());
         let v = serde_json::json!({

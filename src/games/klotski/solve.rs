@@ -15,8 +15,9 @@ use std::cell::RefCell;
 use super::board::{Board, Move, Position};
 use super::pack::{Packer, MAX_WORDS};
 use crate::solver::bfs::{bfs, count_reachable, Reachable};
-use crate::solver::layered::{layered_bfs, layered_reachable, LayeredProblem};
+use crate::solver::layered::{layered_bfs_saved, layered_reachable, LayeredProblem};
 use crate::solver::{Budget, Keyed, Outcome, Problem};
+use crate::solver::{LayerFileError, LayerFiles};
 
 /// One board as a search problem on whole positions.
 #[derive(Debug, Clone, Copy)]
@@ -113,17 +114,17 @@ impl<const N: usize> LayeredProblem for PackedProblem<'_, N> {
 /// Runs `$run::<N>` on the packed problem with the smallest key that
 /// holds the board's positions, or `$whole` when none does.
 macro_rules! by_key_size {
-    ($board:expr, $start:expr, $budget:expr, $run:ident, $whole:expr) => {{
+    ($board:expr, $run:ident ($($arg:expr),*), $whole:expr) => {{
         let packer = Packer::new($board);
         match packer.words() {
-            1 => $run::<1>($board, packer, $start, $budget),
-            2 => $run::<2>($board, packer, $start, $budget),
-            3 => $run::<3>($board, packer, $start, $budget),
-            4 => $run::<4>($board, packer, $start, $budget),
-            5 | 6 => $run::<6>($board, packer, $start, $budget),
-            7 | 8 => $run::<8>($board, packer, $start, $budget),
-            9..=12 => $run::<12>($board, packer, $start, $budget),
-            w if w <= MAX_WORDS => $run::<MAX_WORDS>($board, packer, $start, $budget),
+            1 => $run::<1>($board, packer, $($arg),*),
+            2 => $run::<2>($board, packer, $($arg),*),
+            3 => $run::<3>($board, packer, $($arg),*),
+            4 => $run::<4>($board, packer, $($arg),*),
+            5 | 6 => $run::<6>($board, packer, $($arg),*),
+            7 | 8 => $run::<8>($board, packer, $($arg),*),
+            9..=12 => $run::<12>($board, packer, $($arg),*),
+            w if w <= MAX_WORDS => $run::<MAX_WORDS>($board, packer, $($arg),*),
             _ => $whole,
         }
     }};
@@ -134,9 +135,10 @@ fn solve_packed<const N: usize>(
     packer: Packer,
     start: &Position,
     budget: &Budget,
-) -> Outcome<Move> {
+    files: Option<&LayerFiles>,
+) -> Result<Outcome<Move>, LayerFileError> {
     let key = packer.pack(start.anchors());
-    layered_bfs(&PackedProblem::<N> { board, packer }, key, budget)
+    layered_bfs_saved(&PackedProblem::<N> { board, packer }, key, budget, files)
 }
 
 fn reachable_packed<const N: usize>(
@@ -152,15 +154,30 @@ fn reachable_packed<const N: usize>(
 /// The fewest moves from `start`, proven, or the proof that there is
 /// none, within `budget`.
 pub fn solve(board: &Board, start: &Position, budget: &Budget) -> Outcome<Move> {
-    by_key_size!(board, start, budget, solve_packed, {
-        bfs(&KlotskiProblem { board }, start, budget)
+    match solve_saved(board, start, budget, None) {
+        Ok(outcome) => outcome,
+        Err(e) => unreachable!("a search without a folder writes no file: {e}"),
+    }
+}
+
+/// [`solve`] with the search's layers kept in `files`, when given (see
+/// [`crate::solver::layered_bfs_saved`]: a stopped search goes on from
+/// there when run again). A board too large to pack is searched in memory.
+pub fn solve_saved(
+    board: &Board,
+    start: &Position,
+    budget: &Budget,
+    files: Option<&LayerFiles>,
+) -> Result<Outcome<Move>, LayerFileError> {
+    by_key_size!(board, solve_packed(start, budget, files), {
+        Ok(bfs(&KlotskiProblem { board }, start, budget))
     })
 }
 
 /// The positions reachable from `start`: how many, how many solved, the
 /// farthest distance.
 pub fn reachable(board: &Board, start: &Position, budget: &Budget) -> Reachable {
-    by_key_size!(board, start, budget, reachable_packed, {
+    by_key_size!(board, reachable_packed(start, budget), {
         count_reachable(&KlotskiProblem { board }, start, budget)
     })
 }
