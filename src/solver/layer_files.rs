@@ -136,7 +136,9 @@ impl LayerFiles {
             chunk.iter().for_each(|k| k.put(&mut buf));
             out.write_all(&buf).map_err(io_error(&part))?;
         }
-        let file = out.into_inner().map_err(|e| io_error(&part)(e.into_error()))?;
+        let file = out
+            .into_inner()
+            .map_err(|e| io_error(&part)(e.into_error()))?;
         file.sync_all().map_err(io_error(&part))?;
         fs::rename(&part, &path).map_err(io_error(&path))
     }
@@ -161,7 +163,8 @@ mod tests {
     use super::*;
 
     fn folder(name: &str) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!("gridbot-layers-{name}-{}", std::process::id()));
+        let dir =
+            std::env::temp_dir().join(format!("gridbot-layers-{name}-{}", std::process::id()));
         let _ = fs::remove_dir_all(&dir);
         dir
     }
@@ -180,7 +183,10 @@ mod tests {
         let err = LayerFiles::open(&dir, "puzzle B").unwrap_err();
         assert!(err.to_string().contains("puzzle A"), "{err}");
         fs::write(dir.join("layer-00001.bin"), [0u8; 5]).unwrap();
-        assert!(matches!(files.read::<[u64; 2]>(1), Err(LayerFileError::Damaged(_))));
+        assert!(matches!(
+            files.read::<[u64; 2]>(1),
+            Err(LayerFileError::Damaged(_))
+        ));
         let _ = fs::remove_dir_all(&dir);
     }
 }

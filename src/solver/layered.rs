@@ -116,15 +116,24 @@ impl<K: LayerKey> Layers<'_, K> {
             return Ok(layers);
         };
         if f.read::<K>(0)? != [start] {
-            return Err(LayerFileError::Other(f.dir().to_path_buf(), "another start".into()));
+            return Err(LayerFileError::Other(
+                f.dir().to_path_buf(),
+                "another start".into(),
+            ));
         }
         let count = f.count();
         for depth in 0..count {
             layers.lens.push(f.len_of::<K>(depth)?);
             let recent = depth + 2 >= count;
-            layers.mem.push(if recent { Some(f.read(depth)?) } else { None });
+            layers
+                .mem
+                .push(if recent { Some(f.read(depth)?) } else { None });
         }
-        log::info!("resumed after layer {} from {}", count - 1, f.dir().display());
+        log::info!(
+            "resumed after layer {} from {}",
+            count - 1,
+            f.dir().display()
+        );
         Ok(layers)
     }
 }
@@ -218,7 +227,9 @@ fn walk<'f, P: LayeredProblem>(
     let mut nodes: u64 = layers.lens[..depth].iter().sum();
     let last_goal = |layers: &Layers<P::Key>, depth: usize| -> Result<_, LayerFileError> {
         let layer = layers.get(depth)?;
-        Ok(stop_at_goal.then(|| layer.iter().find(|k| problem.is_goal(k)).copied()).flatten())
+        Ok(stop_at_goal
+            .then(|| layer.iter().find(|k| problem.is_goal(k)).copied())
+            .flatten())
     };
     let end = loop {
         if let Some(goal) = last_goal(&layers, depth)? {
@@ -231,7 +242,11 @@ fn walk<'f, P: LayeredProblem>(
         if let Err(why) = budget.check_nodes(nodes, held) {
             break End::Stopped(depth as u32, why);
         }
-        let before = if depth > 0 { layers.get(depth - 1)? } else { Cow::Borrowed(&[][..]) };
+        let before = if depth > 0 {
+            layers.get(depth - 1)?
+        } else {
+            Cow::Borrowed(&[][..])
+        };
         let current = layers.get(depth)?;
         let next = match next_layer(problem, &before, &current, budget, held) {
             Ok(next) => next,
@@ -471,7 +486,11 @@ mod tests {
             let stop = Budget::unlimited().with_node_limit(1 + rng.below(6));
             let first = layered_bfs_saved(&g, start, &stop, Some(&files)).unwrap();
             let again = layered_bfs_saved(&g, start, &Budget::unlimited(), Some(&files)).unwrap();
-            assert_eq!((again.len(), again.nodes), (whole.len(), whole.nodes), "{what}");
+            assert_eq!(
+                (again.len(), again.nodes),
+                (whole.len(), whole.nodes),
+                "{what}"
+            );
             assert_eq!(again.proven_unsolvable, whole.proven_unsolvable, "{what}");
             if let Some(m) = &again.moves {
                 assert!(wins(&g, &start, m), "{what}");

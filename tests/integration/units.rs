@@ -410,7 +410,7 @@ fn a_klotski_bench_in_units_merges_to_the_local_report() {
         "--json (the merge writes the report as JSON, report.json)",
     );
     assert!(
-        stdout(&merged).contains("puzzles=4 disagreements=0 nodes=94999"),
+        stdout(&merged).contains("puzzles=4 disagreements=0 nodes=98588"),
         "{}",
         stdout(&merged)
     );

@@ -6,7 +6,9 @@
 //!   separators, in a thick dark frame; it is read by
 //!   [`super::page::read_board`] without a calibration (the cell count and
 //!   palette are learnt on the level's first reading and kept for the
-//!   level: a flooded board has fewer edges, a won one none).
+//!   level: a flooded board has fewer edges, a won one none; a board whose
+//!   colours stay off the palette for 2.5 s is a new deal, and its palette
+//!   is learnt again).
 //! - A cell changes colour over a second (a CSS transition): a reading in
 //!   the middle of it meets a colour off the palette and fails, so the loop
 //!   waits until the board holds still.
@@ -23,7 +25,7 @@
 //!   each with new random colours.
 
 use std::cell::RefCell;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use image::RgbaImage;
 
@@ -255,7 +257,14 @@ pub struct CstbyFlood {
     solver: FloodGame,
     /// The level's cell count and palette, learnt on its first reading.
     learnt: RefCell<Option<(usize, Vec<Rgb>)>>,
+    /// Since when readings with the learnt palette have failed.
+    failing_since: RefCell<Option<Instant>>,
 }
+
+/// How long readings with the learnt palette must fail before the board
+/// is taken as a new deal with new colours (a password typed, a restart)
+/// and its palette learnt again: longer than a cell's colour transition.
+const RELEARN_AFTER: Duration = Duration::from_millis(2500);
 
 impl CstbyFlood {
     /// The game, its solver (the sgt game's portfolio, exact A* first)
@@ -265,19 +274,38 @@ impl CstbyFlood {
         CstbyFlood {
             solver: FloodGame::new(calibration),
             learnt: RefCell::new(None),
+            failing_since: RefCell::new(None),
         }
     }
 
     /// Reads the board alone (no status line, no OCR), with what was
     /// learnt about this level.
+    /// A board whose colours stay off the learnt palette for
+    /// [`RELEARN_AFTER`] is read afresh: the page dealt new colours.
     pub fn read_board(&self, image: &RgbaImage) -> Result<PageBoard, ReadFailure> {
-        let learnt = self.learnt.borrow().clone();
-        let read = read_board(
+        let mut learnt = self.learnt.borrow().clone();
+        let mut read = read_board(
             image,
             learnt.as_ref().map(|l| l.0),
             learnt.as_ref().map(|l| l.1.as_slice()),
-        )
-        .map_err(|e| ReadFailure(e.to_string()))?;
+        );
+        if read.is_ok() || learnt.is_none() {
+            *self.failing_since.borrow_mut() = None;
+        } else {
+            let since = *self
+                .failing_since
+                .borrow_mut()
+                .get_or_insert_with(Instant::now);
+            if since.elapsed() >= RELEARN_AFTER {
+                let fresh = read_board(image, learnt.as_ref().map(|l| l.0), None);
+                if fresh.is_ok() {
+                    log::info!("the board's colours changed: its palette is learnt again");
+                    (learnt, read) = (None, fresh);
+                    *self.failing_since.borrow_mut() = None;
+                }
+            }
+        }
+        let read = read.map_err(|e| ReadFailure(e.to_string()))?;
         if learnt.is_none() && !read.board.is_won() {
             *self.learnt.borrow_mut() = Some((read.cells, read.palette.clone()));
         }
@@ -310,6 +338,7 @@ impl Reading for CstbyFlood {
 
     fn begin_game(&self) {
         *self.learnt.borrow_mut() = None;
+        *self.failing_since.borrow_mut() = None;
     }
 
     fn read(&self, shot: &Screenshot) -> Result<PageReading, ReadFailure> {
