@@ -142,15 +142,18 @@ pub fn run(run: &OmerkelRun) -> anyhow::Result<ExitCode> {
     let display = start_display(screen)?;
     let mut options = BrowserOptions::served(display.name(), &dir, PAGE, None);
     (options.width, options.height) = window;
-    // The page (jQuery UI, Snap.svg, a photograph) draws slowly on a
-    // loaded machine.
-    options.draw_timeout = Duration::from_secs(60);
-    // Chromium's first paint of the page is now and then lost under a
-    // loaded machine (the window stays one colour): one more try.
-    let browser = Browser::open(options.clone()).or_else(|e| {
-        log::warn!("Chromium did not show the page ({e}); trying once more");
-        Browser::open(options)
-    });
+    // The page (jQuery UI, Snap.svg, a photograph) draws in about a
+    // second, a few on a loaded machine. Now and then Chromium's first
+    // paint is lost and the window stays one colour for good (twice in a
+    // row in one CI run at 60 s each; a fresh Chromium then drew at once):
+    // give each try 20 s and try up to four times.
+    options.draw_timeout = Duration::from_secs(20);
+    let mut browser = Browser::open(options.clone());
+    for attempt in 2..=4 {
+        let Err(e) = &browser else { break };
+        log::warn!("Chromium did not show the page ({e}); try {attempt} of 4");
+        browser = Browser::open(options.clone());
+    }
     let mut page = Page {
         browser: browser.context("cannot show Oliver Merkel's Peg Solitaire in Chromium")?,
         mouse: Mouse::on_display(display.name())?,
