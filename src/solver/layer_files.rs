@@ -62,6 +62,9 @@ pub enum LayerFileError {
     /// The folder holds the layers of another search.
     #[error("{0} holds the layers of another search ({1}); give an empty or new folder")]
     Other(PathBuf, String),
+    /// The folder holds files but no search.
+    #[error("{0} is not empty and holds no search: give an empty or new folder")]
+    NotEmpty(PathBuf),
     /// A layer file is not a whole number of keys, or its keys are not
     /// sorted.
     #[error("{0} is damaged: not a sorted list of keys; remove it and the layers after it")]
@@ -94,6 +97,11 @@ impl LayerFiles {
                 return Err(LayerFileError::Other(dir.to_path_buf(), first));
             }
             Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                // Never write layers among files the user had.
+                let mut entries = fs::read_dir(dir).map_err(io_error(dir))?;
+                if entries.next().is_some() {
+                    return Err(LayerFileError::NotEmpty(dir.to_path_buf()));
+                }
                 fs::write(&tag, format!("{}\n", what.trim_end())).map_err(io_error(&tag))?;
             }
             Err(e) => return Err(io_error(&tag)(e)),
@@ -182,6 +190,16 @@ mod tests {
         assert!(LayerFiles::open(&dir, "puzzle A").is_ok());
         let err = LayerFiles::open(&dir, "puzzle B").unwrap_err();
         assert!(err.to_string().contains("puzzle A"), "{err}");
+        let mine = folder("theirs");
+        fs::create_dir_all(&mine).unwrap();
+        fs::write(mine.join("notes.txt"), "the user's").unwrap();
+        let err = LayerFiles::open(&mine, "puzzle A").unwrap_err();
+        assert!(matches!(err, LayerFileError::NotEmpty(_)), "{err}");
+        assert_eq!(
+            fs::read_to_string(mine.join("notes.txt")).unwrap(),
+            "the user's"
+        );
+        let _ = fs::remove_dir_all(&mine);
         fs::write(dir.join("layer-00001.bin"), [0u8; 5]).unwrap();
         assert!(matches!(
             files.read::<[u64; 2]>(1),

@@ -111,7 +111,8 @@ impl<K: LayerKey> Layers<'_, K> {
             lens: Vec::new(),
             files,
         };
-        let Some(f) = files.filter(|f| f.count() > 0) else {
+        let count = files.map_or(0, LayerFiles::count);
+        let Some(f) = files.filter(|_| count > 0) else {
             layers.push(vec![start])?;
             return Ok(layers);
         };
@@ -121,7 +122,6 @@ impl<K: LayerKey> Layers<'_, K> {
                 "another start".into(),
             ));
         }
-        let count = f.count();
         for depth in 0..count {
             layers.lens.push(f.len_of::<K>(depth)?);
             let recent = depth + 2 >= count;
