@@ -27,3 +27,4 @@ pub mod reference;
 pub mod rng;
 pub mod rules;
 pub mod solve;
+pub mod walk;

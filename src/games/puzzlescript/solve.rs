@@ -21,6 +21,7 @@ use super::bits;
 use super::compile::{Game, Level};
 use super::engine::{Engine, Input};
 use super::reach::{self, Makers};
+use super::walk::Walk;
 use crate::solver::{
     bfs::bfs, bfs_without_duplicates, weighted_astar, AstarProblem, Budget, Keyed, Outcome, Problem,
 };
@@ -72,6 +73,9 @@ pub struct LevelProblem<'g> {
     /// Whether a position whose cells hold these objects (their union)
     /// is dead: the union changes seldom, the answer is kept.
     dead: RefCell<FxHashMap<Box<[u64]>, bool>>,
+    /// Walls and the cells the player must still visit, for `no` win
+    /// conditions only the player can meet ([`Walk::dead`]).
+    walk: Option<Walk>,
 }
 
 /// The index in `game.levels` of playable level `n` (from 1).
@@ -154,6 +158,7 @@ impl<'g> LevelProblem<'g> {
             makers: Makers::new(game),
             prunes: game.winconditions.iter().any(|w| w.quantifier == 0),
             dead: RefCell::new(FxHashMap::default()),
+            walk: Walk::new(game),
         })
     }
 
@@ -168,8 +173,14 @@ impl<'g> LevelProblem<'g> {
     }
 
     /// True if no key sequence from `objects` can win: a win condition
-    /// needs an object the rules can no longer make ([`Makers::dead`]).
+    /// needs an object the rules can no longer make ([`Makers::dead`]), or
+    /// the player cannot reach a cell only it can fix ([`Walk::dead`]).
     pub fn is_dead(&self, objects: &[u64]) -> bool {
+        let game = self.start.game();
+        let walled = |w: &Walk| w.dead(game, objects, self.start.board.height);
+        if self.walk.as_ref().is_some_and(walled) {
+            return true;
+        }
         if !self.prunes {
             return false;
         }
@@ -177,7 +188,7 @@ impl<'g> LevelProblem<'g> {
         if let Some(&d) = self.dead.borrow().get(&present) {
             return d;
         }
-        let d = self.makers.dead(self.start.game(), &present);
+        let d = self.makers.dead(game, &present);
         self.dead.borrow_mut().insert(present, d);
         d
     }

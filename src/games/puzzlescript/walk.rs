@@ -1,0 +1,382 @@
+//! Where the player can still go, and the cells it must still visit: a
+//! proven cut of dead positions for `no X` win conditions whose X only
+//! the player standing on it can change (a garden to rake, a floor to
+//! paint).
+//!
+//! From the compiled rules, per object:
+//! - *static*: no rule removes it (clears it, or writes another object of
+//!   its layer), no rule sets a movement in its layer, and it is not a
+//!   player object. It stays where it is for good.
+//! - a *wall*: static, and the player can never end a turn on its cell:
+//!   it shares the player's collision layer, or a `late` rule of one cell
+//!   that needs only it and a player object says `cancel`.
+//! - *pinned*: not a player object, no rule moves its layer, and every
+//!   rule that removes it needs a player object in the same cell.
+//! - *one-shot*: pinned, every rule that removes it writes a wall of the
+//!   second kind (`cancel`) into its cell, and for each of the four
+//!   directions a rule of one cell removes it when a player object on it
+//!   moves that way (no rule gives the player's layer a movement of its
+//!   own). The player leaves a one-shot cell only once: it is a wall after.
+//!
+//! A cell that fails a `no` condition and can only be fixed by removing a
+//! pinned object needs the player on it: if the player cannot get there
+//! through cells without walls, the position is dead. If it can only be
+//! fixed by removing a one-shot object, the player must also leave it
+//! (the wall written there ends any turn it stays in): a cell the player
+//! is not on needs a way in and a way out, so with no free neighbour, or
+//! one that is itself one-shot (entering from it walls it off), it is dead.
+//! Not analysed (no cut): games whose rules make a player object where no
+//! player was (a player can appear anywhere), `restart` or `checkpoint`.
+
+use super::bits::{self, Bits};
+use super::compile::{CellPattern, Game, Pattern};
+
+/// What fixing a failing cell asks of the player, weakest first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Fix {
+    /// Something else may fix it.
+    Free,
+    /// The player has to stand on it.
+    Visit,
+    /// The player has to enter it (or be on it) and leave it.
+    Leave,
+}
+
+/// The walls and the cells the player must visit, from a game's rules.
+#[derive(Debug, Clone)]
+pub struct Walk {
+    /// Objects that keep the player out of their cell for good.
+    walls: Bits,
+    /// Objects only a player standing on them can remove.
+    pinned: Bits,
+    /// Pinned objects whose cell the player leaves only once.
+    one_shot: Bits,
+    /// The player objects.
+    player: Bits,
+    /// The `no` win conditions (indices in `game.winconditions`).
+    conditions: Vec<usize>,
+    words: usize,
+}
+
+/// True if a cell matching `c` holds a player object.
+fn needs_player(c: &CellPattern, player: &[u64]) -> bool {
+    bits::meets(&c.present, player)
+        || c.any_present
+            .iter()
+            .any(|a| !bits::is_zero(a) && bits::subset(a, player))
+}
+
+/// True if a cell holding just the objects `have` meets `c`'s object
+/// needs.
+fn fires_on(c: &CellPattern, have: &[u64]) -> bool {
+    bits::subset(&c.present, have)
+        && c.any_present.iter().all(|a| bits::meets(a, have))
+        && !bits::meets(&c.missing, have)
+}
+
+/// The objects `c`'s replacement may remove: cleared, or replaced by
+/// another object of their layer, among those the cell can hold (what it
+/// needs in that layer, or anything of the layer).
+fn removes(game: &Game, c: &CellPattern) -> Bits {
+    let mut out = bits::zero(game.object_words);
+    let Some(r) = &c.replacement else {
+        return out;
+    };
+    for layer in &game.layer_masks {
+        let written = bits::meets(layer, &r.set) || bits::meets(layer, &r.random_entity);
+        if !written && !bits::meets(layer, &r.clear) {
+            continue;
+        }
+        let mut there: Bits = layer.clone();
+        if bits::meets(layer, &c.present) {
+            for (w, word) in there.iter_mut().enumerate() {
+                *word &= c.present[w];
+            }
+        } else if let Some(a) = c.any_present.iter().find(|a| bits::subset(a, layer)) {
+            there = a.clone();
+        }
+        for (w, word) in out.iter_mut().enumerate() {
+            let gone = if written { layer[w] } else { r.clear[w] };
+            *word |= gone & there[w] & !r.set[w];
+        }
+    }
+    out
+}
+
+/// One cell of a rule, with the rule's commands and whether it is late
+/// and alone in its rule.
+struct RuleCell<'g> {
+    cell: &'g CellPattern,
+    late: bool,
+    alone: bool,
+    commands: Vec<&'g str>,
+}
+
+fn rule_cells(game: &Game) -> Vec<RuleCell<'_>> {
+    let normal = game.rules.iter().map(|g| (g, false));
+    let late = game.late_rules.iter().map(|g| (g, true));
+    let mut out = Vec::new();
+    for (group, late) in normal.chain(late) {
+        for rule in &group.rules {
+            let alone = rule.rows.len() == 1 && rule.rows[0].len() == 1;
+            let commands: Vec<&str> = rule.commands.iter().map(|c| c.name.as_str()).collect();
+            for p in rule.rows.iter().flatten() {
+                if let Pattern::Cell(cell) = p {
+                    out.push(RuleCell {
+                        cell,
+                        late,
+                        alone,
+                        commands: commands.clone(),
+                    });
+                }
+            }
+        }
+    }
+    out
+}
+
+impl Walk {
+    /// The analysis of `game`'s rules; `None` when it does not hold (see
+    /// the module's notes) or no win condition is a `no`.
+    pub fn new(game: &Game) -> Option<Walk> {
+        let words = game.object_words;
+        let (player_all, player) = &game.player;
+        let conditions: Vec<usize> = (0..game.winconditions.len())
+            .filter(|&i| game.winconditions[i].quantifier < 0)
+            .collect();
+        if *player_all || conditions.is_empty() {
+            return None;
+        }
+        let cells = rule_cells(game);
+        let layer_of = |o: usize| game.objects[o].layer;
+        let mut moved = vec![false; game.layers];
+        let mut removable = bits::zero(words);
+        let mut unpinned = bits::zero(words);
+        for rc in &cells {
+            let c = rc.cell;
+            if rc
+                .commands
+                .iter()
+                .any(|&n| n == "restart" || n == "checkpoint")
+            {
+                return None;
+            }
+            let Some(r) = &c.replacement else { continue };
+            for (l, m) in moved.iter_mut().enumerate() {
+                let set = bits::field(&r.moves_set, l) | bits::field(&r.random_dir, l);
+                *m |= set != 0 && set != bits::field(&c.moves_present, l);
+            }
+            let mut adds: Bits = r.set.clone();
+            bits::or(&mut adds, &r.random_entity);
+            if bits::meets(&adds, player) && !needs_player(c, player) {
+                return None;
+            }
+            let gone = removes(game, c);
+            bits::or(&mut removable, &gone);
+            if !needs_player(c, player) {
+                bits::or(&mut unpinned, &gone);
+            }
+        }
+        let objects = game.objects.len();
+        let players: Vec<usize> = (0..objects).filter(|&o| bits::get(player, o)).collect();
+        let player_layer = players.first().map(|&p| layer_of(p));
+        let one_layer = players.iter().all(|&p| Some(layer_of(p)) == player_layer);
+        let still = |o: usize| !bits::get(player, o) && !moved[layer_of(o)];
+        let mut walls = bits::zero(words);
+        let mut cancel_walls = bits::zero(words);
+        let mut pinned = bits::zero(words);
+        for o in (0..objects).filter(|&o| still(o)) {
+            if !bits::get(&unpinned, o) {
+                bits::set(&mut pinned, o);
+            }
+            if bits::get(&removable, o) {
+                continue;
+            }
+            let cancels = players.iter().all(|&p| {
+                let mut have = bits::zero(words);
+                bits::set(&mut have, o);
+                bits::set(&mut have, p);
+                cells.iter().any(|rc| {
+                    rc.late
+                        && rc.alone
+                        && rc.commands.contains(&"cancel")
+                        && bits::is_zero(&rc.cell.moves_present)
+                        && bits::is_zero(&rc.cell.moves_missing)
+                        && fires_on(rc.cell, &have)
+                })
+            });
+            if cancels && !players.is_empty() {
+                bits::set(&mut cancel_walls, o);
+                bits::set(&mut walls, o);
+            } else if one_layer && Some(layer_of(o)) == player_layer {
+                bits::set(&mut walls, o);
+            }
+        }
+        let player_moved = player_layer.is_some_and(|l| moved[l]);
+        let mut one_shot = bits::zero(words);
+        for o in bits::ones(&pinned).filter(|&o| o < objects) {
+            let removers: Vec<&RuleCell> = cells
+                .iter()
+                .filter(|rc| bits::get(&removes(game, rc.cell), o))
+                .collect();
+            let walled = removers.iter().all(|rc| {
+                let r = rc.cell.replacement.as_ref().expect("a remover replaces");
+                bits::meets(&r.set, &cancel_walls) && !r.random
+            });
+            let leaving = |p: usize| {
+                let l = layer_of(p);
+                let mut have = bits::zero(words);
+                bits::set(&mut have, o);
+                bits::set(&mut have, p);
+                let mut dirs = 0;
+                for rc in removers.iter().filter(|rc| !rc.late && rc.alone) {
+                    let c = rc.cell;
+                    let dir = bits::field(&c.moves_present, l);
+                    let only_player =
+                        (0..game.layers).all(|k| k == l || bits::field(&c.moves_present, k) == 0);
+                    if dir.count_ones() == 1
+                        && dir < 16
+                        && only_player
+                        && bits::is_zero(&c.moves_missing)
+                        && bits::is_zero(&c.missing)
+                        && fires_on(c, &have)
+                        && rc.commands.is_empty()
+                    {
+                        dirs |= dir;
+                    }
+                }
+                dirs == 15
+            };
+            if !removers.is_empty()
+                && walled
+                && !player_moved
+                && players.iter().all(|&p| leaving(p))
+            {
+                bits::set(&mut one_shot, o);
+            }
+        }
+        // A cell is fixed without the player unless an object of the
+        // first set (`no X`'s X) is pinned.
+        let pins = |&k: &usize| bits::meets(&game.winconditions[k].first, &pinned);
+        if !conditions.iter().any(pins) {
+            return None;
+        }
+        Some(Walk {
+            walls,
+            pinned,
+            one_shot,
+            player: player.clone(),
+            conditions,
+            words,
+        })
+    }
+
+    /// What fixing one side (`mask`, an aggregate when `all`) of a
+    /// failing condition in a cell holding `c` asks of the player.
+    fn side(&self, mask: &[u64], all: bool, c: &[u64]) -> Fix {
+        let rank = |o: usize| {
+            if bits::get(&self.one_shot, o) {
+                Fix::Leave
+            } else if bits::get(&self.pinned, o) {
+                Fix::Visit
+            } else {
+                Fix::Free
+            }
+        };
+        let mut here = bits::zero(self.words);
+        for (w, word) in here.iter_mut().enumerate() {
+            *word = mask[w] & c[w];
+        }
+        let ranks = bits::ones(&here).map(rank);
+        if all {
+            ranks.min().unwrap_or(Fix::Free)
+        } else {
+            ranks.max().unwrap_or(Fix::Free)
+        }
+    }
+
+    /// True if no key sequence from a position whose cells (column-major,
+    /// `height` a column, `words` a cell) hold `objects` can meet `game`'s
+    /// `no` conditions: a cell only the player can fix is out of its reach,
+    /// or is one it must leave and cannot.
+    pub fn dead(&self, game: &Game, objects: &[u64], height: usize) -> bool {
+        let words = self.words.max(1);
+        let n = objects.len() / words;
+        let cell = |i: usize| &objects[i * words..(i + 1) * words];
+        let holds = |mask: &[u64], all: bool, c: &[u64]| {
+            if all {
+                bits::subset(mask, c)
+            } else {
+                bits::meets(mask, c)
+            }
+        };
+        let mut fixes = vec![Fix::Free; n];
+        let mut any = false;
+        for &k in &self.conditions {
+            let wc = &game.winconditions[k];
+            for (i, f) in fixes.iter_mut().enumerate() {
+                let c = cell(i);
+                if holds(&wc.first, wc.first_all, c) && holds(&wc.second, wc.second_all, c) {
+                    let fix = self.side(&wc.first, wc.first_all, c).min(self.side(
+                        &wc.second,
+                        wc.second_all,
+                        c,
+                    ));
+                    *f = (*f).max(fix);
+                    any |= fix > Fix::Free;
+                }
+            }
+        }
+        if !any {
+            return false;
+        }
+        let free = |i: usize| !bits::meets(&self.walls, cell(i));
+        let neighbours = |i: usize| {
+            let (x, y) = (i / height, i % height);
+            let mut out = [None; 4];
+            out[0] = (y > 0).then(|| i - 1);
+            out[1] = (y + 1 < height).then(|| i + 1);
+            out[2] = (x > 0).then(|| i - height);
+            out[3] = (i + height < n).then(|| i + height);
+            out
+        };
+        let players: Vec<usize> = (0..n)
+            .filter(|&i| bits::meets(&self.player, cell(i)))
+            .collect();
+        let mut seen = vec![false; n];
+        let mut stack = players.clone();
+        for &p in &players {
+            seen[p] = true;
+        }
+        while let Some(i) = stack.pop() {
+            for j in neighbours(i).into_iter().flatten() {
+                if !seen[j] && free(j) {
+                    seen[j] = true;
+                    stack.push(j);
+                }
+            }
+        }
+        let one_player = players.len() == 1;
+        (0..n).any(|i| {
+            if fixes[i] == Fix::Free {
+                return false;
+            }
+            if !seen[i] {
+                return true;
+            }
+            if fixes[i] < Fix::Leave || !one_player {
+                return false;
+            }
+            let open: Vec<usize> = neighbours(i)
+                .into_iter()
+                .flatten()
+                .filter(|&j| free(j))
+                .collect();
+            match open.as_slice() {
+                [] => true,
+                [m] => players[0] != i && bits::meets(&self.one_shot, cell(*m)),
+                _ => false,
+            }
+        })
+    }
+}
