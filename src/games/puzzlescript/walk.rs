@@ -356,27 +356,57 @@ impl Walk {
                 }
             }
         }
-        let one_player = players.len() == 1;
-        (0..n).any(|i| {
-            if fixes[i] == Fix::Free {
-                return false;
-            }
-            if !seen[i] {
-                return true;
-            }
-            if fixes[i] < Fix::Leave || !one_player {
-                return false;
-            }
-            let open: Vec<usize> = neighbours(i)
-                .into_iter()
-                .flatten()
-                .filter(|&j| free(j))
-                .collect();
+        if (0..n).any(|i| fixes[i] > Fix::Free && !seen[i]) {
+            return true;
+        }
+        match players.as_slice() {
+            [p] => self.cornered(&fixes, objects, height, *p),
+            _ => false,
+        }
+    }
+
+    /// True if the one player, on cell `player`, cannot enter and leave
+    /// every cell whose fix is [`Fix::Leave`]: a one-shot cell is entered
+    /// at most once and left once (the player's own is only left). Such a
+    /// cell off the player with no free neighbour, or only one and that
+    /// one one-shot (entering from it walls it off), is dead; one with
+    /// exactly two free neighbours, both one-shot, is a corridor whose
+    /// two moves are forced, and a one-shot cell with more forced moves
+    /// than it has (two, one for the player's) is dead.
+    fn cornered(&self, fixes: &[Fix], objects: &[u64], height: usize, player: usize) -> bool {
+        let words = self.words.max(1);
+        let n = fixes.len();
+        let cell = |i: usize| &objects[i * words..(i + 1) * words];
+        let free = |i: usize| !bits::meets(&self.walls, cell(i));
+        let once = |i: usize| free(i) && bits::meets(&self.one_shot, cell(i));
+        let mut forced = Vec::new();
+        for i in (0..n).filter(|&i| fixes[i] == Fix::Leave) {
+            let (x, y) = (i / height, i % height);
+            let around = [
+                (y > 0).then(|| i - 1),
+                (y + 1 < height).then(|| i + 1),
+                (x > 0).then(|| i - height),
+                (i + height < n).then(|| i + height),
+            ];
+            let open: Vec<usize> = around.into_iter().flatten().filter(|&j| free(j)).collect();
             match open.as_slice() {
-                [] => true,
-                [m] => players[0] != i && bits::meets(&self.one_shot, cell(*m)),
-                _ => false,
+                [] => return true,
+                [m] if i != player && once(*m) => return true,
+                [a, b] if i != player && once(*a) && once(*b) => {
+                    forced.push((i.min(*a), i.max(*a)));
+                    forced.push((i.min(*b), i.max(*b)));
+                }
+                _ => {}
             }
-        })
+        }
+        // Two corridors side by side force the same move: count it once.
+        forced.sort_unstable();
+        forced.dedup();
+        let mut moves = vec![0u8; n];
+        for (a, b) in forced {
+            moves[a] += 1;
+            moves[b] += 1;
+        }
+        (0..n).any(|k| moves[k] > if k == player { 1 } else { 2 })
     }
 }
