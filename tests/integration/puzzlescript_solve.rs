@@ -200,6 +200,31 @@ fn weighted_astar_solves_a_level_breadth_first_search_does_not_finish() {
     assert!(r["length"].as_u64().is_some(), "{r}");
 }
 
+/// Weighted A* on `levels` of the game at `path` within `max_nodes`: the
+/// length and the positions expanded of each solution (unproven).
+fn weighted_astar_levels(
+    path: &std::path::Path,
+    levels: std::ops::RangeInclusive<usize>,
+    max_nodes: u64,
+) -> Vec<(u64, u64)> {
+    let mut got = Vec::new();
+    for level in levels {
+        let r = solve_json(&[
+            path.to_str().unwrap(),
+            "--level",
+            &level.to_string(),
+            "--max-nodes",
+            &max_nodes.to_string(),
+            "--search",
+            "weighted-astar",
+        ]);
+        assert_eq!(r["search"], "weighted-astar", "level {level}: {r}");
+        assert_eq!(r["proven_shortest"], false, "level {level}: {r}");
+        got.push((r["length"].as_u64().unwrap(), r["nodes"].as_u64().unwrap()));
+    }
+    got
+}
+
 /// Midas's levels 5 to 8: the win condition (`some Love`) names an object
 /// no level starts with, which the rules make when the player meets the
 /// target without the crown (the crown would turn her to gold first, a
@@ -212,22 +237,7 @@ fn weighted_astar_makes_a_missing_object_through_the_rules() {
     let Some(dir) = shared_games("puzzlescript/games/midas.txt") else {
         return;
     };
-    let path = dir.join("puzzlescript/games/midas.txt");
-    let mut got = Vec::new();
-    for level in ["5", "6", "7", "8"] {
-        let r = solve_json(&[
-            path.to_str().unwrap(),
-            "--level",
-            level,
-            "--max-nodes",
-            "20000",
-            "--search",
-            "weighted-astar",
-        ]);
-        assert_eq!(r["search"], "weighted-astar", "level {level}: {r}");
-        assert_eq!(r["proven_shortest"], false, "level {level}: {r}");
-        got.push((r["length"].as_u64().unwrap(), r["nodes"].as_u64().unwrap()));
-    }
+    let got = weighted_astar_levels(&dir.join("puzzlescript/games/midas.txt"), 5..=8, 20_000);
     assert_eq!(got, vec![(35, 980), (32, 257), (32, 739), (24, 1920)]);
 }
 
@@ -243,21 +253,7 @@ fn weighted_astar_rakes_every_zen_garden() {
         return;
     };
     let path = dir.join("puzzlescript/games/zenpuzzlegarden.txt");
-    let mut got = Vec::new();
-    for level in ["1", "2", "3", "4", "5"] {
-        let r = solve_json(&[
-            path.to_str().unwrap(),
-            "--level",
-            level,
-            "--max-nodes",
-            "50000",
-            "--search",
-            "weighted-astar",
-        ]);
-        assert_eq!(r["search"], "weighted-astar", "level {level}: {r}");
-        assert_eq!(r["proven_shortest"], false, "level {level}: {r}");
-        got.push((r["length"].as_u64().unwrap(), r["nodes"].as_u64().unwrap()));
-    }
+    let got = weighted_astar_levels(&path, 1..=5, 50_000);
     assert_eq!(
         got,
         vec![(39, 43), (48, 1903), (63, 12070), (41, 524), (52, 34473)]

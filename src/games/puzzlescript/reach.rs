@@ -244,13 +244,7 @@ impl Makers {
         if wins {
             return false;
         }
-        let can = |mask: &[u64], all: bool| {
-            if all {
-                bits::subset(mask, &have)
-            } else {
-                bits::meets(mask, &have)
-            }
-        };
+        let can = |mask: &[u64], all: bool| holds(mask, all, &have);
         game.winconditions.iter().any(|wc| {
             wc.quantifier == 0 && (!can(&wc.first, wc.first_all) || !can(&wc.second, wc.second_all))
         })
@@ -336,6 +330,16 @@ fn removed(game: &Game, c: &super::compile::CellPattern, clear: &[u64], set: &[u
         }
     }
     out
+}
+
+/// True if a cell holding `c` holds `mask`: all of it when `all` (an
+/// aggregate), else any of it.
+pub fn holds(mask: &[u64], all: bool, c: &[u64]) -> bool {
+    if all {
+        bits::subset(mask, c)
+    } else {
+        bits::meets(mask, c)
+    }
 }
 
 /// A board as [`Makers::need`] reads it.

@@ -20,7 +20,7 @@ use rustc_hash::FxHashMap;
 use super::bits;
 use super::compile::{Game, Level};
 use super::engine::{Engine, Input};
-use super::reach::{self, Makers};
+use super::reach::{self, holds, Makers};
 use super::walk::Walk;
 use crate::solver::{
     bfs::bfs, bfs_without_duplicates, weighted_astar, AstarProblem, Budget, Keyed, Outcome, Problem,
@@ -219,13 +219,6 @@ impl<'g> LevelProblem<'g> {
         let (height, ow) = (board.height, board.ow);
         let cells = objects.len() / ow.max(1);
         let cell = |i: usize| &objects[i * ow..(i + 1) * ow];
-        let holds = |mask: &[u64], all: bool, c: &[u64]| {
-            if all {
-                bits::subset(mask, c)
-            } else {
-                bits::meets(mask, c)
-            }
-        };
         let far = board.width + board.height;
         let dist = |a: usize, b: usize| {
             (a / height).abs_diff(b / height) + (a % height).abs_diff(b % height)

@@ -30,6 +30,7 @@
 
 use super::bits::{self, Bits};
 use super::compile::{CellPattern, Game, Pattern};
+use super::reach::holds;
 
 /// What fixing a failing cell asks of the player, weakest first.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -305,13 +306,6 @@ impl Walk {
         let words = self.words.max(1);
         let n = objects.len() / words;
         let cell = |i: usize| &objects[i * words..(i + 1) * words];
-        let holds = |mask: &[u64], all: bool, c: &[u64]| {
-            if all {
-                bits::subset(mask, c)
-            } else {
-                bits::meets(mask, c)
-            }
-        };
         let mut fixes = vec![Fix::Free; n];
         let mut any = false;
         for &k in &self.conditions {
