@@ -26,7 +26,10 @@
 //! is not on needs a way in and a way out, so with no free neighbour, or
 //! one that is itself one-shot (entering from it walls it off), it is dead.
 //! Not analysed (no cut): games whose rules make a player object where no
-//! player was (a player can appear anywhere), `restart` or `checkpoint`.
+//! player was (a player can appear anywhere), `restart`, go back to a
+//! `checkpoint` or say `win` (which wins whatever the conditions say).
+//! Rules of random groups count only as removers and movers, never as
+//! the `cancel` or leaving rules the walls and one-shot objects rest on.
 
 use super::bits::{self, Bits};
 use super::compile::{CellPattern, Game, Pattern};
@@ -104,12 +107,13 @@ fn removes(game: &Game, c: &CellPattern) -> Bits {
     out
 }
 
-/// One cell of a rule, with the rule's commands and whether it is late
-/// and alone in its rule.
+/// One cell of a rule, with the rule's commands and whether it is late,
+/// alone in its rule, and in a group that fires one rule at random.
 struct RuleCell<'g> {
     cell: &'g CellPattern,
     late: bool,
     alone: bool,
+    random: bool,
     commands: Vec<&'g str>,
 }
 
@@ -127,6 +131,7 @@ fn rule_cells(game: &Game) -> Vec<RuleCell<'_>> {
                         cell,
                         late,
                         alone,
+                        random: group.random,
                         commands: commands.clone(),
                     });
                 }
@@ -158,7 +163,7 @@ impl Walk {
             if rc
                 .commands
                 .iter()
-                .any(|&n| n == "restart" || n == "checkpoint")
+                .any(|&n| n == "restart" || n == "checkpoint" || n == "win")
             {
                 return None;
             }
@@ -200,7 +205,9 @@ impl Walk {
                 cells.iter().any(|rc| {
                     rc.late
                         && rc.alone
+                        && !rc.random
                         && rc.commands.contains(&"cancel")
+                        && bits::is_zero(&rc.cell.missing)
                         && bits::is_zero(&rc.cell.moves_present)
                         && bits::is_zero(&rc.cell.moves_missing)
                         && fires_on(rc.cell, &have)
@@ -230,7 +237,10 @@ impl Walk {
                 bits::set(&mut have, o);
                 bits::set(&mut have, p);
                 let mut dirs = 0;
-                for rc in removers.iter().filter(|rc| !rc.late && rc.alone) {
+                for rc in removers
+                    .iter()
+                    .filter(|rc| !rc.late && rc.alone && !rc.random)
+                {
                     let c = rc.cell;
                     let dir = bits::field(&c.moves_present, l);
                     let only_player =
