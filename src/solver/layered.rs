@@ -50,6 +50,40 @@ pub trait LayeredProblem: Sync {
 
     /// The move from `from` to `to`, which are one move apart.
     fn move_between(&self, from: &Self::Key, to: &Self::Key) -> Option<Self::Move>;
+
+    /// A lower bound on the moves from `key` to a goal, consistent: one
+    /// move lowers it by one at most, and it is 0 on a goal. Only
+    /// [`layered_astar`] reads it; the default, 0, prunes nothing.
+    fn bound(&self, _key: &Self::Key) -> u32 {
+        0
+    }
+
+    /// Appends the successors of `key` whose [`Self::bound`] is at most
+    /// `most`, and returns the least bound of those left out. A problem
+    /// that knows a child's bound while making it may do this without
+    /// unpacking the child again.
+    fn successors_within(
+        &self,
+        key: &Self::Key,
+        most: u32,
+        out: &mut Vec<Self::Key>,
+    ) -> Option<u32> {
+        let from = out.len();
+        self.successors(key, out);
+        let mut left_out = None;
+        let mut kept = from;
+        for i in from..out.len() {
+            let b = self.bound(&out[i]);
+            if b <= most {
+                out[kept] = out[i];
+                kept += 1;
+            } else {
+                left_out = least(left_out, Some(b));
+            }
+        }
+        out.truncate(kept);
+        left_out
+    }
 }
 
 /// How a layered walk ended.
@@ -70,6 +104,9 @@ struct Layers<'f, K> {
     /// Each layer's size.
     lens: Vec<u64>,
     files: Option<&'f LayerFiles>,
+    /// New layers are written to the folder (not when a limit prunes them:
+    /// the folder holds whole layers only).
+    write: bool,
 }
 
 impl<K: LayerKey> Layers<'_, K> {
@@ -77,7 +114,7 @@ impl<K: LayerKey> Layers<'_, K> {
     /// folder; the layer two back then leaves memory).
     fn push(&mut self, layer: Vec<K>) -> Result<(), LayerFileError> {
         let depth = self.mem.len();
-        if let Some(files) = self.files {
+        if let Some(files) = self.files.filter(|_| self.write) {
             files.write(depth, &layer)?;
             if depth >= 2 {
                 self.mem[depth - 2] = None;
@@ -105,11 +142,16 @@ impl<K: LayerKey> Layers<'_, K> {
 
     /// The layers of a walk from `start`: the folder's, when it holds some
     /// (the first must be `start`), else `start` alone.
-    fn resume(start: K, files: Option<&LayerFiles>) -> Result<Layers<'_, K>, LayerFileError> {
+    fn resume(
+        start: K,
+        files: Option<&LayerFiles>,
+        write: bool,
+    ) -> Result<Layers<'_, K>, LayerFileError> {
         let mut layers = Layers {
             mem: Vec::new(),
             lens: Vec::new(),
             files,
+            write,
         };
         let count = files.map_or(0, LayerFiles::count);
         let Some(f) = files.filter(|_| count > 0) else {
@@ -144,6 +186,20 @@ struct Walk<'f, K> {
     end: End<K>,
     /// States expanded (the layers before the last).
     nodes: u64,
+    /// Of those, the states of the layers read from the folder.
+    resumed: u64,
+    /// The least depth plus bound of a state left out by the walk's limit.
+    pruned: Option<u32>,
+}
+
+/// What a layer's walk keeps: every state, or only those whose depth
+/// plus [`LayeredProblem::bound`] is at most a limit.
+#[derive(Clone, Copy)]
+struct Keep {
+    /// The depth of the layer being made.
+    depth: u32,
+    /// The limit, when there is one.
+    limit: Option<u32>,
 }
 
 /// A shortest solution from `start`, or the proof that there is none.
@@ -169,7 +225,7 @@ pub fn layered_bfs_saved<P: LayeredProblem>(
     files: Option<&LayerFiles>,
 ) -> Result<Outcome<P::Move>, LayerFileError> {
     let t0 = Instant::now();
-    let walk = walk(problem, start, budget, true, files)?;
+    let walk = walk(problem, start, budget, (true, None), files)?;
     Ok(match walk.end {
         End::Goal(depth, goal) => match trace(problem, &walk.layers, depth, goal)? {
             Some(path) => Outcome::optimal(path, walk.nodes, t0.elapsed()),
@@ -182,6 +238,80 @@ pub fn layered_bfs_saved<P: LayeredProblem>(
     })
 }
 
+/// A shortest solution from `start`, or the proof that there is none, by
+/// layered walks that keep only states whose depth plus
+/// [`LayeredProblem::bound`] is within a limit: the first walk's limit is
+/// the start's bound, each next one the least depth plus bound a walk left
+/// out (as IDA* raises its threshold), so every walk but the last proves
+/// the minimum above its limit. `from` raises the first limit: a walk
+/// within any limit at or above the minimum finds it, proven (every state
+/// of a shortest solution is within it), so a guess too high costs time,
+/// never the proof. A consistent bound keeps every state of a shortest
+/// solution within the limit of the last walk, and a layer still needs
+/// only the two before it for its duplicates: a state left out of an
+/// earlier layer is left out again at any later depth.
+pub fn layered_astar<P: LayeredProblem>(
+    problem: &P,
+    start: P::Key,
+    budget: &Budget,
+    from: u32,
+) -> Outcome<P::Move> {
+    match layered_astar_saved(problem, start, budget, from, None) {
+        Ok(outcome) => outcome,
+        Err(e) => unreachable!("a search without a folder reads no file: {e}"),
+    }
+}
+
+/// [`layered_astar`] whose walks start from the whole layers a
+/// [`layered_bfs_saved`] search left in `files` (read, never written):
+/// whole layers are supersets of a walk's, so its layers after them are
+/// still exact, and a limit a few moves past the last whole layer cuts
+/// almost everything.
+pub fn layered_astar_saved<P: LayeredProblem>(
+    problem: &P,
+    start: P::Key,
+    budget: &Budget,
+    from: u32,
+    files: Option<&LayerFiles>,
+) -> Result<Outcome<P::Move>, LayerFileError> {
+    let t0 = Instant::now();
+    // `proven`: the minimum is at least this (the whole layers hold no
+    // goal, or the first walk returns it); `limit` may be a guess.
+    let whole = files.map_or(0, LayerFiles::count) as u32;
+    let mut proven = problem.bound(&start).max(whole);
+    let mut limit = proven.max(from);
+    let mut nodes = 0;
+    loop {
+        let walk = walk(problem, start, budget, (true, Some(limit)), files)?;
+        nodes += if nodes == 0 {
+            walk.nodes
+        } else {
+            walk.nodes - walk.resumed
+        };
+        match (walk.end, walk.pruned) {
+            (End::Goal(depth, goal), _) => {
+                return match trace(problem, &walk.layers, depth, goal)? {
+                    Some(path) => Ok(Outcome::optimal(path, nodes, t0.elapsed())),
+                    None => {
+                        unreachable!("a goal in layer {depth} has a parent in the layer before")
+                    }
+                };
+            }
+            (End::Exhausted, None) => return Ok(Outcome::unsolvable(nodes, t0.elapsed())),
+            (End::Exhausted, Some(next)) => {
+                log::info!("no solution within {limit} moves; next limit {next}");
+                (proven, limit) = (next, next);
+            }
+            (End::Stopped(depth, why), _) => {
+                // Layers 0 to `depth` are made: a minimum within the limit
+                // would have shown in them.
+                let bound = proven.max(limit.min(depth) + 1);
+                return Ok(Outcome::stopped(None, bound, why, nodes, t0.elapsed()));
+            }
+        }
+    }
+}
+
 /// Counts the states reachable from `start`, as
 /// [`super::count_reachable`] does (goals counted and expanded like any
 /// other state).
@@ -190,7 +320,7 @@ pub fn layered_reachable<P: LayeredProblem>(
     start: P::Key,
     budget: &Budget,
 ) -> Reachable {
-    let walk = match walk(problem, start, budget, false, None) {
+    let walk = match walk(problem, start, budget, (false, None), None) {
         Ok(walk) => walk,
         Err(e) => unreachable!("a walk without a folder writes no file: {e}"),
     };
@@ -214,17 +344,20 @@ pub fn layered_reachable<P: LayeredProblem>(
 }
 
 /// Builds the layers from `start` (or from the folder's last layers) until
-/// a goal (when `stop_at_goal`), an empty layer or the budget.
+/// a goal (when `stop_at_goal`), an empty layer or the budget, keeping
+/// only states within `limit` (see [`Keep`]) when there is one.
 fn walk<'f, P: LayeredProblem>(
     problem: &P,
     start: P::Key,
     budget: &Budget,
-    stop_at_goal: bool,
+    (stop_at_goal, limit): (bool, Option<u32>),
     files: Option<&'f LayerFiles>,
 ) -> Result<Walk<'f, P::Key>, LayerFileError> {
-    let mut layers = Layers::resume(start, files)?;
+    let mut layers = Layers::resume(start, files, limit.is_none())?;
     let mut depth = layers.lens.len() - 1;
     let mut nodes: u64 = layers.lens[..depth].iter().sum();
+    let resumed = nodes;
+    let mut pruned = None;
     let last_goal = |layers: &Layers<P::Key>, depth: usize| -> Result<_, LayerFileError> {
         let layer = layers.get(depth)?;
         Ok(stop_at_goal
@@ -248,10 +381,15 @@ fn walk<'f, P: LayeredProblem>(
             Cow::Borrowed(&[][..])
         };
         let current = layers.get(depth)?;
-        let next = match next_layer(problem, &before, &current, budget, held) {
+        let keep = Keep {
+            depth: depth as u32 + 1,
+            limit,
+        };
+        let (next, left_out) = match next_layer(problem, (&before, &current), budget, held, keep) {
             Ok(next) => next,
             Err(why) => break End::Stopped(depth as u32, why),
         };
+        pruned = least(pruned, left_out);
         nodes += current.len() as u64;
         drop((before, current));
         log::info!(
@@ -263,43 +401,72 @@ fn walk<'f, P: LayeredProblem>(
         layers.push(next)?;
         depth += 1;
     };
-    Ok(Walk { layers, end, nodes })
+    Ok(Walk {
+        layers,
+        end,
+        nodes,
+        resumed,
+        pruned,
+    })
+}
+
+/// The successors of `chunk`, sorted, without repeats and without those
+/// `keep` leaves out; and the least depth plus bound of those left out.
+fn chunk_successors<P: LayeredProblem>(
+    problem: &P,
+    chunk: &[P::Key],
+    keep: Keep,
+) -> (Vec<P::Key>, Option<u32>) {
+    let mut out = Vec::new();
+    let mut left_out = None;
+    for key in chunk {
+        match keep.limit {
+            None => problem.successors(key, &mut out),
+            Some(limit) => {
+                let most = limit.saturating_sub(keep.depth);
+                let out_bound = problem.successors_within(key, most, &mut out);
+                left_out = least(left_out, out_bound.map(|b| b + keep.depth));
+            }
+        }
+    }
+    out.sort_unstable();
+    out.dedup();
+    (out, left_out)
 }
 
 /// The layer after `current`: its successors, sorted, without repeats and
-/// without those in `before` or `current`. `held` is what the layers take.
-/// The layer is expanded in batches, each batch's successors reduced to
-/// its new states before the next batch is expanded, so the raw
-/// successors of only one batch are held at a time.
+/// without those in `before` or `current` or left out by `keep` (the
+/// least depth plus bound of those comes second). `held` is what the
+/// layers take. The layer is expanded in batches, each batch's successors
+/// reduced to its new states before the next batch is expanded, so the
+/// raw successors of only one batch are held at a time.
 fn next_layer<P: LayeredProblem>(
     problem: &P,
-    before: &[P::Key],
-    current: &[P::Key],
+    (before, current): (&[P::Key], &[P::Key]),
     budget: &Budget,
     held: usize,
-) -> Result<Vec<P::Key>, BudgetExceeded> {
+    keep: Keep,
+) -> Result<(Vec<P::Key>, Option<u32>), BudgetExceeded> {
     let mut parts: Vec<Vec<P::Key>> = Vec::new();
     let mut kept = 0usize;
+    let mut left_out: Option<u32> = None;
     for batch in current.chunks(BATCH) {
-        let chunks: Vec<Vec<P::Key>> = batch
+        let chunks: Vec<(Vec<P::Key>, Option<u32>)> = batch
             .par_chunks(CHUNK)
             .map(|chunk| {
-                let mut out = Vec::new();
                 if budget.time_up() {
-                    return out;
+                    return (Vec::new(), None);
                 }
-                for key in chunk {
-                    problem.successors(key, &mut out);
-                }
-                out.sort_unstable();
-                out.dedup();
-                out
+                chunk_successors(problem, chunk, keep)
             })
             .collect();
-        let generated: usize = chunks.iter().map(|c| c.capacity()).sum();
+        let generated: usize = chunks.iter().map(|c| c.0.capacity()).sum();
         budget.check(held + (kept + 2 * generated) * size_of::<P::Key>())?;
-        let mut new = chunks.concat();
-        drop(chunks);
+        let mut new = Vec::with_capacity(chunks.iter().map(|c| c.0.len()).sum());
+        for (keys, out) in chunks {
+            new.extend_from_slice(&keys);
+            left_out = least(left_out, out);
+        }
         new.par_sort_unstable();
         new.dedup();
         retain_absent(&mut new, before);
@@ -313,7 +480,15 @@ fn next_layer<P: LayeredProblem>(
     drop(parts);
     next.par_sort_unstable();
     next.dedup();
-    Ok(next)
+    Ok((next, left_out))
+}
+
+/// The lesser of two values, either of which may be missing.
+fn least(a: Option<u32>, b: Option<u32>) -> Option<u32> {
+    match (a, b) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        _ => a.or(b),
+    }
 }
 
 /// Removes from the sorted `keys` those in the sorted `other`, by a merge.
@@ -446,6 +621,113 @@ mod tests {
             );
         }
         assert!(solved > 200 && unsolvable > 20, "{solved} {unsolvable}");
+    }
+
+    /// `graph` with half the distance to its nearest goal as the bound:
+    /// consistent (neighbours' distances differ by one at most).
+    struct Halved {
+        graph: Graph,
+        dist: Vec<u32>,
+    }
+
+    impl Halved {
+        fn new(graph: Graph) -> Halved {
+            let mut dist = vec![u32::MAX; graph.edges.len()];
+            let mut queue: std::collections::VecDeque<u32> = graph.goals.iter().copied().collect();
+            graph.goals.iter().for_each(|&g| dist[g as usize] = 0);
+            while let Some(v) = queue.pop_front() {
+                for &n in &graph.edges[v as usize] {
+                    if dist[n as usize] == u32::MAX {
+                        dist[n as usize] = dist[v as usize] + 1;
+                        queue.push_back(n);
+                    }
+                }
+            }
+            // Cut off from every goal: any constant is consistent there.
+            let dist = dist
+                .into_iter()
+                .map(|d| if d == u32::MAX { 0 } else { d / 2 })
+                .collect();
+            Halved { graph, dist }
+        }
+    }
+
+    impl LayeredProblem for Halved {
+        type Key = u32;
+        type Move = u32;
+        fn successors(&self, key: &u32, out: &mut Vec<u32>) {
+            self.graph.successors(key, out)
+        }
+        fn is_goal(&self, key: &u32) -> bool {
+            self.graph.goals.contains(key)
+        }
+        fn move_between(&self, from: &u32, to: &u32) -> Option<u32> {
+            self.graph.move_between(from, to)
+        }
+        fn bound(&self, key: &u32) -> u32 {
+            self.dist[*key as usize]
+        }
+    }
+
+    #[test]
+    fn walks_within_a_limit_find_the_same_minimum() {
+        let dir = std::env::temp_dir().join(format!("gridbot-astar-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let mut rng = Rng::new(17);
+        let (mut solved, mut cut) = (0, 0);
+        for i in 0..300 {
+            let n = 2 + rng.below(60) as u32;
+            let h = Halved::new(Graph::random(&mut rng, n));
+            let start = rng.below(n as u64) as u32;
+            let plain = bfs(&h.graph, &start, &Budget::unlimited());
+            let from = rng.below(12) as u32;
+            let o = layered_astar(&h, start, &Budget::unlimited(), from);
+            assert_eq!(o.len(), plain.len(), "graph {i} from {from}");
+            assert_eq!(o.proven_unsolvable, plain.proven_unsolvable, "graph {i}");
+            if let Some(m) = &o.moves {
+                assert!(o.proven_optimal && wins(&h.graph, &start, m), "graph {i}");
+                solved += 1;
+                cut += usize::from(o.nodes < plain.nodes);
+            }
+            // From whole layers a breadth-first search left in a folder.
+            let what = format!("graph {i}");
+            let files = LayerFiles::open(&dir.join(&what), &what).unwrap();
+            let stop = Budget::unlimited().with_node_limit(rng.below(8));
+            let first = layered_bfs_saved(&h, start, &stop, Some(&files)).unwrap();
+            let kept = files.count();
+            let again = layered_astar_saved(&h, start, &Budget::unlimited(), from, Some(&files));
+            let again = again.unwrap();
+            assert_eq!(again.len(), plain.len(), "{what}: saved");
+            assert_eq!(again.proven_unsolvable, plain.proven_unsolvable, "{what}");
+            assert_eq!(files.count(), kept, "{what}: nothing written");
+            if first.stopped.is_some() {
+                assert!(again.lower_bound >= first.lower_bound, "{what}");
+            }
+        }
+        assert!(solved > 150 && cut > 10, "{solved} {cut}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn a_stopped_walk_claims_only_what_it_proved() {
+        // A path 0 - 1 - ... - 99, the goal at its end, with no bound: a
+        // guessed first limit proves nothing when the walk is stopped.
+        let g = Graph {
+            edges: (0..100u32)
+                .map(|v| {
+                    [v.checked_sub(1), (v < 99).then_some(v + 1)]
+                        .into_iter()
+                        .flatten()
+                        .collect()
+                })
+                .collect(),
+            goals: vec![99],
+        };
+        let o = layered_astar(&g, 0, &Budget::unlimited().with_node_limit(10), 200);
+        assert_eq!(o.stopped, Some(BudgetExceeded::Nodes));
+        assert_eq!(o.lower_bound, 11);
+        let o = layered_astar(&g, 0, &Budget::unlimited(), 200);
+        assert_eq!(o.len(), Some(99));
     }
 
     #[test]

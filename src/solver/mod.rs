@@ -17,6 +17,7 @@
 //! | [`astar::astar`] | a shortest solution | optimality; unsolvable when the open list runs dry; a bound when stopped | Flood (`astar`, through [`AstarProblem`]) |
 //! | [`astar::weighted_astar`] | a solution, fast (at most `weight` times the shortest with an admissible bound) | optimality only when it meets the start's bound; unsolvable when the open list runs dry | PuzzleScript (after BFS) |
 //! | [`layered::layered_bfs`] | a shortest solution, on reversible moves and packed keys, in parallel | optimality; unsolvable when a layer comes out empty | Klotski |
+//! | [`layered::layered_astar`] | the same, keeping only states within a limit of depth plus a consistent bound, the limit raised as IDA* raises it | optimality | Klotski (`--search astar`) |
 //! | [`bfs::bfs_without_duplicates`] | a shortest solution, as a tree search | optimality | PuzzleScript (the depth figure) |
 //! | [`greedy::greedy_scored`], [`greedy::beam`], [`greedy::beam_scored`] | some solution, fast | optimal only if its length meets a proven bound (an uncut beam is a BFS) | Flood, Pegs, Fifteen |
 //! | [`greedy::optimise`] | a shorter solution | nothing (a local optimum) | Flood |
@@ -91,7 +92,10 @@ pub use idastar::idastar;
 pub use iddfs::iddfs;
 pub use keyset::KeySet;
 pub use layer_files::{LayerFileError, LayerFiles, LayerKey};
-pub use layered::{layered_bfs, layered_bfs_saved, layered_reachable, LayeredProblem};
+pub use layered::{
+    layered_astar, layered_astar_saved, layered_bfs, layered_bfs_saved, layered_reachable,
+    LayeredProblem,
+};
 pub use outcome::Outcome;
 pub use problem::{replay, wins, Keyed, Problem};
 pub use queue::BucketQueue;
