@@ -369,6 +369,14 @@ impl Board {
         &c.cells[at..at + c.offsets.len()]
     }
 
+    /// The cells a block of class `class` covers at anchor `anchor`, or
+    /// `None` when its shape does not lie on floor it may stand on there.
+    pub fn shape_cells(&self, class: usize, anchor: u16) -> Option<&[u16]> {
+        let c = &self.classes[class];
+        let at = *c.fit.get(anchor as usize)?;
+        (at != NONE).then(|| &c.cells[at as usize..at as usize + c.offsets.len()])
+    }
+
     /// The anchors where a block of class `class` lies on floor it may
     /// stand on (the board's other blocks aside), in increasing order.
     pub fn fitting_anchors(&self, class: usize) -> Vec<u16> {

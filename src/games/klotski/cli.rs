@@ -8,7 +8,7 @@ use anyhow::{bail, Context};
 
 use super::bench::{bench, report, solve_rows, BenchReport, Row};
 use super::parse::{parse_puzzles, Puzzle};
-use super::solve::{reachable, solve_saved};
+use super::solve::{reachable, solve_astar_saved, solve_saved};
 use crate::cli::args::{read_input, source_name, SearchLimits};
 use crate::cli::bench::BenchOptions;
 use crate::cli::bench_units::{self, BenchGame, UnitOptions};
@@ -109,9 +109,31 @@ pub struct PuzzleArgs {
     /// Keep the search's layers in this folder (one puzzle only): only the
     /// last two stay in memory, and a search stopped by its limits or
     /// killed goes on from its last whole layer when run again with the
-    /// same folder (`solve` only).
+    /// same folder (`solve` only). With `--search astar`, the walks start
+    /// from the whole layers in the folder and write nothing.
     #[arg(long, value_name = "DIR")]
     layers: Option<PathBuf>,
+    /// `layered`: breadth-first search by layers, every position closer
+    /// than the minimum; `astar`: layered walks within a limit of moves by
+    /// a lower bound (blocks that cut the target from the goal), the limit
+    /// raised until one finds a solution (the same minimum, proven, fewer
+    /// positions when the bound cuts).
+    #[arg(long, value_enum, default_value_t = Search::Layered)]
+    search: Search,
+    /// `--search astar`: the first walk's limit, in moves (a walk within a
+    /// limit at or above the minimum finds it, proven; a walk that finds
+    /// nothing proves the minimum above its limit).
+    #[arg(long, default_value_t = 0)]
+    from: u32,
+}
+
+/// The searches `solve klotski` offers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Search {
+    /// Breadth-first search by sorted layers.
+    Layered,
+    /// Layered walks within a limit raised as IDA* raises it.
+    Astar,
 }
 
 fn run_solve(args: PuzzleArgs) -> anyhow::Result<ExitCode> {
@@ -128,7 +150,13 @@ fn run_solve(args: PuzzleArgs) -> anyhow::Result<ExitCode> {
             }
             None => None,
         };
-        let o = solve_saved(&p.board, &p.start, &args.limits.budget(), files.as_ref())?;
+        let budget = args.limits.budget();
+        let o = match args.search {
+            Search::Layered => solve_saved(&p.board, &p.start, &budget, files.as_ref())?,
+            Search::Astar => {
+                solve_astar_saved(&p.board, &p.start, &budget, args.from, files.as_ref())?
+            }
+        };
         let time_ms = o.elapsed.as_secs_f64() * 1e3;
         let described = o
             .moves

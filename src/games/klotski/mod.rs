@@ -5,6 +5,7 @@
 //!
 //! - [`board`]: the rules and canonical positions (identical blocks are
 //!   one);
+//! - [`blockers`]: a consistent lower bound for the solver's A* walks;
 //! - [`parse`]: gridbot's text format, the game's maps with a header;
 //! - [`solve`]: the exact breadth-first solver on the core
 //!   ([`crate::solver::bfs`]);
@@ -19,6 +20,7 @@
 //! (docs/klotski.md).
 
 pub mod bench;
+pub mod blockers;
 pub mod board;
 pub mod cli;
 pub mod pack;

@@ -12,10 +12,13 @@
 
 use std::cell::RefCell;
 
+use super::blockers::Blockers;
 use super::board::{Board, Move, Position};
 use super::pack::{Packer, MAX_WORDS};
 use crate::solver::bfs::{bfs, count_reachable, Reachable};
-use crate::solver::layered::{layered_bfs_saved, layered_reachable, LayeredProblem};
+use crate::solver::layered::{
+    layered_astar_saved, layered_bfs_saved, layered_reachable, LayeredProblem,
+};
 use crate::solver::{Budget, Keyed, Outcome, Problem};
 use crate::solver::{LayerFileError, LayerFiles};
 
@@ -55,6 +58,8 @@ impl Keyed for KlotskiProblem<'_> {
 pub struct PackedProblem<'a, const N: usize> {
     board: &'a Board,
     packer: Packer,
+    /// The bound of [`crate::solver::layered_astar`], when it searches.
+    blockers: Option<Blockers>,
 }
 
 /// A thread's buffers for expanding a packed position: its anchors, a
@@ -66,8 +71,9 @@ thread_local! {
 }
 
 impl<const N: usize> PackedProblem<'_, N> {
-    /// Calls `each(move, child key)` for every move of the position in `key`.
-    fn each_child(&self, key: &[u64; N], mut each: impl FnMut(Move, [u64; N])) {
+    /// Calls `each(move, child key, anchors, child's anchors)` for every
+    /// move of the position in `key`.
+    fn each_child(&self, key: &[u64; N], mut each: impl FnMut(Move, [u64; N], &[u16], &[u16])) {
         BUFFERS.with(|b| {
             let (anchors, child, moves) = &mut *b.borrow_mut();
             anchors.resize(self.board.blocks(), 0);
@@ -82,7 +88,7 @@ impl<const N: usize> PackedProblem<'_, N> {
                 let class = self.board.class_of(mv.slot as usize);
                 self.packer
                     .repack(&mut next, child, self.board.class_slots(class));
-                each(mv, next);
+                each(mv, next, anchors, child);
             }
         })
     }
@@ -93,16 +99,59 @@ impl<const N: usize> LayeredProblem for PackedProblem<'_, N> {
     type Move = Move;
 
     fn successors(&self, key: &[u64; N], out: &mut Vec<[u64; N]>) {
-        self.each_child(key, |_, child| out.push(child));
+        self.each_child(key, |_, child, _, _| out.push(child));
     }
 
     fn is_goal(&self, key: &[u64; N]) -> bool {
         self.board.is_goal_anchor(self.packer.anchor_of(key, 0))
     }
 
+    fn bound(&self, key: &[u64; N]) -> u32 {
+        let Some(blockers) = &self.blockers else {
+            return 0;
+        };
+        BUFFERS.with(|b| {
+            let anchors = &mut b.borrow_mut().0;
+            anchors.resize(self.board.blocks(), 0);
+            self.packer.unpack(key, anchors);
+            blockers.bound(self.board, anchors)
+        })
+    }
+
+    /// A child's bound is its parent's with the terms of the moved block's
+    /// class changed, unless the target moved.
+    fn successors_within(&self, key: &[u64; N], most: u32, out: &mut Vec<[u64; N]>) -> Option<u32> {
+        let Some(blockers) = &self.blockers else {
+            self.successors(key, out);
+            return None;
+        };
+        let (mut base, mut left_out) = (None, None::<u32>);
+        self.each_child(key, |mv, child, anchors, child_anchors| {
+            let slot = mv.slot as usize;
+            let b = if self.board.is_target(slot) {
+                blockers.bound(self.board, child_anchors)
+            } else {
+                // The moved block's class is re-sorted: its slots' terms
+                // are what changed.
+                let base = *base.get_or_insert_with(|| blockers.bound(self.board, anchors));
+                let slots = self.board.class_slots(self.board.class_of(slot));
+                let terms = |a: &[u16]| -> u32 {
+                    slots.clone().map(|s| blockers.term(self.board, a, s)).sum()
+                };
+                base + terms(child_anchors) - terms(anchors)
+            };
+            if b <= most {
+                out.push(child);
+            } else {
+                left_out = Some(left_out.map_or(b, |l| l.min(b)));
+            }
+        });
+        left_out
+    }
+
     fn move_between(&self, from: &[u64; N], to: &[u64; N]) -> Option<Move> {
         let mut found = None;
-        self.each_child(from, |mv, child| {
+        self.each_child(from, |mv, child, _, _| {
             if child == *to && found.is_none() {
                 found = Some(mv);
             }
@@ -138,7 +187,29 @@ fn solve_packed<const N: usize>(
     files: Option<&LayerFiles>,
 ) -> Result<Outcome<Move>, LayerFileError> {
     let key = packer.pack(start.anchors());
-    layered_bfs_saved(&PackedProblem::<N> { board, packer }, key, budget, files)
+    let problem = PackedProblem::<N> {
+        board,
+        packer,
+        blockers: None,
+    };
+    layered_bfs_saved(&problem, key, budget, files)
+}
+
+fn astar_packed<const N: usize>(
+    board: &Board,
+    packer: Packer,
+    start: &Position,
+    budget: &Budget,
+    (from, files): (u32, Option<&LayerFiles>),
+) -> Result<Outcome<Move>, LayerFileError> {
+    let key = packer.pack(start.anchors());
+    let blockers = Some(Blockers::new(board));
+    let problem = PackedProblem::<N> {
+        board,
+        packer,
+        blockers,
+    };
+    layered_astar_saved(&problem, key, budget, from, files)
 }
 
 fn reachable_packed<const N: usize>(
@@ -148,7 +219,12 @@ fn reachable_packed<const N: usize>(
     budget: &Budget,
 ) -> Reachable {
     let key = packer.pack(start.anchors());
-    layered_reachable(&PackedProblem::<N> { board, packer }, key, budget)
+    let problem = PackedProblem::<N> {
+        board,
+        packer,
+        blockers: None,
+    };
+    layered_reachable(&problem, key, budget)
 }
 
 /// The fewest moves from `start`, proven, or the proof that there is
@@ -170,6 +246,33 @@ pub fn solve_saved(
     files: Option<&LayerFiles>,
 ) -> Result<Outcome<Move>, LayerFileError> {
     by_key_size!(board, solve_packed(start, budget, files), {
+        Ok(bfs(&KlotskiProblem { board }, start, budget))
+    })
+}
+
+/// [`solve`] by layered walks that keep only positions within a limit of
+/// moves by the [`Blockers`] bound, the limit raised until a walk finds a
+/// solution ([`crate::solver::layered_astar`]): the same minimum, proven, with fewer
+/// positions where the bound cuts (the node count is then the sum of the
+/// walks'). The first limit is at least `from` (see [`crate::solver::layered_astar`]).
+pub fn solve_astar(board: &Board, start: &Position, budget: &Budget, from: u32) -> Outcome<Move> {
+    match solve_astar_saved(board, start, budget, from, None) {
+        Ok(outcome) => outcome,
+        Err(e) => unreachable!("a search without a folder reads no file: {e}"),
+    }
+}
+
+/// [`solve_astar`] whose walks start from the whole layers a
+/// [`solve_saved`] search left in `files` (read, never written; see
+/// [`crate::solver::layered_astar_saved`]).
+pub fn solve_astar_saved(
+    board: &Board,
+    start: &Position,
+    budget: &Budget,
+    from: u32,
+    files: Option<&LayerFiles>,
+) -> Result<Outcome<Move>, LayerFileError> {
+    by_key_size!(board, astar_packed(start, budget, (from, files)), {
         Ok(bfs(&KlotskiProblem { board }, start, budget))
     })
 }
@@ -359,7 +462,15 @@ mod tests {
                 "board {i}: {}",
                 board.to_text(&start)
             );
+            let from = rng.below(8) as u32;
+            let a = solve_astar(&board, &start, &Budget::unlimited(), from);
+            assert_eq!(a.len(), o.len(), "board {i}: A* from {from}");
+            assert_eq!(a.proven_unsolvable, o.proven_unsolvable, "board {i}");
+            assert_eq!(a.proven_optimal, o.proven_optimal, "board {i}");
             let p = KlotskiProblem { board: &board };
+            if let Some(m) = &o.moves {
+                bound_is_consistent_along(&board, &start, m, i);
+            }
             match &o.moves {
                 Some(m) => {
                     solved += 1;
@@ -384,6 +495,30 @@ mod tests {
             solved > 100 && unsolvable > 5 && merged > 50,
             "{solved} {unsolvable} {merged}"
         );
+    }
+
+    /// The blockers' bound never exceeds the moves left on a shortest
+    /// solution, and no move (of the path, or from any position on it)
+    /// lowers it by more than one.
+    fn bound_is_consistent_along(board: &Board, start: &Position, moves: &[Move], i: usize) {
+        let blockers = Blockers::new(board);
+        let mut pos = start.clone();
+        let mut children = Vec::new();
+        for (done, &mv) in moves.iter().enumerate() {
+            let b = blockers.bound(board, pos.anchors());
+            assert!(
+                b as usize <= moves.len() - done,
+                "board {i}: bound {b} at move {done}"
+            );
+            children.clear();
+            board.moves(&pos, &mut children);
+            for &c in &children {
+                let child = board.apply(&pos, c);
+                assert!(b <= blockers.bound(board, child.anchors()) + 1, "board {i}");
+            }
+            pos = board.apply(&pos, mv);
+        }
+        assert_eq!(blockers.bound(board, pos.anchors()), 0, "board {i}");
     }
 
     #[test]
