@@ -50,3 +50,32 @@ fn a_search_kept_in_a_folder_resumes_and_refuses_another_puzzle() {
     ]));
     assert_clean_failure(&all, "--layers keeps one search");
 }
+
+/// `solve klotski --search astar`: the minimum breadth-first search
+/// proves, with fewer positions from the whole layers a stopped search
+/// left, which it does not change; a guessed first limit above the
+/// minimum still finds the minimum.
+#[test]
+fn walks_within_a_limit_prove_the_same_minimum() {
+    let tmp = TempDir::new("klotski-astar");
+    let dir = tmp.join("violet");
+    let astar = |extra: &[&str]| {
+        let mut cmd = gridbot(None);
+        cmd.args(["solve", "klotski", PUZZLES, "--puzzle", "Violet", "--json"]);
+        cmd.args(["--search", "astar"]).args(extra);
+        length_and_nodes(&run(&mut cmd))
+    };
+    let bfs = length_and_nodes(&solve_in(&dir, "Violet"));
+    assert_eq!(bfs.0, 27);
+    let plain = astar(&[]);
+    assert_eq!(plain.0, 27);
+    let guessed = astar(&["--from", "40"]);
+    assert_eq!(guessed.0, 27);
+    // Whole layers 0 to 20 left, as a run stopped at 21 leaves them.
+    for d in 21..=27 {
+        std::fs::remove_file(dir.join(format!("layer-{d:05}.bin"))).unwrap();
+    }
+    let resumed = astar(&["--layers", dir.to_str().unwrap()]);
+    assert_eq!(resumed.0, 27);
+    assert!(!dir.join("layer-00021.bin").exists(), "nothing written");
+}
