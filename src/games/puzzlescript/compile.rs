@@ -103,6 +103,13 @@ impl CellPattern {
         self.wide_any = wide_any;
         if let Some(r) = &mut self.replacement {
             r.random = !bits::is_zero(&r.random_entity) || !bits::is_zero(&r.random_dir);
+            let random = r.random;
+            r.object_words = (0..r.set.len())
+                .filter(|&w| random || r.set[w] | r.clear[w] != 0)
+                .collect();
+            r.move_words = (0..r.moves_set.len())
+                .filter(|&w| random || r.moves_set[w] | r.moves_clear[w] | r.layer_mask[w] != 0)
+                .collect();
         }
     }
 }
@@ -126,6 +133,12 @@ pub struct Replacement {
     pub random_dir: Bits,
     /// True if `random_entity` or `random_dir` is not empty.
     pub random: bool,
+    /// The object words the replacement may change (every word when
+    /// random), set by [`CellPattern::seal`].
+    pub object_words: Vec<usize>,
+    /// The movement words the replacement may change (every word when
+    /// random).
+    pub move_words: Vec<usize>,
 }
 
 /// A cell of a pattern row: a cell or an ellipsis.
@@ -172,6 +185,11 @@ pub struct Group {
     /// on the board (the union of its row masks), rule after rule in one
     /// vector so that skipping absent rules stays in cache.
     pub needs: Vec<u64>,
+    /// Per rule, every object then every movement bit its cells test
+    /// (present, absent or among alternatives), laid out like `needs`: a
+    /// rule that found nothing finds nothing again until one of these
+    /// bits changes in some cell.
+    pub reads: Vec<u64>,
 }
 
 impl Group {
@@ -188,6 +206,31 @@ impl Group {
             for (o, m) in &r.row_masks {
                 bits::or(&mut out[at..at + ow], o);
                 bits::or(&mut out[at + ow..at + ow + mw], m);
+            }
+        }
+        out
+    }
+
+    /// The bits every rule reads, one rule after the other.
+    fn reads_of(rules: &[Rule]) -> Vec<u64> {
+        let mut out = Vec::new();
+        for r in rules {
+            let (ow, mw) = r
+                .row_masks
+                .first()
+                .map_or((0, 0), |(o, m)| (o.len(), m.len()));
+            let at = out.len();
+            out.resize(at + ow + mw, 0);
+            let (objects, moves) = out[at..].split_at_mut(ow);
+            for p in r.rows.iter().flatten() {
+                let Pattern::Cell(c) = p else { continue };
+                bits::or(objects, &c.present);
+                bits::or(objects, &c.missing);
+                for set in &c.any_present {
+                    bits::or(objects, set);
+                }
+                bits::or(moves, &c.moves_present);
+                bits::or(moves, &c.moves_missing);
             }
         }
         out
@@ -307,6 +350,7 @@ pub fn compile(text: &str) -> Result<Game, PsError> {
             out.push(Group {
                 random: random_groups.contains(&number) && kept.iter().all(|r| r.group == number),
                 needs: Group::needs_of(&kept),
+                reads: Group::reads_of(&kept),
                 rules: kept,
             });
         }
@@ -882,6 +926,8 @@ impl Names {
             random_entity: bits::zero(ow),
             random_dir: bits::zero(mw),
             random: false,
+            object_words: Vec::new(),
+            move_words: Vec::new(),
         };
         let mut layers_r: Vec<Option<&str>> = vec![None; self.layers];
         let mut layers_rand: Vec<Option<&str>> = vec![None; self.layers];

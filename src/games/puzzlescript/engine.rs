@@ -101,6 +101,11 @@ struct Scratch {
     positions: Vec<usize>,
     matches: Matches,
     tuple: Vec<RowMatch>,
+    /// Per rule of the group being applied: it must be matched in the
+    /// next pass (it matched last time, or a bit it reads was written).
+    dirty: Vec<bool>,
+    /// The bits a rule's replacements changed (objects then movements).
+    written: Vec<u64>,
 }
 
 impl<'g> Engine<'g> {
@@ -406,53 +411,93 @@ impl<'g> Engine<'g> {
     }
 
     fn apply_group(&mut self, group: &Group) -> bool {
-        let game = self.game;
         let mut m = std::mem::take(&mut self.scratch.matches);
         let mut t = std::mem::take(&mut self.scratch.tuple);
+        let mut written = std::mem::take(&mut self.scratch.written);
+        written.clear();
+        written.resize(self.board.ow + self.board.mw, 0);
         let changed = if group.random {
-            self.apply_random_group(group, &mut m)
+            self.apply_random_group(group, &mut m, &mut written)
         } else {
-            let mut changed = false;
-            let mut loops = 0;
-            let mut made = true;
-            let stride = self.board.ow + self.board.mw;
-            let needs = (group.needs.len() == group.rules.len() * stride).then_some(&group.needs);
-            while made && loops < 200 {
-                loops += 1;
-                made = false;
-                for (r, rule) in group.rules.iter().enumerate() {
-                    let absent = needs
-                        .is_some_and(|n| !self.board.may_hold(&n[r * stride..(r + 1) * stride]));
-                    if absent {
-                        continue;
-                    }
-                    find_matches(rule, &self.board, &mut m);
-                    if m.is_empty() {
-                        continue;
-                    }
-                    let mut result = false;
-                    if rule.has_replacements {
-                        for k in 0..m.combinations() {
-                            m.combination(k, &mut t);
-                            result |=
-                                apply_at(game, rule, &t, k > 0, &mut self.board, &mut self.rng);
-                        }
-                    }
-                    self.queue_commands(rule);
-                    made |= result;
-                }
-                changed |= made;
-            }
+            let mut dirty = std::mem::take(&mut self.scratch.dirty);
+            let changed = self.apply_loop_group(group, &mut m, &mut t, &mut written, &mut dirty);
+            self.scratch.dirty = dirty;
             changed
         };
         self.scratch.matches = m;
         self.scratch.tuple = t;
+        self.scratch.written = written;
+        changed
+    }
+
+    /// A group played pass after pass until a pass changes nothing. A rule
+    /// is matched in a pass unless it found nothing when last matched and
+    /// no bit it reads has been written since (it would find nothing
+    /// again): the reference's result, without its repeated scans.
+    fn apply_loop_group(
+        &mut self,
+        group: &Group,
+        m: &mut Matches,
+        t: &mut Vec<RowMatch>,
+        written: &mut [u64],
+        dirty: &mut Vec<bool>,
+    ) -> bool {
+        let game = self.game;
+        let stride = self.board.ow + self.board.mw;
+        let n = group.rules.len();
+        let needs = (group.needs.len() == n * stride).then_some(&group.needs);
+        let reads = (group.reads.len() == n * stride).then_some(&group.reads);
+        dirty.clear();
+        dirty.resize(n, true);
+        let mut changed = false;
+        let mut loops = 0;
+        let mut made = true;
+        while made && loops < 200 {
+            loops += 1;
+            made = false;
+            for (r, rule) in group.rules.iter().enumerate() {
+                if !dirty[r] {
+                    continue;
+                }
+                let absent =
+                    needs.is_some_and(|n| !self.board.may_hold(&n[r * stride..(r + 1) * stride]));
+                if !absent {
+                    find_matches(rule, &self.board, m);
+                }
+                if absent || m.is_empty() {
+                    // Without the bits it reads, a rule finds nothing again.
+                    dirty[r] = reads.is_none();
+                    continue;
+                }
+                let mut result = false;
+                if rule.has_replacements {
+                    // A match found before this rule's first replacement
+                    // still holds unless one of them wrote a bit it reads.
+                    let rule_reads = reads.map(|b| &b[r * stride..(r + 1) * stride]);
+                    written.fill(0);
+                    for k in 0..m.combinations() {
+                        m.combination(k, t);
+                        let check = k > 0 && rule_reads.is_none_or(|b| bits::meets(b, written));
+                        let board = &mut self.board;
+                        result |= apply_at(game, rule, t, check, board, &mut self.rng, written);
+                    }
+                    if let Some(reads) = reads {
+                        for (d, bits) in dirty.iter_mut().zip(reads.chunks_exact(stride)) {
+                            *d = *d || bits::meets(bits, written);
+                        }
+                    }
+                }
+                self.queue_commands(rule);
+                made |= result;
+            }
+            changed |= made;
+        }
         changed
     }
 
     /// A random group: one match of all its rules' matches, chosen by the
     /// seeded generator, is applied.
-    fn apply_random_group(&mut self, group: &Group, m: &mut Matches) -> bool {
+    fn apply_random_group(&mut self, group: &Group, m: &mut Matches, written: &mut [u64]) -> bool {
         let game = self.game;
         let mut all: Vec<(usize, Vec<RowMatch>)> = Vec::new();
         for (r, rule) in group.rules.iter().enumerate() {
@@ -468,7 +513,7 @@ impl<'g> Engine<'g> {
         }
         let (r, t) = &all[self.rng.below(all.len())];
         let rule = &group.rules[*r];
-        let modified = apply_at(game, rule, t, false, &mut self.board, &mut self.rng);
+        let modified = apply_at(game, rule, t, false, &mut self.board, &mut self.rng, written);
         self.queue_commands(rule);
         modified
     }
