@@ -190,6 +190,9 @@ pub struct Group {
     /// rule that found nothing finds nothing again until one of these
     /// bits changes in some cell.
     pub reads: Vec<u64>,
+    /// The number of its first rule among all rules (the groups' rules
+    /// one after the other, late groups after the others).
+    pub first: usize,
 }
 
 impl Group {
@@ -235,6 +238,24 @@ impl Group {
         }
         out
     }
+}
+
+/// Numbers the rules of `normal` then `late` (each group's
+/// [`Group::first`]) and lists the readers of every bit (`stride` words a
+/// rule in [`Group::reads`]).
+fn number_rules(normal: &mut [Group], late: &mut [Group], stride: usize) -> Vec<Vec<u32>> {
+    let mut readers = vec![Vec::new(); stride * 64];
+    let mut next = 0;
+    for g in normal.iter_mut().chain(late.iter_mut()) {
+        g.first = next;
+        for (r, reads) in g.reads.chunks_exact(stride.max(1)).enumerate() {
+            for bit in bits::ones(reads) {
+                readers[bit].push((next + r) as u32);
+            }
+        }
+        next += g.rules.len();
+    }
+    readers
 }
 
 /// A win condition.
@@ -289,6 +310,10 @@ pub struct Game {
     pub rules: Vec<Group>,
     /// Late rule groups.
     pub late_rules: Vec<Group>,
+    /// Per object bit, then per movement bit (`64 * (object_words +
+    /// movement_words)` entries), the numbers of the rules that read it
+    /// (see [`Group::first`]).
+    pub readers: Vec<Vec<u32>>,
     /// Loop points: group index at the end of a loop -> group to go back to.
     pub loop_point: HashMap<usize, usize>,
     /// The same for late groups.
@@ -308,6 +333,15 @@ pub struct Game {
 }
 
 impl Game {
+    /// The number of rules, late ones included (see [`Group::first`]).
+    pub fn rule_count(&self) -> usize {
+        self.rules
+            .iter()
+            .chain(&self.late_rules)
+            .map(|g| g.rules.len())
+            .sum()
+    }
+
     /// True if the prelude sets `key`.
     pub fn flag(&self, key: &str) -> bool {
         self.metadata.contains_key(key)
@@ -351,13 +385,15 @@ pub fn compile(text: &str) -> Result<Game, PsError> {
                 random: random_groups.contains(&number) && kept.iter().all(|r| r.group == number),
                 needs: Group::needs_of(&kept),
                 reads: Group::reads_of(&kept),
+                first: 0,
                 rules: kept,
             });
         }
         Ok(out)
     };
-    let rule_groups = groups(normal)?;
-    let late_groups = groups(late)?;
+    let mut rule_groups = groups(normal)?;
+    let mut late_groups = groups(late)?;
+    let readers = number_rules(&mut rule_groups, &mut late_groups, names.ow + names.mw);
     let mut rigid_index_of_group = HashMap::new();
     let mut group_of_rigid_index = Vec::new();
     for (i, g) in rule_groups.iter().enumerate() {
@@ -388,6 +424,7 @@ pub fn compile(text: &str) -> Result<Game, PsError> {
         late_loop_point: loop_points(&loops, &late_groups),
         rules: rule_groups,
         late_rules: late_groups,
+        readers,
         rigid: !group_of_rigid_index.is_empty(),
         rigid_index_of_group,
         group_of_rigid_index,

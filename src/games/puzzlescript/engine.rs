@@ -86,7 +86,76 @@ pub struct Engine<'g> {
     queue: Vec<String>,
     message: String,
     restarting: bool,
+    /// What the rules last found, to skip the rules that would find
+    /// nothing again.
+    seen: Seen,
     scratch: Scratch,
+}
+
+/// Which rules need matching: per rule (numbered as [`Group::first`]
+/// says), false if it found nothing when last matched and no bit it reads
+/// has been written since, so that it would find nothing again. Writes by
+/// rules and by movement are marked as they happen; anything else done to
+/// the board between turns (undo, restart, a new level, a position put
+/// back by the solver) is found by comparing the board with the one the
+/// flags were last brought up to date with.
+#[derive(Debug, Clone, Default)]
+struct Seen {
+    dirty: Vec<bool>,
+    /// The objects when the flags were last up to date.
+    objects: Vec<u64>,
+    /// Movement bits that may have been on the board then.
+    moves: Vec<u64>,
+}
+
+impl Seen {
+    /// Marks the readers of the bits of `written` (objects then
+    /// movements) as needing a match.
+    fn mark(&mut self, game: &Game, written: &[u64]) {
+        for bit in bits::ones(written) {
+            for &r in &game.readers[bit] {
+                self.dirty[r as usize] = true;
+            }
+        }
+    }
+
+    /// Brings the flags up to date with `board` at the start of a turn
+    /// (after the player's movement is set and the masks recomputed):
+    /// every object bit that differs from the last state seen and every
+    /// movement bit then or now is marked. `written` is a buffer.
+    fn catch_up(&mut self, game: &Game, board: &Board, written: &mut Vec<u64>) {
+        let (ow, mw) = (board.ow, board.mw);
+        if self.dirty.len() != game.rule_count()
+            || self.objects.len() != board.objects.len()
+            || self.moves.len() != mw
+        {
+            self.dirty.clear();
+            self.dirty.resize(game.rule_count(), true);
+            return;
+        }
+        written.clear();
+        written.resize(ow + mw, 0);
+        for (a, b) in self
+            .objects
+            .chunks_exact(ow)
+            .zip(board.objects.chunks_exact(ow))
+        {
+            for w in 0..ow {
+                written[w] |= a[w] ^ b[w];
+            }
+        }
+        for (w, m) in board.moves_anywhere().iter().enumerate() {
+            written[ow + w] = self.moves[w] | m;
+        }
+        self.mark(game, written);
+    }
+
+    /// Records `board` as the state the flags are up to date with.
+    fn saw(&mut self, board: &Board) {
+        self.objects.clone_from(&board.objects);
+        self.moves.clear();
+        self.moves.extend_from_slice(board.moves_anywhere());
+    }
 }
 
 /// Buffers a turn reuses from turn to turn, so that it allocates nothing
@@ -101,9 +170,6 @@ struct Scratch {
     positions: Vec<usize>,
     matches: Matches,
     tuple: Vec<RowMatch>,
-    /// Per rule of the group being applied: it must be matched in the
-    /// next pass (it matched last time, or a bit it reads was written).
-    dirty: Vec<bool>,
     /// The bits a rule's replacements changed (objects then movements).
     written: Vec<u64>,
 }
@@ -127,6 +193,7 @@ impl<'g> Engine<'g> {
             queue: Vec::new(),
             message: String::new(),
             restarting: false,
+            seen: Seen::default(),
             scratch: Scratch::default(),
         };
         e.load(index, seed);
@@ -183,6 +250,9 @@ impl<'g> Engine<'g> {
         self.queue.clone_from(&other.queue);
         self.message.clone_from(&other.message);
         self.restarting = other.restarting;
+        self.seen.dirty.clone_from(&other.seen.dirty);
+        self.seen.objects.clone_from(&other.seen.objects);
+        self.seen.moves.clone_from(&other.seen.moves);
     }
 
     /// Puts `objects` on the board (a position the engine played before),
@@ -330,6 +400,9 @@ impl<'g> Engine<'g> {
             self.start_movement(i.mask(), &positions);
         }
         self.board.recompute_masks();
+        let mut written = std::mem::take(&mut self.scratch.written);
+        self.seen.catch_up(self.game, &self.board, &mut written);
+        self.scratch.written = written;
         let mut banned = std::mem::take(&mut self.scratch.banned);
         banned.clear();
         banned.resize(self.game.rules.len(), false);
@@ -352,6 +425,7 @@ impl<'g> Engine<'g> {
                 self.board.rigid_group.fill(0);
                 self.board.rigid_applied.fill(0);
                 self.board.recompute_masks();
+                self.seen.dirty.fill(true);
                 self.queue.clear();
                 if i < 50 {
                     continue;
@@ -361,6 +435,7 @@ impl<'g> Engine<'g> {
             }
             break;
         }
+        self.seen.saw(&self.board);
         self.scratch.start_objects = start_objects;
         self.scratch.start_moves = start_moves;
         self.scratch.banned = banned;
@@ -419,10 +494,7 @@ impl<'g> Engine<'g> {
         let changed = if group.random {
             self.apply_random_group(group, &mut m, &mut written)
         } else {
-            let mut dirty = std::mem::take(&mut self.scratch.dirty);
-            let changed = self.apply_loop_group(group, &mut m, &mut t, &mut written, &mut dirty);
-            self.scratch.dirty = dirty;
-            changed
+            self.apply_loop_group(group, &mut m, &mut t, &mut written)
         };
         self.scratch.matches = m;
         self.scratch.tuple = t;
@@ -431,24 +503,22 @@ impl<'g> Engine<'g> {
     }
 
     /// A group played pass after pass until a pass changes nothing. A rule
-    /// is matched in a pass unless it found nothing when last matched and
-    /// no bit it reads has been written since (it would find nothing
-    /// again): the reference's result, without its repeated scans.
+    /// is matched in a pass unless it found nothing when last matched (in
+    /// this turn or an earlier one) and no bit it reads has been written
+    /// since (it would find nothing again): the reference's result,
+    /// without its repeated scans.
     fn apply_loop_group(
         &mut self,
         group: &Group,
         m: &mut Matches,
         t: &mut Vec<RowMatch>,
         written: &mut [u64],
-        dirty: &mut Vec<bool>,
     ) -> bool {
         let game = self.game;
         let stride = self.board.ow + self.board.mw;
         let n = group.rules.len();
         let needs = (group.needs.len() == n * stride).then_some(&group.needs);
         let reads = (group.reads.len() == n * stride).then_some(&group.reads);
-        dirty.clear();
-        dirty.resize(n, true);
         let mut changed = false;
         let mut loops = 0;
         let mut made = true;
@@ -456,7 +526,7 @@ impl<'g> Engine<'g> {
             loops += 1;
             made = false;
             for (r, rule) in group.rules.iter().enumerate() {
-                if !dirty[r] {
+                if !self.seen.dirty[group.first + r] {
                     continue;
                 }
                 let absent =
@@ -466,7 +536,7 @@ impl<'g> Engine<'g> {
                 }
                 if absent || m.is_empty() {
                     // Without the bits it reads, a rule finds nothing again.
-                    dirty[r] = reads.is_none();
+                    self.seen.dirty[group.first + r] = reads.is_none();
                     continue;
                 }
                 let mut result = false;
@@ -481,11 +551,7 @@ impl<'g> Engine<'g> {
                         let board = &mut self.board;
                         result |= apply_at(game, rule, t, check, board, &mut self.rng, written);
                     }
-                    if let Some(reads) = reads {
-                        for (d, bits) in dirty.iter_mut().zip(reads.chunks_exact(stride)) {
-                            *d = *d || bits::meets(bits, written);
-                        }
-                    }
+                    self.seen.mark(game, written);
                 }
                 self.queue_commands(rule);
                 made |= result;
@@ -513,7 +579,17 @@ impl<'g> Engine<'g> {
         }
         let (r, t) = &all[self.rng.below(all.len())];
         let rule = &group.rules[*r];
-        let modified = apply_at(game, rule, t, false, &mut self.board, &mut self.rng, written);
+        written.fill(0);
+        let modified = apply_at(
+            game,
+            rule,
+            t,
+            false,
+            &mut self.board,
+            &mut self.rng,
+            written,
+        );
+        self.seen.mark(game, written);
         self.queue_commands(rule);
         modified
     }
@@ -549,6 +625,20 @@ impl<'g> Engine<'g> {
             self.board.clear_movements();
             return false;
         }
+        // What may move and every movement bit are written.
+        let ow = self.board.ow;
+        let mut written = std::mem::take(&mut self.scratch.written);
+        written.clear();
+        written.resize(ow + self.board.mw, 0);
+        let moves = self.board.moves_anywhere();
+        for (layer, mask) in self.game.layer_masks.iter().enumerate() {
+            if bits::field(moves, layer) != 0 {
+                bits::or(&mut written[..ow], mask);
+            }
+        }
+        written[ow..].copy_from_slice(moves);
+        self.seen.mark(self.game, &written);
+        self.scratch.written = written;
         let mut moved = true;
         while moved {
             moved = false;

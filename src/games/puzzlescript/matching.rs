@@ -251,6 +251,11 @@ impl Board {
         bits::subset(objects, &self.all_objects) && bits::subset(moves, &self.all_moves)
     }
 
+    /// Movement bits that may be somewhere on the board (a superset).
+    pub fn moves_anywhere(&self) -> &[u64] {
+        &self.all_moves
+    }
+
     /// False if no cell can have a movement (the masks say none).
     pub fn may_move(&self) -> bool {
         !bits::is_zero(&self.all_moves)
