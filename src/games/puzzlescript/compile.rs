@@ -196,26 +196,9 @@ pub struct Group {
 }
 
 impl Group {
-    /// The needs of every rule, one after the other.
-    fn needs_of(rules: &[Rule]) -> Vec<u64> {
-        let mut out = Vec::new();
-        for r in rules {
-            let (ow, mw) = r
-                .row_masks
-                .first()
-                .map_or((0, 0), |(o, m)| (o.len(), m.len()));
-            let at = out.len();
-            out.resize(at + ow + mw, 0);
-            for (o, m) in &r.row_masks {
-                bits::or(&mut out[at..at + ow], o);
-                bits::or(&mut out[at + ow..at + ow + mw], m);
-            }
-        }
-        out
-    }
-
-    /// The bits every rule reads, one rule after the other.
-    fn reads_of(rules: &[Rule]) -> Vec<u64> {
+    /// One entry of objects then movements (the words of the rule's row
+    /// masks) per rule, one after the other, each filled by `fill`.
+    fn per_rule(rules: &[Rule], fill: impl Fn(&Rule, &mut [u64], &mut [u64])) -> Vec<u64> {
         let mut out = Vec::new();
         for r in rules {
             let (ow, mw) = r
@@ -225,6 +208,24 @@ impl Group {
             let at = out.len();
             out.resize(at + ow + mw, 0);
             let (objects, moves) = out[at..].split_at_mut(ow);
+            fill(r, objects, moves);
+        }
+        out
+    }
+
+    /// The needs of every rule, one after the other.
+    fn needs_of(rules: &[Rule]) -> Vec<u64> {
+        Group::per_rule(rules, |r, objects, moves| {
+            for (o, m) in &r.row_masks {
+                bits::or(objects, o);
+                bits::or(moves, m);
+            }
+        })
+    }
+
+    /// The bits every rule reads, one rule after the other.
+    fn reads_of(rules: &[Rule]) -> Vec<u64> {
+        Group::per_rule(rules, |r, objects, moves| {
             for p in r.rows.iter().flatten() {
                 let Pattern::Cell(c) = p else { continue };
                 bits::or(objects, &c.present);
@@ -235,8 +236,7 @@ impl Group {
                 bits::or(moves, &c.moves_present);
                 bits::or(moves, &c.moves_missing);
             }
-        }
-        out
+        })
     }
 }
 

@@ -101,11 +101,14 @@ pub struct Engine<'g> {
 /// flags were last brought up to date with.
 #[derive(Debug, Clone, Default)]
 struct Seen {
+    /// Per rule: true if it must be matched.
     dirty: Vec<bool>,
     /// The objects when the flags were last up to date.
     objects: Vec<u64>,
     /// Movement bits that may have been on the board then.
     moves: Vec<u64>,
+    /// The board's width and height then.
+    size: (usize, usize),
 }
 
 impl Seen {
@@ -126,6 +129,7 @@ impl Seen {
     fn catch_up(&mut self, game: &Game, board: &Board, written: &mut Vec<u64>) {
         let (ow, mw) = (board.ow, board.mw);
         if self.dirty.len() != game.rule_count()
+            || self.size != (board.width, board.height)
             || self.objects.len() != board.objects.len()
             || self.moves.len() != mw
         {
@@ -153,6 +157,7 @@ impl Seen {
     /// Records `board` as the state the flags are up to date with.
     fn saw(&mut self, board: &Board) {
         self.objects.clone_from(&board.objects);
+        self.size = (board.width, board.height);
         self.moves.clear();
         self.moves.extend_from_slice(board.moves_anywhere());
     }
@@ -253,6 +258,7 @@ impl<'g> Engine<'g> {
         self.seen.dirty.clone_from(&other.seen.dirty);
         self.seen.objects.clone_from(&other.seen.objects);
         self.seen.moves.clone_from(&other.seen.moves);
+        self.seen.size = other.seen.size;
     }
 
     /// Puts `objects` on the board (a position the engine played before),
