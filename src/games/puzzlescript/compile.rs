@@ -103,6 +103,13 @@ impl CellPattern {
         self.wide_any = wide_any;
         if let Some(r) = &mut self.replacement {
             r.random = !bits::is_zero(&r.random_entity) || !bits::is_zero(&r.random_dir);
+            let random = r.random;
+            r.object_words = (0..r.set.len())
+                .filter(|&w| random || r.set[w] | r.clear[w] != 0)
+                .collect();
+            r.move_words = (0..r.moves_set.len())
+                .filter(|&w| random || r.moves_set[w] | r.moves_clear[w] | r.layer_mask[w] != 0)
+                .collect();
         }
     }
 }
@@ -126,6 +133,12 @@ pub struct Replacement {
     pub random_dir: Bits,
     /// True if `random_entity` or `random_dir` is not empty.
     pub random: bool,
+    /// The object words the replacement may change (every word when
+    /// random), set by [`CellPattern::seal`].
+    pub object_words: Vec<usize>,
+    /// The movement words the replacement may change (every word when
+    /// random).
+    pub move_words: Vec<usize>,
 }
 
 /// A cell of a pattern row: a cell or an ellipsis.
@@ -172,11 +185,20 @@ pub struct Group {
     /// on the board (the union of its row masks), rule after rule in one
     /// vector so that skipping absent rules stays in cache.
     pub needs: Vec<u64>,
+    /// Per rule, every object then every movement bit its cells test
+    /// (present, absent or among alternatives), laid out like `needs`: a
+    /// rule that found nothing finds nothing again until one of these
+    /// bits changes in some cell.
+    pub reads: Vec<u64>,
+    /// The number of its first rule among all rules (the groups' rules
+    /// one after the other, late groups after the others).
+    pub first: usize,
 }
 
 impl Group {
-    /// The needs of every rule, one after the other.
-    fn needs_of(rules: &[Rule]) -> Vec<u64> {
+    /// One entry of objects then movements (the words of the rule's row
+    /// masks) per rule, one after the other, each filled by `fill`.
+    fn per_rule(rules: &[Rule], fill: impl Fn(&Rule, &mut [u64], &mut [u64])) -> Vec<u64> {
         let mut out = Vec::new();
         for r in rules {
             let (ow, mw) = r
@@ -185,13 +207,55 @@ impl Group {
                 .map_or((0, 0), |(o, m)| (o.len(), m.len()));
             let at = out.len();
             out.resize(at + ow + mw, 0);
-            for (o, m) in &r.row_masks {
-                bits::or(&mut out[at..at + ow], o);
-                bits::or(&mut out[at + ow..at + ow + mw], m);
-            }
+            let (objects, moves) = out[at..].split_at_mut(ow);
+            fill(r, objects, moves);
         }
         out
     }
+
+    /// The needs of every rule, one after the other.
+    fn needs_of(rules: &[Rule]) -> Vec<u64> {
+        Group::per_rule(rules, |r, objects, moves| {
+            for (o, m) in &r.row_masks {
+                bits::or(objects, o);
+                bits::or(moves, m);
+            }
+        })
+    }
+
+    /// The bits every rule reads, one rule after the other.
+    fn reads_of(rules: &[Rule]) -> Vec<u64> {
+        Group::per_rule(rules, |r, objects, moves| {
+            for p in r.rows.iter().flatten() {
+                let Pattern::Cell(c) = p else { continue };
+                bits::or(objects, &c.present);
+                bits::or(objects, &c.missing);
+                for set in &c.any_present {
+                    bits::or(objects, set);
+                }
+                bits::or(moves, &c.moves_present);
+                bits::or(moves, &c.moves_missing);
+            }
+        })
+    }
+}
+
+/// Numbers the rules of `normal` then `late` (each group's
+/// [`Group::first`]) and lists the readers of every bit (`stride` words a
+/// rule in [`Group::reads`]).
+fn number_rules(normal: &mut [Group], late: &mut [Group], stride: usize) -> Vec<Vec<u32>> {
+    let mut readers = vec![Vec::new(); stride * 64];
+    let mut next = 0;
+    for g in normal.iter_mut().chain(late.iter_mut()) {
+        g.first = next;
+        for (r, reads) in g.reads.chunks_exact(stride.max(1)).enumerate() {
+            for bit in bits::ones(reads) {
+                readers[bit].push((next + r) as u32);
+            }
+        }
+        next += g.rules.len();
+    }
+    readers
 }
 
 /// A win condition.
@@ -246,6 +310,10 @@ pub struct Game {
     pub rules: Vec<Group>,
     /// Late rule groups.
     pub late_rules: Vec<Group>,
+    /// Per object bit, then per movement bit (`64 * (object_words +
+    /// movement_words)` entries), the numbers of the rules that read it
+    /// (see [`Group::first`]).
+    pub readers: Vec<Vec<u32>>,
     /// Loop points: group index at the end of a loop -> group to go back to.
     pub loop_point: HashMap<usize, usize>,
     /// The same for late groups.
@@ -265,6 +333,15 @@ pub struct Game {
 }
 
 impl Game {
+    /// The number of rules, late ones included (see [`Group::first`]).
+    pub fn rule_count(&self) -> usize {
+        self.rules
+            .iter()
+            .chain(&self.late_rules)
+            .map(|g| g.rules.len())
+            .sum()
+    }
+
     /// True if the prelude sets `key`.
     pub fn flag(&self, key: &str) -> bool {
         self.metadata.contains_key(key)
@@ -307,13 +384,16 @@ pub fn compile(text: &str) -> Result<Game, PsError> {
             out.push(Group {
                 random: random_groups.contains(&number) && kept.iter().all(|r| r.group == number),
                 needs: Group::needs_of(&kept),
+                reads: Group::reads_of(&kept),
+                first: 0,
                 rules: kept,
             });
         }
         Ok(out)
     };
-    let rule_groups = groups(normal)?;
-    let late_groups = groups(late)?;
+    let mut rule_groups = groups(normal)?;
+    let mut late_groups = groups(late)?;
+    let readers = number_rules(&mut rule_groups, &mut late_groups, names.ow + names.mw);
     let mut rigid_index_of_group = HashMap::new();
     let mut group_of_rigid_index = Vec::new();
     for (i, g) in rule_groups.iter().enumerate() {
@@ -344,6 +424,7 @@ pub fn compile(text: &str) -> Result<Game, PsError> {
         late_loop_point: loop_points(&loops, &late_groups),
         rules: rule_groups,
         late_rules: late_groups,
+        readers,
         rigid: !group_of_rigid_index.is_empty(),
         rigid_index_of_group,
         group_of_rigid_index,
@@ -882,6 +963,8 @@ impl Names {
             random_entity: bits::zero(ow),
             random_dir: bits::zero(mw),
             random: false,
+            object_words: Vec::new(),
+            move_words: Vec::new(),
         };
         let mut layers_r: Vec<Option<&str>> = vec![None; self.layers];
         let mut layers_rand: Vec<Option<&str>> = vec![None; self.layers];

@@ -86,7 +86,81 @@ pub struct Engine<'g> {
     queue: Vec<String>,
     message: String,
     restarting: bool,
+    /// What the rules last found, to skip the rules that would find
+    /// nothing again.
+    seen: Seen,
     scratch: Scratch,
+}
+
+/// Which rules need matching: per rule (numbered as [`Group::first`]
+/// says), false if it found nothing when last matched and no bit it reads
+/// has been written since, so that it would find nothing again. Writes by
+/// rules and by movement are marked as they happen; anything else done to
+/// the board between turns (undo, restart, a new level, a position put
+/// back by the solver) is found by comparing the board with the one the
+/// flags were last brought up to date with.
+#[derive(Debug, Clone, Default)]
+struct Seen {
+    /// Per rule: true if it must be matched.
+    dirty: Vec<bool>,
+    /// The objects when the flags were last up to date.
+    objects: Vec<u64>,
+    /// Movement bits that may have been on the board then.
+    moves: Vec<u64>,
+    /// The board's width and height then.
+    size: (usize, usize),
+}
+
+impl Seen {
+    /// Marks the readers of the bits of `written` (objects then
+    /// movements) as needing a match.
+    fn mark(&mut self, game: &Game, written: &[u64]) {
+        for bit in bits::ones(written) {
+            for &r in &game.readers[bit] {
+                self.dirty[r as usize] = true;
+            }
+        }
+    }
+
+    /// Brings the flags up to date with `board` at the start of a turn
+    /// (after the player's movement is set and the masks recomputed):
+    /// every object bit that differs from the last state seen and every
+    /// movement bit then or now is marked. `written` is a buffer.
+    fn catch_up(&mut self, game: &Game, board: &Board, written: &mut Vec<u64>) {
+        let (ow, mw) = (board.ow, board.mw);
+        if self.dirty.len() != game.rule_count()
+            || self.size != (board.width, board.height)
+            || self.objects.len() != board.objects.len()
+            || self.moves.len() != mw
+        {
+            self.dirty.clear();
+            self.dirty.resize(game.rule_count(), true);
+            return;
+        }
+        written.clear();
+        written.resize(ow + mw, 0);
+        for (a, b) in self
+            .objects
+            .chunks_exact(ow)
+            .zip(board.objects.chunks_exact(ow))
+        {
+            for w in 0..ow {
+                written[w] |= a[w] ^ b[w];
+            }
+        }
+        for (w, m) in board.moves_anywhere().iter().enumerate() {
+            written[ow + w] = self.moves[w] | m;
+        }
+        self.mark(game, written);
+    }
+
+    /// Records `board` as the state the flags are up to date with.
+    fn saw(&mut self, board: &Board) {
+        self.objects.clone_from(&board.objects);
+        self.size = (board.width, board.height);
+        self.moves.clear();
+        self.moves.extend_from_slice(board.moves_anywhere());
+    }
 }
 
 /// Buffers a turn reuses from turn to turn, so that it allocates nothing
@@ -101,6 +175,8 @@ struct Scratch {
     positions: Vec<usize>,
     matches: Matches,
     tuple: Vec<RowMatch>,
+    /// The bits a rule's replacements changed (objects then movements).
+    written: Vec<u64>,
 }
 
 impl<'g> Engine<'g> {
@@ -122,6 +198,7 @@ impl<'g> Engine<'g> {
             queue: Vec::new(),
             message: String::new(),
             restarting: false,
+            seen: Seen::default(),
             scratch: Scratch::default(),
         };
         e.load(index, seed);
@@ -178,6 +255,10 @@ impl<'g> Engine<'g> {
         self.queue.clone_from(&other.queue);
         self.message.clone_from(&other.message);
         self.restarting = other.restarting;
+        self.seen.dirty.clone_from(&other.seen.dirty);
+        self.seen.objects.clone_from(&other.seen.objects);
+        self.seen.moves.clone_from(&other.seen.moves);
+        self.seen.size = other.seen.size;
     }
 
     /// Puts `objects` on the board (a position the engine played before),
@@ -325,6 +406,9 @@ impl<'g> Engine<'g> {
             self.start_movement(i.mask(), &positions);
         }
         self.board.recompute_masks();
+        let mut written = std::mem::take(&mut self.scratch.written);
+        self.seen.catch_up(self.game, &self.board, &mut written);
+        self.scratch.written = written;
         let mut banned = std::mem::take(&mut self.scratch.banned);
         banned.clear();
         banned.resize(self.game.rules.len(), false);
@@ -347,6 +431,7 @@ impl<'g> Engine<'g> {
                 self.board.rigid_group.fill(0);
                 self.board.rigid_applied.fill(0);
                 self.board.recompute_masks();
+                self.seen.dirty.fill(true);
                 self.queue.clear();
                 if i < 50 {
                     continue;
@@ -356,6 +441,7 @@ impl<'g> Engine<'g> {
             }
             break;
         }
+        self.seen.saw(&self.board);
         self.scratch.start_objects = start_objects;
         self.scratch.start_moves = start_moves;
         self.scratch.banned = banned;
@@ -406,53 +492,84 @@ impl<'g> Engine<'g> {
     }
 
     fn apply_group(&mut self, group: &Group) -> bool {
-        let game = self.game;
         let mut m = std::mem::take(&mut self.scratch.matches);
         let mut t = std::mem::take(&mut self.scratch.tuple);
+        let mut written = std::mem::take(&mut self.scratch.written);
+        written.clear();
+        written.resize(self.board.ow + self.board.mw, 0);
         let changed = if group.random {
-            self.apply_random_group(group, &mut m)
+            self.apply_random_group(group, &mut m, &mut written)
         } else {
-            let mut changed = false;
-            let mut loops = 0;
-            let mut made = true;
-            let stride = self.board.ow + self.board.mw;
-            let needs = (group.needs.len() == group.rules.len() * stride).then_some(&group.needs);
-            while made && loops < 200 {
-                loops += 1;
-                made = false;
-                for (r, rule) in group.rules.iter().enumerate() {
-                    let absent = needs
-                        .is_some_and(|n| !self.board.may_hold(&n[r * stride..(r + 1) * stride]));
-                    if absent {
-                        continue;
-                    }
-                    find_matches(rule, &self.board, &mut m);
-                    if m.is_empty() {
-                        continue;
-                    }
-                    let mut result = false;
-                    if rule.has_replacements {
-                        for k in 0..m.combinations() {
-                            m.combination(k, &mut t);
-                            result |=
-                                apply_at(game, rule, &t, k > 0, &mut self.board, &mut self.rng);
-                        }
-                    }
-                    self.queue_commands(rule);
-                    made |= result;
-                }
-                changed |= made;
-            }
-            changed
+            self.apply_loop_group(group, &mut m, &mut t, &mut written)
         };
         self.scratch.matches = m;
         self.scratch.tuple = t;
+        self.scratch.written = written;
+        changed
+    }
+
+    /// A group played pass after pass until a pass changes nothing. A rule
+    /// is matched in a pass unless it found nothing when last matched (in
+    /// this turn or an earlier one) and no bit it reads has been written
+    /// since (it would find nothing again): the reference's result,
+    /// without its repeated scans.
+    fn apply_loop_group(
+        &mut self,
+        group: &Group,
+        m: &mut Matches,
+        t: &mut Vec<RowMatch>,
+        written: &mut [u64],
+    ) -> bool {
+        let game = self.game;
+        let stride = self.board.ow + self.board.mw;
+        let n = group.rules.len();
+        let needs = (group.needs.len() == n * stride).then_some(&group.needs);
+        let reads = (group.reads.len() == n * stride).then_some(&group.reads);
+        let mut changed = false;
+        let mut loops = 0;
+        let mut made = true;
+        while made && loops < 200 {
+            loops += 1;
+            made = false;
+            for (r, rule) in group.rules.iter().enumerate() {
+                if !self.seen.dirty[group.first + r] {
+                    continue;
+                }
+                let absent =
+                    needs.is_some_and(|n| !self.board.may_hold(&n[r * stride..(r + 1) * stride]));
+                if !absent {
+                    find_matches(rule, &self.board, m);
+                }
+                if absent || m.is_empty() {
+                    // Without the bits it reads, a rule finds nothing again.
+                    self.seen.dirty[group.first + r] = reads.is_none();
+                    continue;
+                }
+                let mut result = false;
+                if rule.has_replacements {
+                    // A match found before this rule's first replacement
+                    // still holds unless one of them wrote a bit it reads.
+                    let rule_reads = reads.map(|b| &b[r * stride..(r + 1) * stride]);
+                    written.fill(0);
+                    for k in 0..m.combinations() {
+                        m.combination(k, t);
+                        let check = k > 0 && rule_reads.is_none_or(|b| bits::meets(b, written));
+                        let board = &mut self.board;
+                        result |= apply_at(game, rule, t, check, board, &mut self.rng, written);
+                    }
+                    self.seen.mark(game, written);
+                }
+                self.queue_commands(rule);
+                made |= result;
+            }
+            changed |= made;
+        }
         changed
     }
 
     /// A random group: one match of all its rules' matches, chosen by the
     /// seeded generator, is applied.
-    fn apply_random_group(&mut self, group: &Group, m: &mut Matches) -> bool {
+    fn apply_random_group(&mut self, group: &Group, m: &mut Matches, written: &mut [u64]) -> bool {
         let game = self.game;
         let mut all: Vec<(usize, Vec<RowMatch>)> = Vec::new();
         for (r, rule) in group.rules.iter().enumerate() {
@@ -468,7 +585,17 @@ impl<'g> Engine<'g> {
         }
         let (r, t) = &all[self.rng.below(all.len())];
         let rule = &group.rules[*r];
-        let modified = apply_at(game, rule, t, false, &mut self.board, &mut self.rng);
+        written.fill(0);
+        let modified = apply_at(
+            game,
+            rule,
+            t,
+            false,
+            &mut self.board,
+            &mut self.rng,
+            written,
+        );
+        self.seen.mark(game, written);
         self.queue_commands(rule);
         modified
     }
@@ -504,6 +631,20 @@ impl<'g> Engine<'g> {
             self.board.clear_movements();
             return false;
         }
+        // What may move and every movement bit are written.
+        let ow = self.board.ow;
+        let mut written = std::mem::take(&mut self.scratch.written);
+        written.clear();
+        written.resize(ow + self.board.mw, 0);
+        let moves = self.board.moves_anywhere();
+        for (layer, mask) in self.game.layer_masks.iter().enumerate() {
+            if bits::field(moves, layer) != 0 {
+                bits::or(&mut written[..ow], mask);
+            }
+        }
+        written[ow..].copy_from_slice(moves);
+        self.seen.mark(self.game, &written);
+        self.scratch.written = written;
         let mut moved = true;
         while moved {
             moved = false;

@@ -192,6 +192,45 @@ impl Board {
         }
     }
 
+    /// Sets word `w` of cell `i` (column and row `line`)'s objects to `new`
+    /// and adds the objects it gains to the cell's line masks and the
+    /// occupancy (the masks hold what the cell held already). Returns the
+    /// bits that changed.
+    fn write_objects(&mut self, i: usize, line: (usize, usize), w: usize, new: u64) -> u64 {
+        let ow = self.ow;
+        let old = std::mem::replace(&mut self.objects[i * ow + w], new);
+        let mut added = new & !old;
+        if added != 0 {
+            self.row_objects[line.1 * ow + w] |= added;
+            self.col_objects[line.0 * ow + w] |= added;
+            self.all_objects[w] |= added;
+            if self.anchored() {
+                let cw = self.occupancy_words();
+                while added != 0 {
+                    let id = w * 64 + added.trailing_zeros() as usize;
+                    added &= added - 1;
+                    bits::set(&mut self.occupancy[id * cw..(id + 1) * cw], i);
+                }
+            }
+        }
+        old ^ new
+    }
+
+    /// Sets word `w` of cell `i` (column and row `line`)'s movements to
+    /// `new` and adds the movements it gains to the line masks. Returns the
+    /// bits that changed.
+    fn write_moves(&mut self, i: usize, line: (usize, usize), w: usize, new: u64) -> u64 {
+        let mw = self.mw;
+        let old = std::mem::replace(&mut self.movements[i * mw + w], new);
+        let added = new & !old;
+        if added != 0 {
+            self.row_moves[line.1 * mw + w] |= added;
+            self.col_moves[line.0 * mw + w] |= added;
+            self.all_moves[w] |= added;
+        }
+        old ^ new
+    }
+
     /// True if row `y` (or column `x` when `column`) may hold `objects` and
     /// `moves`.
     fn line_may_match(&self, column: bool, k: usize, objects: &[u64], moves: &[u64]) -> bool {
@@ -210,6 +249,11 @@ impl Board {
     pub fn may_hold(&self, needs: &[u64]) -> bool {
         let (objects, moves) = needs.split_at(self.ow);
         bits::subset(objects, &self.all_objects) && bits::subset(moves, &self.all_moves)
+    }
+
+    /// Movement bits that may be somewhere on the board (a superset).
+    pub fn moves_anywhere(&self) -> &[u64] {
+        &self.all_moves
     }
 
     /// False if no cell can have a movement (the masks say none).
@@ -567,7 +611,9 @@ pub fn find_matches(rule: &Rule, b: &Board, out: &mut Matches) {
 }
 
 /// Applies `rule` at one combination of row matches; `check` re-tests the
-/// match first. True if a cell changed.
+/// match first. True if a cell changed. The object and movement bits that
+/// changed in some cell are ORed into `written` (objects then movements,
+/// `ow + mw` words).
 pub fn apply_at(
     game: &Game,
     rule: &Rule,
@@ -575,6 +621,7 @@ pub fn apply_at(
     check: bool,
     b: &mut Board,
     rng: &mut Rng,
+    written: &mut [u64],
 ) -> bool {
     let rigid_index = if rule.rigid {
         game.rigid_index_of_group
@@ -602,7 +649,8 @@ pub fn apply_at(
                     e += 1;
                 }
                 Pattern::Cell(c) => {
-                    result |= replace(game, c, b, pos as usize, (rule.rigid, rigid_index), rng);
+                    let rigid = (rule.rigid, rigid_index);
+                    result |= replace(game, c, b, pos as usize, rigid, rng, written);
                     pos += d;
                 }
             }
@@ -611,7 +659,8 @@ pub fn apply_at(
     result
 }
 
-/// Writes a pattern's replacement into cell `i`; true if it changed.
+/// Writes a pattern's replacement into cell `i`; true if it changed. The
+/// bits that changed are ORed into `written`.
 fn replace(
     game: &Game,
     p: &CellPattern,
@@ -619,6 +668,7 @@ fn replace(
     i: usize,
     rigid: (bool, u64),
     rng: &mut Rng,
+    written: &mut [u64],
 ) -> bool {
     let (rigid, rigid_index) = rigid;
     let Some(r) = &p.replacement else {
@@ -645,11 +695,6 @@ fn replace(
             }
         }
     }
-    let new_object = |w: usize| (b.objects[i * ow + w] & !clear[w]) | set[w];
-    let new_move =
-        |w: usize| (b.movements[i * mw + w] & !(moves_clear[w] | r.layer_mask[w])) | moves_set[w];
-    let same = (0..ow).all(|w| new_object(w) == b.objects[i * ow + w])
-        && (0..mw).all(|w| new_move(w) == b.movements[i * mw + w]);
     let mut rigid_change = false;
     if rigid {
         let mut rigid_mask = bits::zero(mw);
@@ -669,16 +714,21 @@ fn replace(
             rigid_change = true;
         }
     }
-    if same && !rigid_change {
-        return false;
+    // Writing what a cell holds already changes nothing (not its masks).
+    let line = (i / b.height, i % b.height);
+    let mut changed = 0;
+    for &w in &r.object_words {
+        let old = b.objects[i * ow + w];
+        let x = b.write_objects(i, line, w, (old & !clear[w]) | set[w]);
+        written[w] |= x;
+        changed |= x;
     }
-    for w in 0..ow {
-        b.objects[i * ow + w] = (b.objects[i * ow + w] & !clear[w]) | set[w];
+    for &w in &r.move_words {
+        let old = b.movements[i * mw + w];
+        let new = (old & !(moves_clear[w] | r.layer_mask[w])) | moves_set[w];
+        let x = b.write_moves(i, line, w, new);
+        written[ow + w] |= x;
+        changed |= x;
     }
-    for w in 0..mw {
-        b.movements[i * mw + w] =
-            (b.movements[i * mw + w] & !(moves_clear[w] | r.layer_mask[w])) | moves_set[w];
-    }
-    b.note(i);
-    true
+    changed != 0 || rigid_change
 }
