@@ -708,11 +708,9 @@ mod tests {
         let _ = std::fs::remove_dir_all(&dir);
     }
 
-    #[test]
-    fn a_stopped_walk_claims_only_what_it_proved() {
-        // A path 0 - 1 - ... - 99, the goal at its end, with no bound: a
-        // guessed first limit proves nothing when the walk is stopped.
-        let g = Graph {
+    /// A path 0 - 1 - ... - 99, the goal at its end.
+    fn path_to_99() -> Graph {
+        Graph {
             edges: (0..100u32)
                 .map(|v| {
                     [v.checked_sub(1), (v < 99).then_some(v + 1)]
@@ -722,7 +720,14 @@ mod tests {
                 })
                 .collect(),
             goals: vec![99],
-        };
+        }
+    }
+
+    #[test]
+    fn a_stopped_walk_claims_only_what_it_proved() {
+        // With no bound, a guessed first limit proves nothing when the
+        // walk is stopped.
+        let g = path_to_99();
         let o = layered_astar(&g, 0, &Budget::unlimited().with_node_limit(10), 200);
         assert_eq!(o.stopped, Some(BudgetExceeded::Nodes));
         assert_eq!(o.lower_bound, 11);
@@ -732,18 +737,7 @@ mod tests {
 
     #[test]
     fn a_node_limit_stops_it_with_a_bound() {
-        // A path 0 - 1 - ... - 99, the goal at its end.
-        let g = Graph {
-            edges: (0..100u32)
-                .map(|v| {
-                    [v.checked_sub(1), (v < 99).then_some(v + 1)]
-                        .into_iter()
-                        .flatten()
-                        .collect()
-                })
-                .collect(),
-            goals: vec![99],
-        };
+        let g = path_to_99();
         let o = layered_bfs(&g, 0, &Budget::unlimited().with_node_limit(10));
         assert_eq!(o.stopped, Some(BudgetExceeded::Nodes));
         assert!(o.moves.is_none());
