@@ -280,14 +280,12 @@ pub fn layered_astar_saved<P: LayeredProblem>(
     let whole = files.map_or(0, LayerFiles::count) as u32;
     let mut proven = problem.bound(&start).max(whole);
     let mut limit = proven.max(from);
-    let mut nodes = 0;
+    // The whole layers are expanded once; each walk's own layers count.
+    let mut walked = 0;
     loop {
         let walk = walk(problem, start, budget, (true, Some(limit)), files)?;
-        nodes += if nodes == 0 {
-            walk.nodes
-        } else {
-            walk.nodes - walk.resumed
-        };
+        walked += walk.nodes - walk.resumed;
+        let nodes = walk.resumed + walked;
         match (walk.end, walk.pruned) {
             (End::Goal(depth, goal), _) => {
                 return match trace(problem, &walk.layers, depth, goal)? {

@@ -41,10 +41,7 @@ impl Blockers {
                 let reach = reaching_goal(board, &taken);
                 let set = &mut cut[(class * cells + anchor as usize) * words..][..words];
                 for t in 0..cells {
-                    let clear = board
-                        .shape_cells(0, t as u16)
-                        .is_some_and(|c| c.iter().all(|&c| !taken[c as usize]));
-                    if clear && open[t] && !reach[t] {
+                    if target_fits(board, &taken, t) && open[t] && !reach[t] {
                         set[t / 64] |= 1 << (t % 64);
                     }
                 }
@@ -74,29 +71,25 @@ impl Blockers {
     }
 }
 
+/// True when the target fits at anchor `a` on cells not `taken`.
+fn target_fits(board: &Board, taken: &[bool], a: usize) -> bool {
+    board
+        .shape_cells(0, a as u16)
+        .is_some_and(|c| c.iter().all(|&c| !taken[c as usize]))
+}
+
 /// Per anchor: the target there reaches a goal by single steps over cells
 /// not `taken`.
 fn reaching_goal(board: &Board, taken: &[bool]) -> Vec<bool> {
-    let (w, h) = (board.width(), board.height());
-    let fits = |a: usize| {
-        board
-            .shape_cells(0, a as u16)
-            .is_some_and(|c| c.iter().all(|&c| !taken[c as usize]))
-    };
-    let mut reach = vec![false; w * h];
-    let mut queue: Vec<usize> = (0..w * h)
+    let cells = board.width() * board.height();
+    let fits = |a: usize| target_fits(board, taken, a);
+    let mut reach = vec![false; cells];
+    let mut queue: Vec<usize> = (0..cells)
         .filter(|&a| board.is_goal_anchor(a as u16) && fits(a))
         .collect();
     queue.iter().for_each(|&a| reach[a] = true);
     while let Some(a) = queue.pop() {
-        let (x, y) = (a % w, a / w);
-        let around = [
-            (x > 0).then(|| a - 1),
-            (x + 1 < w).then_some(a + 1),
-            (y > 0).then(|| a - w),
-            (y + 1 < h).then_some(a + w),
-        ];
-        for b in around.into_iter().flatten() {
+        for b in board.neighbours(a) {
             if !reach[b] && fits(b) {
                 reach[b] = true;
                 queue.push(b);

@@ -456,7 +456,7 @@ impl Board {
     }
 
     /// The anchors next to `a` (the shape's fit decides the rest).
-    fn neighbours(&self, a: usize) -> impl Iterator<Item = usize> {
+    pub fn neighbours(&self, a: usize) -> impl Iterator<Item = usize> {
         let (w, x, y) = (self.width, a % self.width, a / self.width);
         [
             (x > 0).then(|| a - 1),

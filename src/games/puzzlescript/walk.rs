@@ -337,15 +337,6 @@ impl Walk {
             return false;
         }
         let free = |i: usize| !bits::meets(&self.walls, cell(i));
-        let neighbours = |i: usize| {
-            let (x, y) = (i / height, i % height);
-            let mut out = [None; 4];
-            out[0] = (y > 0).then(|| i - 1);
-            out[1] = (y + 1 < height).then(|| i + 1);
-            out[2] = (x > 0).then(|| i - height);
-            out[3] = (i + height < n).then(|| i + height);
-            out
-        };
         let players: Vec<usize> = (0..n)
             .filter(|&i| bits::meets(&self.player, cell(i)))
             .collect();
@@ -355,7 +346,7 @@ impl Walk {
             seen[p] = true;
         }
         while let Some(i) = stack.pop() {
-            for j in neighbours(i).into_iter().flatten() {
+            for j in around(i, height, n).into_iter().flatten() {
                 if !seen[j] && free(j) {
                     seen[j] = true;
                     stack.push(j);
@@ -387,15 +378,12 @@ impl Walk {
         let once = |i: usize| free(i) && bits::meets(&self.one_shot, cell(i));
         let mut forced = Vec::new();
         for i in (0..n).filter(|&i| fixes[i] == Fix::Leave) {
-            let (x, y) = (i / height, i % height);
-            let around = [
-                (y > 0).then(|| i - 1),
-                (y + 1 < height).then(|| i + 1),
-                (x > 0).then(|| i - height),
-                (i + height < n).then(|| i + height),
-            ];
             let (mut open, mut k) = ([0; 4], 0);
-            for j in around.into_iter().flatten().filter(|&j| free(j)) {
+            for j in around(i, height, n)
+                .into_iter()
+                .flatten()
+                .filter(|&j| free(j))
+            {
                 open[k] = j;
                 k += 1;
             }
@@ -419,6 +407,18 @@ impl Walk {
         }
         (0..n).any(|k| moves[k] > if k == player { 1 } else { 2 })
     }
+}
+
+/// The cells next to cell `i` of a board of `n` cells stored column by
+/// column, `height` a column.
+fn around(i: usize, height: usize, n: usize) -> [Option<usize>; 4] {
+    let (x, y) = (i / height, i % height);
+    [
+        (y > 0).then(|| i - 1),
+        (y + 1 < height).then(|| i + 1),
+        (x > 0).then(|| i - height),
+        (i + height < n).then(|| i + height),
+    ]
 }
 
 #[cfg(test)]
