@@ -33,7 +33,7 @@ use std::hash::{Hash, Hasher};
 use std::mem::{size_of, MaybeUninit};
 use std::time::Instant;
 
-use super::budget::{Budget, BudgetExceeded};
+use super::budget::{Budget, BudgetExceeded, Pacer};
 use super::outcome::Outcome;
 use super::problem::{wins, Keyed, Problem};
 use super::queue::BucketQueue;
@@ -438,6 +438,8 @@ struct Search<'a, P: AstarProblem> {
     problem: &'a P,
     start: &'a P::State,
     budget: &'a Budget,
+    /// Reads the clock between the regular checks when nodes are slow.
+    pacer: Pacer,
     arena: Vec<Node<P::State, P::Move>>,
     seen: IndexTable,
     open: BucketQueue<u32>,
@@ -486,6 +488,7 @@ impl<'a, P: AstarProblem> Search<'a, P> {
             problem,
             start,
             budget,
+            pacer: Pacer::default(),
             arena,
             seen,
             open,
@@ -518,7 +521,10 @@ impl<'a, P: AstarProblem> Search<'a, P> {
             if self.arena[idx as usize].dead() {
                 continue;
             }
-            if self.nodes.is_multiple_of(check_every) || self.nodes >= self.budget.node_limit() {
+            if self.nodes.is_multiple_of(check_every)
+                || self.nodes >= self.budget.node_limit()
+                || self.pacer.time_up(self.budget, self.nodes)
+            {
                 let held = self.arena.capacity() * Self::NODE_BYTES
                     + self.seen.bytes()
                     + self.open.bytes();

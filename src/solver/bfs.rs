@@ -34,7 +34,7 @@ use std::hash::BuildHasherDefault;
 use std::mem::size_of;
 use std::time::Instant;
 
-use super::budget::{Budget, BudgetExceeded};
+use super::budget::{Budget, BudgetExceeded, Pacer};
 use super::outcome::Outcome;
 use super::problem::{Keyed, Problem};
 
@@ -49,6 +49,7 @@ pub fn bfs<P: Keyed>(problem: &P, start: &P::State, budget: &Budget) -> Outcome<
     }
     let mut seen: FxHashSet<P::Key> = FxHashSet::default();
     seen.insert(problem.key(start));
+    let mut pacer = Pacer::default();
     // The arena is also the FIFO queue: entries are expanded in order.
     let mut states: Vec<P::State> = vec![start.clone()];
     let mut links: Vec<Option<(u32, P::Move)>> = vec![None];
@@ -64,7 +65,10 @@ pub fn bfs<P: Keyed>(problem: &P, start: &P::State, budget: &Budget) -> Outcome<
             depth += 1;
             depth_end = states.len();
         }
-        if nodes.is_multiple_of(CHECK_EVERY) || nodes >= budget.node_limit() {
+        if nodes.is_multiple_of(CHECK_EVERY)
+            || nodes >= budget.node_limit()
+            || pacer.time_up(budget, nodes)
+        {
             let bytes = states.capacity() * entry + seen.capacity() * (size_of::<P::Key>() + 1);
             if let Err(why) = budget.check_nodes(nodes, bytes) {
                 return Outcome::stopped(None, bound0.max(depth + 1), why, nodes, t0.elapsed());
@@ -261,6 +265,7 @@ fn layered<P: Keyed>(
 ) -> Walk {
     let mut seen: FxHashSet<P::Key> = FxHashSet::default();
     seen.insert(problem.key(start));
+    let mut pacer = Pacer::default();
     visit(start, 0);
     let mut frontier = vec![start.clone()];
     let mut next_layer = Vec::new();
@@ -270,7 +275,10 @@ fn layered<P: Keyed>(
     while !frontier.is_empty() {
         let frontier_bytes = frontier.capacity() * size_of::<P::State>();
         for state in frontier.drain(..) {
-            if nodes.is_multiple_of(CHECK_EVERY) || nodes >= budget.node_limit() {
+            if nodes.is_multiple_of(CHECK_EVERY)
+                || nodes >= budget.node_limit()
+                || pacer.time_up(budget, nodes)
+            {
                 let bytes = seen.capacity() * (size_of::<P::Key>() + 1)
                     + next_layer.capacity() * size_of::<P::State>()
                     + frontier_bytes;

@@ -103,6 +103,56 @@ impl Budget {
     }
 }
 
+/// When a search reads the clock between its regular budget checks: a
+/// search whose nodes are cheap reads it every 1,024 nodes at most, one
+/// whose nodes are slow (a game whose single move plays thousands of
+/// chained turns) every node, so that it stops close to its time limit
+/// either way. Node and memory checks stay where the search puts them,
+/// so where those stop a search never depends on the clock.
+#[derive(Debug, Clone)]
+pub struct Pacer {
+    /// Nodes between clock reads.
+    every: u64,
+    /// The node count of the next read.
+    next: u64,
+    /// When the clock was last read.
+    last: Instant,
+}
+
+impl Default for Pacer {
+    fn default() -> Self {
+        Pacer {
+            every: 1,
+            next: 0,
+            last: Instant::now(),
+        }
+    }
+}
+
+impl Pacer {
+    /// The most nodes between two reads.
+    const MOST: u64 = 1024;
+
+    /// True when `budget`'s deadline has passed, read when a read is due
+    /// at `nodes` (false otherwise). Reads come twice as far apart after
+    /// a gap under a millisecond, half as far after one over ten.
+    pub fn time_up(&mut self, budget: &Budget, nodes: u64) -> bool {
+        if nodes < self.next {
+            return false;
+        }
+        let now = Instant::now();
+        let gap = now.duration_since(self.last);
+        self.last = now;
+        if gap < Duration::from_millis(1) {
+            self.every = (self.every * 2).min(Self::MOST);
+        } else if gap > Duration::from_millis(10) {
+            self.every = (self.every / 2).max(1);
+        }
+        self.next = nodes + self.every;
+        budget.deadline.is_some_and(|d| now >= d)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -121,5 +171,28 @@ mod tests {
         // A limit past the end of the clock is no limit, not a panic.
         let b = Budget::new(Some(Duration::MAX), 100);
         assert_eq!(b.check(0), Ok(()));
+    }
+
+    #[test]
+    fn the_pacer_reads_slow_nodes_every_time_and_fast_ones_rarely() {
+        // Fast nodes: the reads spread out to one in 1,024.
+        let b = Budget::unlimited();
+        let mut pacer = Pacer::default();
+        let mut reads = 0;
+        for n in 0..100_000 {
+            let next = pacer.next;
+            assert!(!pacer.time_up(&b, n));
+            reads += (pacer.next != next) as u32;
+        }
+        assert!(reads < 1_000, "{reads} reads");
+        let b = Budget::new(Some(Duration::from_millis(30)), usize::MAX);
+        // Slow nodes (20 ms each): after a few, every node reads the clock.
+        let mut slow = Pacer::default();
+        let mut n = 0;
+        while !slow.time_up(&b, n) {
+            std::thread::sleep(Duration::from_millis(20));
+            n += 1;
+            assert!(n < 5, "the deadline passed {n} slow nodes ago");
+        }
     }
 }

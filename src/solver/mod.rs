@@ -85,7 +85,7 @@ pub mod zero_one;
 pub use astar::{astar, weighted_astar, AstarProblem};
 pub use bfs::{bfs_without_duplicates, count_reachable, Reachable};
 pub use bitset::Bits;
-pub use budget::{Budget, BudgetExceeded};
+pub use budget::{Budget, BudgetExceeded, Pacer};
 pub use dfbnb::dfbnb;
 pub use greedy::{beam, beam_scored, greedy_scored, optimise, Duplicates, Scored};
 pub use idastar::idastar;
