@@ -160,6 +160,34 @@ fn the_bench_refuses_a_realtime_game_and_bad_input_by_name() {
     );
 }
 
+/// A game without win conditions is searched when a rule of it gives
+/// `win` (some real games win only that way), and refused when none does.
+#[test]
+fn the_bench_searches_a_game_won_by_a_rule_and_refuses_one_never_won() {
+    let dir = TempDir::new("ps-bench-win");
+    for name in ["win_by_rule.txt", "no_win.txt"] {
+        std::fs::copy(data(name), dir.join(name)).unwrap();
+    }
+    let out = run(gridbot(None).args([
+        "bench",
+        "puzzlescript",
+        dir.path().to_str().unwrap(),
+        "--json",
+    ]));
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let r: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let game = |name: &str| {
+        let games = r["games"].as_array().unwrap();
+        games.iter().find(|g| g["game"] == name).unwrap().clone()
+    };
+    let won = game("win_by_rule");
+    assert_eq!(won["levels"][0]["keys"], "rrr", "{won}");
+    assert_eq!(won["levels"][0]["verdict"], "proven_shortest", "{won}");
+    let never = game("no_win");
+    let why = never["levels"][0]["reason"].as_str().unwrap_or_default();
+    assert!(why.contains("no rule that wins"), "{never}");
+}
+
 /// A level of limerick that breadth-first search does not finish within
 /// the node limit, and weighted A* solves.
 const LIMERICK_LEVEL: &str = "2";

@@ -135,11 +135,22 @@ fn game_files(paths: &[String]) -> Result<Vec<PathBuf>> {
 fn refusal(game: &Game) -> Option<String> {
     if game.flag("realtime_interval") {
         Some(SolveError::Realtime.to_string())
-    } else if game.winconditions.is_empty() {
-        Some("the game has no win condition: no level can be won".into())
+    } else if game.winconditions.is_empty() && !wins_by_rule(game) {
+        Some("the game has no win condition and no rule that wins: no level can be won".into())
     } else {
         None
     }
+}
+
+/// True when a rule of `game` gives the `win` command (a game may have
+/// no win conditions and win only that way).
+fn wins_by_rule(game: &Game) -> bool {
+    let mut rules = game.rules.iter().chain(&game.late_rules);
+    rules.any(|g| {
+        g.rules
+            .iter()
+            .any(|r| r.commands.iter().any(|c| c.name == "win"))
+    })
 }
 
 /// The number of playable levels of `game`.
