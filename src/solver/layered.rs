@@ -481,8 +481,9 @@ fn next_layer<P: LayeredProblem>(
     Ok((next, left_out))
 }
 
-/// The lesser of two values, either of which may be missing.
-fn least(a: Option<u32>, b: Option<u32>) -> Option<u32> {
+/// The lesser of two values, either of which may be missing: how a
+/// [`LayeredProblem::successors_within`] keeps the least bound it left out.
+pub fn least(a: Option<u32>, b: Option<u32>) -> Option<u32> {
     match (a, b) {
         (Some(a), Some(b)) => Some(a.min(b)),
         _ => a.or(b),

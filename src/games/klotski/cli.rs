@@ -25,9 +25,10 @@ pub static GAME: GameCli = GameCli {
          distance along any path (GNOME Klotski's count). Maps in the game's own characters \
          (docs/klotski.md); the game's 28 puzzles in fixtures/klotski/puzzles.txt. Solver: \
          exact breadth-first search over positions where identical blocks are one (fewest \
-         moves; proves unsolvable maps). Played on GNOME Klotski (gnome-klotski, GTK 3) by \
-         drags, the board found by its frame, the puzzle by the window's title, the game's \
-         move counter read.",
+         moves; proves unsolvable maps), or with `--search astar` layered walks within a \
+         lower bound raised until one finds the minimum. Played on GNOME Klotski \
+         (gnome-klotski, GTK 3) by drags, the board found by its frame, the puzzle by the \
+         window's title, the game's move counter read.",
     hosts: &["gnome-klotski (GNOME Klotski, GTK 3), desktop"],
     entries,
 };

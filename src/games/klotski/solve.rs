@@ -17,7 +17,7 @@ use super::board::{Board, Move, Position};
 use super::pack::{Packer, MAX_WORDS};
 use crate::solver::bfs::{bfs, count_reachable, Reachable};
 use crate::solver::layered::{
-    layered_astar_saved, layered_bfs_saved, layered_reachable, LayeredProblem,
+    layered_astar_saved, layered_bfs_saved, layered_reachable, least, LayeredProblem,
 };
 use crate::solver::{Budget, Keyed, Outcome, Problem};
 use crate::solver::{LayerFileError, LayerFiles};
@@ -143,7 +143,7 @@ impl<const N: usize> LayeredProblem for PackedProblem<'_, N> {
             if b <= most {
                 out.push(child);
             } else {
-                left_out = Some(left_out.map_or(b, |l| l.min(b)));
+                left_out = least(left_out, Some(b));
             }
         });
         left_out
