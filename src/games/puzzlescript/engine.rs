@@ -261,6 +261,17 @@ impl<'g> Engine<'g> {
         self.seen.size = other.seen.size;
     }
 
+    /// The random number generator as it stands (what the next random
+    /// rule will draw).
+    pub fn rng(&self) -> &Rng {
+        &self.rng
+    }
+
+    /// Sets the random number generator to `rng` (a state it was in).
+    pub fn set_rng(&mut self, rng: &Rng) {
+        self.rng.clone_from(rng);
+    }
+
     /// Puts `objects` on the board (a position the engine played before),
     /// with no movement and nothing pending.
     pub fn set_objects(&mut self, objects: &[u64]) {

@@ -4,7 +4,7 @@
 //! reference engine chooses.
 
 /// RC4-based generator, as the reference engine's `RNG` with a string seed.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Rng {
     s: [u8; 256],
     i: u8,

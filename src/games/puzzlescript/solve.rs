@@ -21,6 +21,7 @@ use super::bits;
 use super::compile::{Game, Level};
 use super::engine::{Engine, Input};
 use super::reach::{self, holds, Makers};
+use super::rng::Rng;
 use super::walk::Walk;
 use crate::solver::{
     bfs::bfs, bfs_without_duplicates, weighted_astar, AstarProblem, Budget, Keyed, Outcome, Problem,
@@ -45,13 +46,19 @@ pub enum SolveError {
     ReplayLost(String),
 }
 
-/// A state: the objects, and whether the turn that made it won.
+/// A state: the objects, whether the turn that made it won, and in a
+/// game with randomness the random numbers still to come (two positions
+/// with the same objects but different draws ahead are different
+/// positions; without it, every turn would draw the level start's numbers
+/// again and a solution would not win when played in order).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct State {
     /// Object words of every cell.
     pub objects: Box<[u64]>,
     /// The turn that led here won the level.
     pub won: bool,
+    /// The random number generator, in a game that draws from it.
+    pub rng: Option<Box<Rng>>,
 }
 
 /// One level of a game, ready to search.
@@ -76,6 +83,8 @@ pub struct LevelProblem<'g> {
     /// Walls and the cells the player must still visit, for `no` win
     /// conditions only the player can meet ([`Walk::dead`]).
     walk: Option<Walk>,
+    /// The game draws random numbers: they are part of a position.
+    random: bool,
 }
 
 /// The index in `game.levels` of playable level `n` (from 1).
@@ -159,6 +168,7 @@ impl<'g> LevelProblem<'g> {
             prunes: game.winconditions.iter().any(|w| w.quantifier == 0),
             dead: RefCell::new(FxHashMap::default()),
             walk: Walk::new(game),
+            random: is_random(game),
         })
     }
 
@@ -286,16 +296,18 @@ impl<'g> LevelProblem<'g> {
         State {
             objects: self.start.board.objects.clone().into_boxed_slice(),
             won: false,
+            rng: self.random.then(|| Box::new(self.start.rng().clone())),
         }
     }
 
-    /// Plays `keys` from the start; true if the last key wins.
+    /// Plays `keys` in order on a copy of the level's engine, as a player
+    /// would (not through the search's positions); true if they win.
     pub fn wins(&self, keys: &[Input]) -> bool {
-        let mut s = self.start();
+        let mut e = self.start.clone();
         for &k in keys {
-            s = self.apply(&s, k);
+            e.turn_with_again(Some(k));
         }
-        s.won
+        e.wins > 0
     }
 }
 
@@ -313,10 +325,14 @@ impl Problem for LevelProblem<'_> {
         let mut e = self.scratch.borrow_mut();
         e.reset_from(&self.start);
         e.set_objects(&state.objects);
+        if let Some(rng) = &state.rng {
+            e.set_rng(rng);
+        }
         e.turn_with_again(Some(mv));
         State {
             objects: e.board.objects.clone().into_boxed_slice(),
             won: e.wins > 0,
+            rng: state.rng.as_ref().map(|_| Box::new(e.rng().clone())),
         }
     }
 
@@ -616,6 +632,35 @@ mod tests {
 
     /// A crate to push across an open room: too many positions for
     /// breadth-first search within the node limit.
+    /// In a game with randomness, the search's positions carry the random
+    /// numbers: a line of keys played through them ends where the engine
+    /// playing the same keys in order ends (the robot's random walk
+    /// included), and a solution found wins when played in order.
+    #[test]
+    fn positions_of_a_random_game_follow_its_draws() {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/data/puzzlescript/random.txt"
+        );
+        let game = compile(&std::fs::read_to_string(path).unwrap()).unwrap();
+        assert!(is_random(&game));
+        let p = LevelProblem::new(&game, 1).unwrap();
+        let (mut s, mut e) = (p.start(), p.start.clone());
+        for k in [
+            Input::Right,
+            Input::Left,
+            Input::Right,
+            Input::Right,
+            Input::Right,
+        ] {
+            s = p.apply(&s, k);
+            e.turn_with_again(Some(k));
+            assert_eq!(&s.objects[..], &e.board.objects[..], "after {k:?}");
+        }
+        let o = solve(&game, 1, &Budget::unlimited()).unwrap();
+        assert!(p.wins(o.moves.as_ref().unwrap()));
+    }
+
     fn room() -> Game {
         let rules = PUSH.split("LEVELS").next().unwrap();
         let level = "############\n#P.........#\n#..........#\n#..........#\n#...*......#\n#..........#\n#..........#\n#..........#\n#.........O#\n############\n";
