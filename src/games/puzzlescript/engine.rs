@@ -716,16 +716,11 @@ impl<'g> Engine<'g> {
         let target = (i as isize + dy + dx * h) as usize;
         let ow = self.board.ow;
         let layer_mask = &self.game.layer_masks[layer];
-        let objects = &mut self.board.objects;
+        let objects = &self.board.objects;
         if dir != 16 && (0..ow).any(|w| objects[target * ow + w] & layer_mask[w] != 0) {
             return false;
         }
-        for (w, l) in layer_mask.iter().enumerate().take(ow) {
-            let moving = objects[i * ow + w] & l;
-            objects[i * ow + w] &= !l;
-            objects[target * ow + w] |= moving;
-        }
-        self.board.note(target);
+        self.board.move_layer(i, target, layer_mask);
         true
     }
 

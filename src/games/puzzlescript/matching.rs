@@ -42,8 +42,10 @@ pub struct Board {
     all_objects: Vec<u64>,
     /// Movements that may be anywhere on the board.
     all_moves: Vec<u64>,
-    /// Per object id, the cells that may hold it (a superset, like the line
-    /// masks): bit `i` of words `[id*cw, (id+1)*cw)`, `cw` words a board.
+    /// Per object id, the cells that hold it: bit `i` of words
+    /// `[id*cw, (id+1)*cw)`, `cw` words a board. Kept on boards of
+    /// [`ANCHOR_MIN_CELLS`] cells or more, exact while rules run: rebuilt
+    /// when a turn starts and updated by every write of the turn.
     occupancy: Vec<u64>,
 }
 
@@ -75,7 +77,7 @@ impl Board {
         bits::words_for(self.cells())
     }
 
-    /// True if the board is large enough for rows to be anchored on the
+    /// True if the board is large enough for rows to be matched on the
     /// occupancy (a smaller one is scanned: building it would cost more).
     fn anchored(&self) -> bool {
         self.cells() >= ANCHOR_MIN_CELLS
@@ -98,20 +100,7 @@ impl Board {
         }
     }
 
-    /// Marks cell `i`'s objects in the occupancy.
-    fn occupy(&mut self, i: usize) {
-        let (ow, cw) = (self.ow, self.occupancy_words());
-        for w in 0..ow {
-            let mut o = self.objects[i * ow + w];
-            while o != 0 {
-                let id = w * 64 + o.trailing_zeros() as usize;
-                o &= o - 1;
-                bits::set(&mut self.occupancy[id * cw..(id + 1) * cw], i);
-            }
-        }
-    }
-
-    /// The cells that may hold object `id`.
+    /// The cells that hold object `id`.
     fn occupied(&self, id: usize) -> &[u64] {
         let cw = self.occupancy_words();
         &self.occupancy[id * cw..(id + 1) * cw]
@@ -170,12 +159,8 @@ impl Board {
         );
     }
 
-    /// Adds cell `i`'s objects and movements to its row and column masks
-    /// and its objects to the occupancy.
+    /// Adds cell `i`'s objects and movements to its row and column masks.
     pub fn note(&mut self, i: usize) {
-        if self.anchored() {
-            self.occupy(i);
-        }
         let (ow, mw, h) = (self.ow, self.mw, self.height);
         let (x, y) = (i / h, i % h);
         for w in 0..ow {
@@ -192,28 +177,60 @@ impl Board {
         }
     }
 
-    /// Sets word `w` of cell `i` (column and row `line`)'s objects to `new`
-    /// and adds the objects it gains to the cell's line masks and the
-    /// occupancy (the masks hold what the cell held already). Returns the
-    /// bits that changed.
+    /// Sets word `w` of cell `i` (column and row `line`)'s objects to `new`,
+    /// adds the objects it gains to the cell's line masks (they hold what
+    /// the cell held already) and updates the occupancy. Returns the bits
+    /// that changed.
     fn write_objects(&mut self, i: usize, line: (usize, usize), w: usize, new: u64) -> u64 {
         let ow = self.ow;
         let old = std::mem::replace(&mut self.objects[i * ow + w], new);
-        let mut added = new & !old;
+        let added = new & !old;
         if added != 0 {
             self.row_objects[line.1 * ow + w] |= added;
             self.col_objects[line.0 * ow + w] |= added;
             self.all_objects[w] |= added;
-            if self.anchored() {
-                let cw = self.occupancy_words();
-                while added != 0 {
-                    let id = w * 64 + added.trailing_zeros() as usize;
-                    added &= added - 1;
-                    bits::set(&mut self.occupancy[id * cw..(id + 1) * cw], i);
-                }
-            }
         }
+        self.occupy_word(i, w, old, new);
         old ^ new
+    }
+
+    /// Updates the occupancy for word `w` of cell `i` going from `old` to
+    /// `new` (nothing on a board too small to keep one).
+    fn occupy_word(&mut self, i: usize, w: usize, old: u64, new: u64) {
+        if !self.anchored() {
+            return;
+        }
+        let cw = self.occupancy_words();
+        let (word, bit) = (i / 64, 1u64 << (i % 64));
+        let (mut added, mut removed) = (new & !old, old & !new);
+        while added != 0 {
+            let id = w * 64 + added.trailing_zeros() as usize;
+            added &= added - 1;
+            self.occupancy[id * cw + word] |= bit;
+        }
+        while removed != 0 {
+            let id = w * 64 + removed.trailing_zeros() as usize;
+            removed &= removed - 1;
+            self.occupancy[id * cw + word] &= !bit;
+        }
+    }
+
+    /// Moves the objects of `layer_mask` from cell `from` to cell `to`
+    /// (whose layer is free) and notes `to` in the masks.
+    pub fn move_layer(&mut self, from: usize, to: usize, layer_mask: &[u64]) {
+        let ow = self.ow;
+        for (w, l) in layer_mask.iter().enumerate().take(ow) {
+            let moving = self.objects[from * ow + w] & l;
+            if moving == 0 {
+                continue;
+            }
+            self.objects[from * ow + w] &= !l;
+            self.occupy_word(from, w, moving, 0);
+            let old = self.objects[to * ow + w];
+            self.objects[to * ow + w] |= moving;
+            self.occupy_word(to, w, old, old | moving);
+        }
+        self.note(to);
     }
 
     /// Sets word `w` of cell `i` (column and row `line`)'s movements to
@@ -403,28 +420,120 @@ fn segment_matches(segment: &[Pattern], b: &Board, start: isize, d: isize) -> bo
     true
 }
 
-/// Appends every match of `row` on the board to `out`, in the reference's
-/// order. A row with ellipses is matched segment by segment, as the
-/// reference's generated matchers do: the part before the first ellipsis
-/// once per start, the next part once per gap.
-pub fn row_matches(
-    row: &[Pattern],
-    masks: &(Bits, Bits),
-    ellipses: usize,
-    dir: u8,
-    b: &Board,
-    out: &mut Vec<RowMatch>,
-) {
-    let len = (row.len() - ellipses) as isize;
+/// The starts of a row of `len` cells in direction `dir` that keep it on
+/// the board: `(xmin, xmax, ymin, ymax)`, the ends excluded.
+fn start_range(len: isize, dir: u8, b: &Board) -> [isize; 4] {
     let (w, h) = (b.width as isize, b.height as isize);
-    let (mut xmin, mut xmax, mut ymin, mut ymax) = (0isize, w, 0isize, h);
     match dir {
-        1 => ymin += len - 1,
-        2 => ymax -= len - 1,
-        4 => xmin += len - 1,
-        _ => xmax -= len - 1,
+        1 => [0, w, len - 1, h],
+        2 => [0, w, 0, h - (len - 1)],
+        4 => [len - 1, w, 0, h],
+        _ => [0, w - (len - 1), 0, h],
     }
-    let d = b.delta(dir);
+}
+
+/// Buffers of matching on bit boards (one bit a cell, in the order of the
+/// occupancy), reused from row to row.
+#[derive(Debug, Clone, Default)]
+pub struct Boards {
+    /// The cells a row may start from.
+    starts: Vec<u64>,
+    /// One cell's board.
+    cell: Vec<u64>,
+    /// One property's board.
+    union: Vec<u64>,
+}
+
+impl Boards {
+    /// Computes the cells from which `segment` (cells without an ellipsis,
+    /// in steps of `d`) may match on an anchored board: the AND of every
+    /// cell's board shifted by the cell's offset in the row, a cell's board
+    /// being the AND of the boards of the objects it needs, less those of
+    /// the objects it excludes, ANDed with the OR of each property's. True
+    /// if that is exactly where the segment matches (it tests no
+    /// movement), false if a cell test must confirm each start; `None` if
+    /// the segment tests no object (every start stays possible).
+    fn compute(&mut self, segment: &[Pattern], b: &Board, d: isize) -> Option<bool> {
+        let cw = b.occupancy_words();
+        let mut exact = true;
+        let mut narrowed = false;
+        self.starts.clear();
+        self.starts.resize(cw, !0);
+        for (k, p) in segment.iter().enumerate() {
+            let Pattern::Cell(c) = p else { continue };
+            if !bits::is_zero(&c.moves_present) || !bits::is_zero(&c.moves_missing) {
+                exact = false;
+            }
+            if bits::is_zero(&c.present) && bits::is_zero(&c.missing) && c.any_present.is_empty() {
+                continue;
+            }
+            narrowed = true;
+            self.cell.clear();
+            self.cell.resize(cw, !0);
+            for id in bits::ones(&c.present) {
+                and(&mut self.cell, b.occupied(id));
+            }
+            for id in bits::ones(&c.missing) {
+                for (x, y) in self.cell.iter_mut().zip(b.occupied(id)) {
+                    *x &= !y;
+                }
+            }
+            for set in &c.any_present {
+                self.union.clear();
+                self.union.resize(cw, 0);
+                for id in bits::ones(set) {
+                    bits::or(&mut self.union, b.occupied(id));
+                }
+                and(&mut self.cell, &self.union);
+            }
+            let offset = k as isize * d;
+            for (j, s) in self.starts.iter_mut().enumerate() {
+                *s &= window(&self.cell, j as isize * 64 + offset);
+            }
+        }
+        narrowed.then_some(exact)
+    }
+
+    /// The starts computed, as cell coordinates within `range` (see
+    /// [`start_range`]), in the occupancy's order (column by column).
+    fn each(&self, b: &Board, range: [isize; 4], mut f: impl FnMut(isize, isize)) {
+        let h = b.height;
+        for c in bits::ones(&self.starts).take_while(|&c| c < b.cells()) {
+            let (x, y) = ((c / h) as isize, (c % h) as isize);
+            if (range[0]..range[1]).contains(&x) && (range[2]..range[3]).contains(&y) {
+                f(x, y);
+            }
+        }
+    }
+}
+
+/// `a &= b`.
+fn and(a: &mut [u64], b: &[u64]) {
+    for (x, y) in a.iter_mut().zip(b) {
+        *x &= y;
+    }
+}
+
+/// The 64 bits of `c` from bit `start` on (bits outside `c` are zero).
+fn window(c: &[u64], start: isize) -> u64 {
+    let (w, s) = (start.div_euclid(64), start.rem_euclid(64) as u32);
+    let get = |i: isize| {
+        usize::try_from(i)
+            .ok()
+            .and_then(|i| c.get(i))
+            .copied()
+            .unwrap_or(0)
+    };
+    if s == 0 {
+        get(w)
+    } else {
+        get(w) >> s | get(w + 1) << (64 - s)
+    }
+}
+
+/// The row's cells before its first ellipsis, and its cuts: the indices
+/// of its first two ellipses (the row's length when there are fewer).
+fn first_segment(row: &[Pattern]) -> (&[Pattern], [usize; 2]) {
     let mut cuts = [row.len(); 2];
     for (k, i) in row
         .iter()
@@ -436,13 +545,50 @@ pub fn row_matches(
     {
         cuts[k] = i;
     }
-    let first = &row[..cuts[0]];
+    (&row[..cuts[0]], cuts)
+}
+
+/// False if `row` (with `ellipses` ellipses) surely matches nowhere on an
+/// anchored board, by its first segment's bit boards.
+fn may_match(row: &[Pattern], ellipses: usize, dir: u8, b: &Board, boards: &mut Boards) -> bool {
+    let (first, _) = first_segment(row);
+    if boards.compute(first, b, b.delta(dir)).is_none() {
+        return true;
+    }
+    let range = start_range((row.len() - ellipses) as isize, dir, b);
+    let mut any = false;
+    boards.each(b, range, |_, _| any = true);
+    any
+}
+
+/// Appends every match of `row` on the board to `out`, in the reference's
+/// order. A row with ellipses is matched segment by segment, as the
+/// reference's generated matchers do: the part before the first ellipsis
+/// once per start, the next part once per gap. On an anchored board the
+/// starts of the first part come from the bit boards (see
+/// [`Boards::compute`]); on a smaller one the lines that may match are
+/// scanned.
+pub fn row_matches(
+    row: &[Pattern],
+    masks: &(Bits, Bits),
+    ellipses: usize,
+    dir: u8,
+    b: &Board,
+    out: &mut Vec<RowMatch>,
+    boards: &mut Boards,
+) {
+    let len = (row.len() - ellipses) as isize;
+    let (w, h) = (b.width as isize, b.height as isize);
+    let range = start_range(len, dir, b);
+    let d = b.delta(dir);
+    let (first, cuts) = first_segment(row);
     let second = &row[(cuts[0] + 1).min(row.len())..cuts[1]];
     let third = &row[(cuts[1] + 1).min(row.len())..];
     let before = out.len();
-    let mut visit = |x: isize, y: isize| {
+    // `known`: the first segment is known to match from (x, y).
+    let mut visit = |x: isize, y: isize, known: bool| {
         let i = x * h + y;
-        if !segment_matches(first, b, i, d) {
+        if !known && !segment_matches(first, b, i, d) {
             return;
         }
         let start = i as usize;
@@ -483,36 +629,25 @@ pub fn row_matches(
             }
         }
     };
-    if let Some((offset, id)) = b.anchored().then(|| anchor(first, b)).flatten() {
-        let (dx, dy) = match dir {
-            1 => (0, -1),
-            2 => (0, 1),
-            4 => (-1, 0),
-            _ => (1, 0),
-        };
-        for c in bits::ones(b.occupied(id)).take_while(|&c| c < b.cells()) {
-            let (x, y) = ((c / b.height) as isize, (c % b.height) as isize);
-            let (x, y) = (x - dx * offset, y - dy * offset);
-            if (xmin..xmax).contains(&x) && (ymin..ymax).contains(&y) {
-                visit(x, y);
-            }
-        }
+    if let Some(exact) = b.anchored().then(|| boards.compute(first, b, d)).flatten() {
+        boards.each(b, range, |x, y| visit(x, y, exact));
         if dir > 2 {
             // The reference scans rows (y) outermost for horizontal rules;
-            // the occupancy is in column order. Matches are unique by
-            // start and gaps, so an unstable sort gives the same order.
+            // the boards are in column order. Matches are unique by start
+            // and gaps, so an unstable sort gives the same order.
             out[before..]
                 .sort_unstable_by_key(|m| (m.start % b.height, m.start / b.height, m.gaps));
         }
         return;
     }
+    let [xmin, xmax, ymin, ymax] = range;
     if dir > 2 {
         for y in ymin..ymax {
             if !b.line_may_match(false, y as usize, &masks.0, &masks.1) {
                 continue;
             }
             for x in xmin..xmax {
-                visit(x, y);
+                visit(x, y, false);
             }
         }
     } else {
@@ -521,32 +656,14 @@ pub fn row_matches(
                 continue;
             }
             for y in ymin..ymax {
-                visit(x, y);
+                visit(x, y, false);
             }
         }
     }
 }
 
-/// The smallest board whose rows are anchored on the occupancy.
+/// The smallest board matched on bit boards.
 const ANCHOR_MIN_CELLS: usize = 128;
-
-/// The rarest object the first segment of a row needs, as its offset in
-/// the row and its id, when it is rare enough that visiting only the
-/// cells that may hold it beats scanning the lines.
-fn anchor(first: &[Pattern], b: &Board) -> Option<(isize, usize)> {
-    let mut best: Option<(usize, isize, usize)> = None;
-    for (offset, p) in first.iter().enumerate() {
-        let Pattern::Cell(c) = p else { continue };
-        for id in bits::ones(&c.present) {
-            let count = b.occupied(id).iter().map(|w| w.count_ones() as usize).sum();
-            if best.is_none_or(|(n, _, _)| count < n) {
-                best = Some((count, offset as isize, id));
-            }
-        }
-    }
-    best.filter(|&(n, _, _)| n * 4 <= b.cells())
-        .map(|(_, offset, id)| (offset, id))
-}
 
 /// The matches of every row of a rule, in buffers reused from rule to rule
 /// so that a turn allocates nothing once they have grown.
@@ -556,6 +673,8 @@ pub struct Matches {
     all: Vec<RowMatch>,
     /// The end of each row's matches in `all`.
     ends: Vec<usize>,
+    /// Buffers of the bit boards.
+    boards: Boards,
 }
 
 impl Matches {
@@ -598,9 +717,24 @@ pub fn find_matches(rule: &Rule, b: &Board, out: &mut Matches) {
     if rule.row_masks.iter().any(absent) {
         return;
     }
+    // A later row that matches nowhere makes the first row's matches
+    // useless: the bit boards tell at once.
+    let mut later = rule.rows.iter().zip(&rule.ellipses).skip(1);
+    if b.anchored() && !later.all(|(row, &e)| may_match(row, e, rule.direction, b, &mut out.boards))
+    {
+        return;
+    }
     for ((row, &e), masks) in rule.rows.iter().zip(&rule.ellipses).zip(&rule.row_masks) {
         let before = out.all.len();
-        row_matches(row, masks, e, rule.direction, b, &mut out.all);
+        row_matches(
+            row,
+            masks,
+            e,
+            rule.direction,
+            b,
+            &mut out.all,
+            &mut out.boards,
+        );
         if out.all.len() == before {
             out.all.clear();
             out.ends.clear();
