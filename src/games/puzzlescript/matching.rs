@@ -814,8 +814,13 @@ fn replace(
     let mut moves_set = Cow::Borrowed(&r.moves_set[..]);
     let mut moves_clear = Cow::Borrowed(&r.moves_clear[..]);
     if r.random && !bits::is_zero(&r.random_entity) {
-        let choices: Vec<usize> = bits::ones(&r.random_entity).collect();
-        let pick = choices[rng.below(choices.len())];
+        let count = r
+            .random_entity
+            .iter()
+            .map(|w| w.count_ones() as usize)
+            .sum();
+        let k = rng.below(count);
+        let pick = bits::ones(&r.random_entity).nth(k).unwrap_or(0);
         bits::set(set.to_mut(), pick);
         let layer = game.objects[pick].layer;
         bits::or(clear.to_mut(), &game.layer_masks[layer]);
