@@ -172,6 +172,46 @@ pub struct Rule {
     /// Per row: the objects and the movements every match needs somewhere
     /// in the row (to skip lines of the board that cannot match).
     pub row_masks: Vec<(Bits, Bits)>,
+    /// The cells that have a replacement, row after row, in order.
+    pub replaced: Vec<Replaced>,
+}
+
+/// Where a cell with a replacement is in its rule.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Replaced {
+    /// Its row.
+    pub row: usize,
+    /// Its index in the row (ellipses counted).
+    pub index: usize,
+    /// The cells before it in the row (ellipses not counted).
+    pub offset: usize,
+    /// The ellipses before it in the row.
+    pub ellipses: usize,
+}
+
+/// The cells of `rows` that have a replacement, in order.
+fn replaced_cells(rows: &[Vec<Pattern>]) -> Vec<Replaced> {
+    let mut out = Vec::new();
+    for (row, patterns) in rows.iter().enumerate() {
+        let (mut offset, mut ellipses) = (0, 0);
+        for (index, p) in patterns.iter().enumerate() {
+            match p {
+                Pattern::Ellipsis => ellipses += 1,
+                Pattern::Cell(c) => {
+                    if c.replacement.is_some() {
+                        out.push(Replaced {
+                            row,
+                            index,
+                            offset,
+                            ellipses,
+                        });
+                    }
+                    offset += 1;
+                }
+            }
+        }
+    }
+    out
 }
 
 /// Rules applied together until none changes anything.
@@ -956,6 +996,7 @@ impl Names {
         Ok(Some((
             Rule {
                 direction,
+                replaced: replaced_cells(&rows),
                 rows,
                 ellipses,
                 has_replacements: !r.rhs.is_empty(),

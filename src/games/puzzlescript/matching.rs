@@ -177,15 +177,15 @@ impl Board {
         }
     }
 
-    /// Sets word `w` of cell `i` (column and row `line`)'s objects to `new`,
-    /// adds the objects it gains to the cell's line masks (they hold what
-    /// the cell held already) and updates the occupancy. Returns the bits
-    /// that changed.
-    fn write_objects(&mut self, i: usize, line: (usize, usize), w: usize, new: u64) -> u64 {
+    /// Sets word `w` of cell `i`'s objects to `new`, adds the objects it
+    /// gains to the cell's line masks (they hold what the cell held
+    /// already) and updates the occupancy. Returns the bits that changed.
+    fn write_objects(&mut self, i: usize, w: usize, new: u64) -> u64 {
         let ow = self.ow;
         let old = std::mem::replace(&mut self.objects[i * ow + w], new);
         let added = new & !old;
         if added != 0 {
+            let line = (i / self.height, i % self.height);
             self.row_objects[line.1 * ow + w] |= added;
             self.col_objects[line.0 * ow + w] |= added;
             self.all_objects[w] |= added;
@@ -233,14 +233,14 @@ impl Board {
         self.note(to);
     }
 
-    /// Sets word `w` of cell `i` (column and row `line`)'s movements to
-    /// `new` and adds the movements it gains to the line masks. Returns the
-    /// bits that changed.
-    fn write_moves(&mut self, i: usize, line: (usize, usize), w: usize, new: u64) -> u64 {
+    /// Sets word `w` of cell `i`'s movements to `new` and adds the
+    /// movements it gains to the line masks. Returns the bits that changed.
+    fn write_moves(&mut self, i: usize, w: usize, new: u64) -> u64 {
         let mw = self.mw;
         let old = std::mem::replace(&mut self.movements[i * mw + w], new);
         let added = new & !old;
         if added != 0 {
+            let line = (i / self.height, i % self.height);
             self.row_moves[line.1 * mw + w] |= added;
             self.col_moves[line.0 * mw + w] |= added;
             self.all_moves[w] |= added;
@@ -494,6 +494,23 @@ impl Boards {
         narrowed.then_some(exact)
     }
 
+    /// The number of starts computed (those outside the board included).
+    fn count(&self) -> usize {
+        self.starts.iter().map(|w| w.count_ones() as usize).sum()
+    }
+
+    /// The starts computed within `range`, row by row (y outermost).
+    fn each_by_rows(&self, b: &Board, range: [isize; 4], mut f: impl FnMut(isize, isize)) {
+        let h = b.height as isize;
+        for y in range[2]..range[3] {
+            for x in range[0]..range[1] {
+                if bits::get(&self.starts, (x * h + y) as usize) {
+                    f(x, y);
+                }
+            }
+        }
+    }
+
     /// The starts computed, as cell coordinates within `range` (see
     /// [`start_range`]), in the occupancy's order (column by column).
     fn each(&self, b: &Board, range: [isize; 4], mut f: impl FnMut(isize, isize)) {
@@ -506,6 +523,10 @@ impl Boards {
         }
     }
 }
+
+/// The number of starts above which a horizontal rule's starts are
+/// visited row by row rather than sorted.
+const ROW_SCAN_MIN_STARTS: usize = 24;
 
 /// `a &= b`.
 fn and(a: &mut [u64], b: &[u64]) {
@@ -630,6 +651,12 @@ pub fn row_matches(
         }
     };
     if let Some(exact) = b.anchored().then(|| boards.compute(first, b, d)).flatten() {
+        if dir > 2 && boards.count() > ROW_SCAN_MIN_STARTS {
+            // Many starts: visiting the cells row by row (the reference's
+            // order for horizontal rules) beats sorting the matches.
+            boards.each_by_rows(b, range, |x, y| visit(x, y, exact));
+            return;
+        }
         boards.each(b, range, |x, y| visit(x, y, exact));
         if dir > 2 {
             // The reference scans rows (y) outermost for horizontal rules;
@@ -773,21 +800,13 @@ pub fn apply_at(
         }
     }
     let mut result = false;
-    for (row, m) in rule.rows.iter().zip(tuple) {
-        let mut pos = m.start as isize;
-        let mut e = 0;
-        for p in row {
-            match p {
-                Pattern::Ellipsis => {
-                    pos += d * m.gaps[e] as isize;
-                    e += 1;
-                }
-                Pattern::Cell(c) => {
-                    let rigid = (rule.rigid, rigid_index);
-                    result |= replace(game, c, b, pos as usize, rigid, rng, written);
-                    pos += d;
-                }
-            }
+    for c in &rule.replaced {
+        let m = &tuple[c.row];
+        let gaps: usize = m.gaps[..c.ellipses].iter().sum();
+        let pos = m.start as isize + d * (c.offset + gaps) as isize;
+        if let Pattern::Cell(p) = &rule.rows[c.row][c.index] {
+            let rigid = (rule.rigid, rigid_index);
+            result |= replace(game, p, b, pos as usize, rigid, rng, written);
         }
     }
     result
@@ -854,18 +873,17 @@ fn replace(
         }
     }
     // Writing what a cell holds already changes nothing (not its masks).
-    let line = (i / b.height, i % b.height);
     let mut changed = 0;
     for &w in &r.object_words {
         let old = b.objects[i * ow + w];
-        let x = b.write_objects(i, line, w, (old & !clear[w]) | set[w]);
+        let x = b.write_objects(i, w, (old & !clear[w]) | set[w]);
         written[w] |= x;
         changed |= x;
     }
     for &w in &r.move_words {
         let old = b.movements[i * mw + w];
         let new = (old & !(moves_clear[w] | r.layer_mask[w])) | moves_set[w];
-        let x = b.write_moves(i, line, w, new);
+        let x = b.write_moves(i, w, new);
         written[ow + w] |= x;
         changed |= x;
     }
