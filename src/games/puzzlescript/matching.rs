@@ -889,3 +889,101 @@ fn replace(
     }
     changed != 0 || rigid_change
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::puzzlescript::compile::{compile, Level};
+
+    const GAME: &str = "title t\n\nOBJECTS\n\nBackground\nblack\n\nTarget\nyellow\n\nPlayer\nblue\n\nWall\nbrown\n\nCrate\norange\n\nLEGEND\n\n. = Background\n# = Wall\nP = Player\n* = Crate\nO = Target\n@ = Crate and Target\nObstacle = Wall or Crate\n\nSOUNDS\n\nCOLLISIONLAYERS\n\nBackground\nTarget\nPlayer, Wall, Crate\n\nRULES\n\n[ > Player | Crate ] -> [ > Player | > Crate ]\n[ Crate | no Wall | Target ] -> [ Crate | | Target ]\ndown [ Wall | Crate no Target ] -> [ Wall | Crate ]\n[ Obstacle | Target | Obstacle ] -> [ Obstacle | Target | Obstacle ]\n[ no Obstacle | Player ] -> [ | Player ]\n\nWINCONDITIONS\n\nall Crate on Target\n\nLEVELS\n\n#*.O#*@.P*O.##*.\n.*O#P@..*#O*.@#.\nO#*.@P*#.O*.#@*P\n*@.#O*P.#*O@.*#.\n#.O*#@*.P#O.*@.#\n.*#O@.*P#*.O@#*.\n@#*.O*#.@P*O#.*@\n*.#@O.*#P*@.#O*.\n";
+
+    /// Every start from which `row` (no ellipsis) matches, found cell by
+    /// cell in the reference's order.
+    fn brute(row: &[Pattern], dir: u8, b: &Board) -> Vec<usize> {
+        let (w, h) = (b.width as isize, b.height as isize);
+        let (dx, dy) = match dir {
+            1 => (0, -1),
+            2 => (0, 1),
+            4 => (-1, 0),
+            _ => (1, 0),
+        };
+        let last = row.len() as isize - 1;
+        let fits = |x: isize, y: isize| {
+            (0..w).contains(&(x + dx * last)) && (0..h).contains(&(y + dy * last))
+        };
+        let mut starts: Vec<(isize, isize)> = Vec::new();
+        if dir > 2 {
+            (0..h).for_each(|y| (0..w).for_each(|x| starts.push((x, y))));
+        } else {
+            (0..w).for_each(|x| (0..h).for_each(|y| starts.push((x, y))));
+        }
+        starts
+            .into_iter()
+            .filter(|&(x, y)| fits(x, y))
+            .map(|(x, y)| (x * h + y) as usize)
+            .filter(|&i| row_matches_at(row, b, i, b.delta(dir), &[0, 0]))
+            .collect()
+    }
+
+    #[test]
+    fn bit_boards_find_the_matches_of_a_cell_by_cell_scan() {
+        let game = compile(GAME).unwrap();
+        let Level::Map {
+            width,
+            height,
+            cells,
+            ..
+        } = &game.levels[0]
+        else {
+            panic!("no map");
+        };
+        let mut b = Board::new(
+            *width,
+            *height,
+            game.object_words,
+            game.movement_words,
+            cells.clone(),
+        );
+        assert!(b.anchored());
+        let player = game
+            .objects
+            .iter()
+            .position(|o| o.name == "player")
+            .unwrap();
+        for i in 0..b.cells() {
+            if bits::get(b.cell(i), player) {
+                bits::or_field(
+                    &mut b.movements[i * b.mw..(i + 1) * b.mw],
+                    game.objects[player].layer,
+                    8,
+                );
+            }
+        }
+        b.recompute_masks();
+        let (mut out, mut boards, mut tested) = (Vec::new(), Boards::default(), 0);
+        for rule in game.rules.iter().flat_map(|g| &g.rules) {
+            for (row, masks) in rule.rows.iter().zip(&rule.row_masks) {
+                out.clear();
+                row_matches(row, masks, 0, rule.direction, &b, &mut out, &mut boards);
+                let found: Vec<usize> = out.iter().map(|m| m.start).collect();
+                assert_eq!(
+                    found,
+                    brute(row, rule.direction, &b),
+                    "rule line {}",
+                    rule.line
+                );
+                tested += usize::from(!found.is_empty());
+            }
+        }
+        assert!(tested >= 10, "only {tested} rows matched somewhere");
+    }
+
+    #[test]
+    fn a_window_reads_across_words_and_zero_outside() {
+        let c = [0x8000_0000_0000_0001u64, 0b101];
+        assert_eq!(window(&c, 0), c[0]);
+        assert_eq!(window(&c, 63), 0b1011);
+        assert_eq!(window(&c, -1), c[0] << 1);
+        assert_eq!(window(&c, 128), 0);
+    }
+}
