@@ -893,7 +893,8 @@ fn replace(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::puzzlescript::compile::{compile, Level};
+    use crate::games::puzzlescript::compile::compile;
+    use crate::games::puzzlescript::engine::Engine;
 
     const GAME: &str = "title t\n\nOBJECTS\n\nBackground\nblack\n\nTarget\nyellow\n\nPlayer\nblue\n\nWall\nbrown\n\nCrate\norange\n\nLEGEND\n\n. = Background\n# = Wall\nP = Player\n* = Crate\nO = Target\n@ = Crate and Target\nObstacle = Wall or Crate\n\nSOUNDS\n\nCOLLISIONLAYERS\n\nBackground\nTarget\nPlayer, Wall, Crate\n\nRULES\n\n[ > Player | Crate ] -> [ > Player | > Crate ]\n[ Crate | no Wall | Target ] -> [ Crate | | Target ]\ndown [ Wall | Crate no Target ] -> [ Wall | Crate ]\n[ Obstacle | Target | Obstacle ] -> [ Obstacle | Target | Obstacle ]\n[ no Obstacle | Player ] -> [ | Player ]\n\nWINCONDITIONS\n\nall Crate on Target\n\nLEVELS\n\n#*.O#*@.P*O.##*.\n.*O#P@..*#O*.@#.\nO#*.@P*#.O*.#@*P\n*@.#O*P.#*O@.*#.\n#.O*#@*.P#O.*@.#\n.*#O@.*P#*.O@#*.\n@#*.O*#.@P*O#.*@\n*.#@O.*#P*@.#O*.\n";
 
@@ -928,22 +929,7 @@ mod tests {
     #[test]
     fn bit_boards_find_the_matches_of_a_cell_by_cell_scan() {
         let game = compile(GAME).unwrap();
-        let Level::Map {
-            width,
-            height,
-            cells,
-            ..
-        } = &game.levels[0]
-        else {
-            panic!("no map");
-        };
-        let mut b = Board::new(
-            *width,
-            *height,
-            game.object_words,
-            game.movement_words,
-            cells.clone(),
-        );
+        let mut b = Engine::new(&game, 0, "test").unwrap().board;
         assert!(b.anchored());
         let player = game
             .objects
