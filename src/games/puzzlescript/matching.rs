@@ -4,7 +4,7 @@
 //! matches of several rows combined with the first row varying fastest,
 //! and every combination after the first checked again before it is
 //! applied (an earlier replacement may have spoiled it). On boards of
-//! [`ANCHOR_MIN_CELLS`] cells or more a row's starts are found word by
+//! 128 cells or more a row's starts are found word by
 //! word on bit boards of the objects (see [`Boards`]).
 
 use std::borrow::Cow;
