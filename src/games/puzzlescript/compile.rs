@@ -172,6 +172,46 @@ pub struct Rule {
     /// Per row: the objects and the movements every match needs somewhere
     /// in the row (to skip lines of the board that cannot match).
     pub row_masks: Vec<(Bits, Bits)>,
+    /// The cells that have a replacement, row after row, in order.
+    pub replaced: Vec<Replaced>,
+}
+
+/// Where a cell with a replacement is in its rule.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Replaced {
+    /// Its row.
+    pub row: usize,
+    /// Its index in the row (ellipses counted).
+    pub index: usize,
+    /// The cells before it in the row (ellipses not counted).
+    pub offset: usize,
+    /// The ellipses before it in the row.
+    pub ellipses: usize,
+}
+
+/// The cells of `rows` that have a replacement, in order.
+fn replaced_cells(rows: &[Vec<Pattern>]) -> Vec<Replaced> {
+    let mut out = Vec::new();
+    for (row, patterns) in rows.iter().enumerate() {
+        let (mut offset, mut ellipses) = (0, 0);
+        for (index, p) in patterns.iter().enumerate() {
+            match p {
+                Pattern::Ellipsis => ellipses += 1,
+                Pattern::Cell(c) => {
+                    if c.replacement.is_some() {
+                        out.push(Replaced {
+                            row,
+                            index,
+                            offset,
+                            ellipses,
+                        });
+                    }
+                    offset += 1;
+                }
+            }
+        }
+    }
+    out
 }
 
 /// Rules applied together until none changes anything.
@@ -190,6 +230,16 @@ pub struct Group {
     /// rule that found nothing finds nothing again until one of these
     /// bits changes in some cell.
     pub reads: Vec<u64>,
+    /// Per rule, the object then movement bits its replacements may
+    /// write (cleared or set), laid out like `needs`.
+    pub writes: Vec<u64>,
+    /// Per rule: true if it settles, that is a second application right
+    /// after it was applied to all its matches changes nothing, until a
+    /// bit it reads or writes is written by something else: it writes no
+    /// bit it reads (so its matches stay the same), its replacements are
+    /// neither random nor rigid (each is idempotent on a cell, and so is
+    /// any sequence of them), and it gives no command.
+    pub settles: Vec<bool>,
     /// The number of its first rule among all rules (the groups' rules
     /// one after the other, late groups after the others).
     pub first: usize,
@@ -223,6 +273,44 @@ impl Group {
         })
     }
 
+    /// The bits every rule's replacements may write, one rule after the
+    /// other.
+    fn writes_of(rules: &[Rule]) -> Vec<u64> {
+        Group::per_rule(rules, |r, objects, moves| {
+            for p in r.rows.iter().flatten() {
+                let Pattern::Cell(c) = p else { continue };
+                let Some(w) = &c.replacement else { continue };
+                bits::or(objects, &w.clear);
+                bits::or(objects, &w.set);
+                bits::or(moves, &w.moves_clear);
+                bits::or(moves, &w.moves_set);
+                bits::or(moves, &w.layer_mask);
+            }
+        })
+    }
+
+    /// Which rules settle (see [`Group::settles`]), given their reads and
+    /// writes.
+    fn settles_of(rules: &[Rule], reads: &[u64], writes: &[u64]) -> Vec<bool> {
+        let stride = reads.len() / rules.len().max(1);
+        rules
+            .iter()
+            .enumerate()
+            .map(|(i, r)| {
+                let span = i * stride..(i + 1) * stride;
+                let random = r.rows.iter().flatten().any(|p| {
+                    matches!(p, Pattern::Cell(c) if c.replacement.as_ref().is_some_and(|w| w.random))
+                });
+                r.has_replacements
+                    && !r.rigid
+                    && !random
+                    && r.commands.is_empty()
+                    && stride > 0
+                    && !bits::meets(&reads[span.clone()], &writes[span])
+            })
+            .collect()
+    }
+
     /// The bits every rule reads, one rule after the other.
     fn reads_of(rules: &[Rule]) -> Vec<u64> {
         Group::per_rule(rules, |r, objects, moves| {
@@ -242,9 +330,14 @@ impl Group {
 
 /// Numbers the rules of `normal` then `late` (each group's
 /// [`Group::first`]) and lists the readers of every bit (`stride` words a
-/// rule in [`Group::reads`]).
-fn number_rules(normal: &mut [Group], late: &mut [Group], stride: usize) -> Vec<Vec<u32>> {
+/// rule in [`Group::reads`]) and the rules that settle and write it.
+fn number_rules(
+    normal: &mut [Group],
+    late: &mut [Group],
+    stride: usize,
+) -> (Vec<Vec<u32>>, Vec<Vec<u32>>) {
     let mut readers = vec![Vec::new(); stride * 64];
+    let mut writers = vec![Vec::new(); stride * 64];
     let mut next = 0;
     for g in normal.iter_mut().chain(late.iter_mut()) {
         g.first = next;
@@ -253,9 +346,15 @@ fn number_rules(normal: &mut [Group], late: &mut [Group], stride: usize) -> Vec<
                 readers[bit].push((next + r) as u32);
             }
         }
+        let writes = g.writes.chunks_exact(stride.max(1));
+        for (r, writes) in writes.enumerate().filter(|(r, _)| g.settles[*r]) {
+            for bit in bits::ones(writes) {
+                writers[bit].push((next + r) as u32);
+            }
+        }
         next += g.rules.len();
     }
-    readers
+    (readers, writers)
 }
 
 /// A win condition.
@@ -314,6 +413,9 @@ pub struct Game {
     /// movement_words)` entries), the numbers of the rules that read it
     /// (see [`Group::first`]).
     pub readers: Vec<Vec<u32>>,
+    /// The same layout: the numbers of the rules that settle and may
+    /// write the bit (see [`Group::settles`]).
+    pub writers: Vec<Vec<u32>>,
     /// Loop points: group index at the end of a loop -> group to go back to.
     pub loop_point: HashMap<usize, usize>,
     /// The same for late groups.
@@ -381,10 +483,14 @@ pub fn compile(text: &str) -> Result<Game, PsError> {
                 }
                 continue;
             }
+            let reads = Group::reads_of(&kept);
+            let writes = Group::writes_of(&kept);
             out.push(Group {
                 random: random_groups.contains(&number) && kept.iter().all(|r| r.group == number),
                 needs: Group::needs_of(&kept),
-                reads: Group::reads_of(&kept),
+                settles: Group::settles_of(&kept, &reads, &writes),
+                reads,
+                writes,
                 first: 0,
                 rules: kept,
             });
@@ -393,7 +499,7 @@ pub fn compile(text: &str) -> Result<Game, PsError> {
     };
     let mut rule_groups = groups(normal)?;
     let mut late_groups = groups(late)?;
-    let readers = number_rules(&mut rule_groups, &mut late_groups, names.ow + names.mw);
+    let (readers, writers) = number_rules(&mut rule_groups, &mut late_groups, names.ow + names.mw);
     let mut rigid_index_of_group = HashMap::new();
     let mut group_of_rigid_index = Vec::new();
     for (i, g) in rule_groups.iter().enumerate() {
@@ -425,6 +531,7 @@ pub fn compile(text: &str) -> Result<Game, PsError> {
         rules: rule_groups,
         late_rules: late_groups,
         readers,
+        writers,
         rigid: !group_of_rigid_index.is_empty(),
         rigid_index_of_group,
         group_of_rigid_index,
@@ -889,6 +996,7 @@ impl Names {
         Ok(Some((
             Rule {
                 direction,
+                replaced: replaced_cells(&rows),
                 rows,
                 ellipses,
                 has_replacements: !r.rhs.is_empty(),

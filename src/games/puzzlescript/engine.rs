@@ -99,10 +99,16 @@ pub struct Engine<'g> {
 /// the board between turns (undo, restart, a new level, a position put
 /// back by the solver) is found by comparing the board with the one the
 /// flags were last brought up to date with.
+///
+/// A rule that settles (see [`Group::settles`]) is also idle once it has
+/// been applied, until a bit it reads or writes is written by something
+/// else: applying it again would change nothing.
 #[derive(Debug, Clone, Default)]
 struct Seen {
     /// Per rule: true if it must be matched.
     dirty: Vec<bool>,
+    /// Per rule: true if it is idle (skipped although it matches).
+    idle: Vec<bool>,
     /// The objects when the flags were last up to date.
     objects: Vec<u64>,
     /// Movement bits that may have been on the board then.
@@ -113,13 +119,26 @@ struct Seen {
 
 impl Seen {
     /// Marks the readers of the bits of `written` (objects then
-    /// movements) as needing a match.
+    /// movements) as needing a match, and wakes them and the settled rules
+    /// that write those bits.
     fn mark(&mut self, game: &Game, written: &[u64]) {
         for bit in bits::ones(written) {
             for &r in &game.readers[bit] {
                 self.dirty[r as usize] = true;
+                self.idle[r as usize] = false;
+            }
+            for &r in &game.writers[bit] {
+                self.idle[r as usize] = false;
             }
         }
+    }
+
+    /// Forgets everything: every rule must be matched.
+    fn reset(&mut self, rules: usize) {
+        self.dirty.clear();
+        self.dirty.resize(rules, true);
+        self.idle.clear();
+        self.idle.resize(rules, false);
     }
 
     /// Brings the flags up to date with `board` at the start of a turn
@@ -133,8 +152,7 @@ impl Seen {
             || self.objects.len() != board.objects.len()
             || self.moves.len() != mw
         {
-            self.dirty.clear();
-            self.dirty.resize(game.rule_count(), true);
+            self.reset(game.rule_count());
             return;
         }
         written.clear();
@@ -256,6 +274,7 @@ impl<'g> Engine<'g> {
         self.message.clone_from(&other.message);
         self.restarting = other.restarting;
         self.seen.dirty.clone_from(&other.seen.dirty);
+        self.seen.idle.clone_from(&other.seen.idle);
         self.seen.objects.clone_from(&other.seen.objects);
         self.seen.moves.clone_from(&other.seen.moves);
         self.seen.size = other.seen.size;
@@ -442,7 +461,7 @@ impl<'g> Engine<'g> {
                 self.board.rigid_group.fill(0);
                 self.board.rigid_applied.fill(0);
                 self.board.recompute_masks();
-                self.seen.dirty.fill(true);
+                self.seen.reset(game.rule_count());
                 self.queue.clear();
                 if i < 50 {
                     continue;
@@ -543,7 +562,7 @@ impl<'g> Engine<'g> {
             loops += 1;
             made = false;
             for (r, rule) in group.rules.iter().enumerate() {
-                if !self.seen.dirty[group.first + r] {
+                if !self.seen.dirty[group.first + r] || self.seen.idle[group.first + r] {
                     continue;
                 }
                 let absent =
@@ -569,6 +588,9 @@ impl<'g> Engine<'g> {
                         result |= apply_at(game, rule, t, check, board, &mut self.rng, written);
                     }
                     self.seen.mark(game, written);
+                    // Applied to all its matches: a rule that settles has
+                    // nothing left to do until woken.
+                    self.seen.idle[group.first + r] = group.settles.get(r) == Some(&true);
                 }
                 self.queue_commands(rule);
                 made |= result;
@@ -727,16 +749,11 @@ impl<'g> Engine<'g> {
         let target = (i as isize + dy + dx * h) as usize;
         let ow = self.board.ow;
         let layer_mask = &self.game.layer_masks[layer];
-        let objects = &mut self.board.objects;
+        let objects = &self.board.objects;
         if dir != 16 && (0..ow).any(|w| objects[target * ow + w] & layer_mask[w] != 0) {
             return false;
         }
-        for (w, l) in layer_mask.iter().enumerate().take(ow) {
-            let moving = objects[i * ow + w] & l;
-            objects[i * ow + w] &= !l;
-            objects[target * ow + w] |= moving;
-        }
-        self.board.note(target);
+        self.board.move_layer(i, target, layer_mask);
         true
     }
 

@@ -3,7 +3,9 @@
 //! or row by row (horizontal ones), ellipsis gaps from short to long, the
 //! matches of several rows combined with the first row varying fastest,
 //! and every combination after the first checked again before it is
-//! applied (an earlier replacement may have spoiled it).
+//! applied (an earlier replacement may have spoiled it). On boards of
+//! 128 cells or more a row's starts are found word by
+//! word on bit boards of the objects (see [`Boards`]).
 
 use std::borrow::Cow;
 
@@ -42,8 +44,10 @@ pub struct Board {
     all_objects: Vec<u64>,
     /// Movements that may be anywhere on the board.
     all_moves: Vec<u64>,
-    /// Per object id, the cells that may hold it (a superset, like the line
-    /// masks): bit `i` of words `[id*cw, (id+1)*cw)`, `cw` words a board.
+    /// Per object id, the cells that hold it: bit `i` of words
+    /// `[id*cw, (id+1)*cw)`, `cw` words a board. Kept on boards of
+    /// [`ANCHOR_MIN_CELLS`] cells or more, exact while rules run: rebuilt
+    /// when a turn starts and updated by every write of the turn.
     occupancy: Vec<u64>,
 }
 
@@ -75,7 +79,7 @@ impl Board {
         bits::words_for(self.cells())
     }
 
-    /// True if the board is large enough for rows to be anchored on the
+    /// True if the board is large enough for rows to be matched on the
     /// occupancy (a smaller one is scanned: building it would cost more).
     fn anchored(&self) -> bool {
         self.cells() >= ANCHOR_MIN_CELLS
@@ -98,20 +102,7 @@ impl Board {
         }
     }
 
-    /// Marks cell `i`'s objects in the occupancy.
-    fn occupy(&mut self, i: usize) {
-        let (ow, cw) = (self.ow, self.occupancy_words());
-        for w in 0..ow {
-            let mut o = self.objects[i * ow + w];
-            while o != 0 {
-                let id = w * 64 + o.trailing_zeros() as usize;
-                o &= o - 1;
-                bits::set(&mut self.occupancy[id * cw..(id + 1) * cw], i);
-            }
-        }
-    }
-
-    /// The cells that may hold object `id`.
+    /// The cells that hold object `id`.
     fn occupied(&self, id: usize) -> &[u64] {
         let cw = self.occupancy_words();
         &self.occupancy[id * cw..(id + 1) * cw]
@@ -170,12 +161,8 @@ impl Board {
         );
     }
 
-    /// Adds cell `i`'s objects and movements to its row and column masks
-    /// and its objects to the occupancy.
+    /// Adds cell `i`'s objects and movements to its row and column masks.
     pub fn note(&mut self, i: usize) {
-        if self.anchored() {
-            self.occupy(i);
-        }
         let (ow, mw, h) = (self.ow, self.mw, self.height);
         let (x, y) = (i / h, i % h);
         for w in 0..ow {
@@ -192,38 +179,70 @@ impl Board {
         }
     }
 
-    /// Sets word `w` of cell `i` (column and row `line`)'s objects to `new`
-    /// and adds the objects it gains to the cell's line masks and the
-    /// occupancy (the masks hold what the cell held already). Returns the
-    /// bits that changed.
-    fn write_objects(&mut self, i: usize, line: (usize, usize), w: usize, new: u64) -> u64 {
+    /// Sets word `w` of cell `i`'s objects to `new`, adds the objects it
+    /// gains to the cell's line masks (they hold what the cell held
+    /// already) and updates the occupancy. Returns the bits that changed.
+    fn write_objects(&mut self, i: usize, w: usize, new: u64) -> u64 {
         let ow = self.ow;
         let old = std::mem::replace(&mut self.objects[i * ow + w], new);
-        let mut added = new & !old;
+        let added = new & !old;
         if added != 0 {
+            let line = (i / self.height, i % self.height);
             self.row_objects[line.1 * ow + w] |= added;
             self.col_objects[line.0 * ow + w] |= added;
             self.all_objects[w] |= added;
-            if self.anchored() {
-                let cw = self.occupancy_words();
-                while added != 0 {
-                    let id = w * 64 + added.trailing_zeros() as usize;
-                    added &= added - 1;
-                    bits::set(&mut self.occupancy[id * cw..(id + 1) * cw], i);
-                }
-            }
         }
+        self.occupy_word(i, w, old, new);
         old ^ new
     }
 
-    /// Sets word `w` of cell `i` (column and row `line`)'s movements to
-    /// `new` and adds the movements it gains to the line masks. Returns the
-    /// bits that changed.
-    fn write_moves(&mut self, i: usize, line: (usize, usize), w: usize, new: u64) -> u64 {
+    /// Updates the occupancy for word `w` of cell `i` going from `old` to
+    /// `new` (nothing on a board too small to keep one).
+    fn occupy_word(&mut self, i: usize, w: usize, old: u64, new: u64) {
+        if !self.anchored() {
+            return;
+        }
+        let cw = self.occupancy_words();
+        let (word, bit) = (i / 64, 1u64 << (i % 64));
+        let (mut added, mut removed) = (new & !old, old & !new);
+        while added != 0 {
+            let id = w * 64 + added.trailing_zeros() as usize;
+            added &= added - 1;
+            self.occupancy[id * cw + word] |= bit;
+        }
+        while removed != 0 {
+            let id = w * 64 + removed.trailing_zeros() as usize;
+            removed &= removed - 1;
+            self.occupancy[id * cw + word] &= !bit;
+        }
+    }
+
+    /// Moves the objects of `layer_mask` from cell `from` to cell `to`
+    /// (whose layer is free) and notes `to` in the masks.
+    pub fn move_layer(&mut self, from: usize, to: usize, layer_mask: &[u64]) {
+        let ow = self.ow;
+        for (w, l) in layer_mask.iter().enumerate().take(ow) {
+            let moving = self.objects[from * ow + w] & l;
+            if moving == 0 {
+                continue;
+            }
+            self.objects[from * ow + w] &= !l;
+            self.occupy_word(from, w, moving, 0);
+            let old = self.objects[to * ow + w];
+            self.objects[to * ow + w] |= moving;
+            self.occupy_word(to, w, old, old | moving);
+        }
+        self.note(to);
+    }
+
+    /// Sets word `w` of cell `i`'s movements to `new` and adds the
+    /// movements it gains to the line masks. Returns the bits that changed.
+    fn write_moves(&mut self, i: usize, w: usize, new: u64) -> u64 {
         let mw = self.mw;
         let old = std::mem::replace(&mut self.movements[i * mw + w], new);
         let added = new & !old;
         if added != 0 {
+            let line = (i / self.height, i % self.height);
             self.row_moves[line.1 * mw + w] |= added;
             self.col_moves[line.0 * mw + w] |= added;
             self.all_moves[w] |= added;
@@ -403,28 +422,141 @@ fn segment_matches(segment: &[Pattern], b: &Board, start: isize, d: isize) -> bo
     true
 }
 
-/// Appends every match of `row` on the board to `out`, in the reference's
-/// order. A row with ellipses is matched segment by segment, as the
-/// reference's generated matchers do: the part before the first ellipsis
-/// once per start, the next part once per gap.
-pub fn row_matches(
-    row: &[Pattern],
-    masks: &(Bits, Bits),
-    ellipses: usize,
-    dir: u8,
-    b: &Board,
-    out: &mut Vec<RowMatch>,
-) {
-    let len = (row.len() - ellipses) as isize;
+/// The starts of a row of `len` cells in direction `dir` that keep it on
+/// the board: `(xmin, xmax, ymin, ymax)`, the ends excluded.
+fn start_range(len: isize, dir: u8, b: &Board) -> [isize; 4] {
     let (w, h) = (b.width as isize, b.height as isize);
-    let (mut xmin, mut xmax, mut ymin, mut ymax) = (0isize, w, 0isize, h);
     match dir {
-        1 => ymin += len - 1,
-        2 => ymax -= len - 1,
-        4 => xmin += len - 1,
-        _ => xmax -= len - 1,
+        1 => [0, w, len - 1, h],
+        2 => [0, w, 0, h - (len - 1)],
+        4 => [len - 1, w, 0, h],
+        _ => [0, w - (len - 1), 0, h],
     }
-    let d = b.delta(dir);
+}
+
+/// Buffers of matching on bit boards (one bit a cell, in the order of the
+/// occupancy), reused from row to row.
+#[derive(Debug, Clone, Default)]
+pub struct Boards {
+    /// The cells a row may start from.
+    starts: Vec<u64>,
+    /// One cell's board.
+    cell: Vec<u64>,
+    /// One property's board.
+    union: Vec<u64>,
+}
+
+impl Boards {
+    /// Computes the cells from which `segment` (cells without an ellipsis,
+    /// in steps of `d`) may match on an anchored board: the AND of every
+    /// cell's board shifted by the cell's offset in the row, a cell's board
+    /// being the AND of the boards of the objects it needs, less those of
+    /// the objects it excludes, ANDed with the OR of each property's. True
+    /// if that is exactly where the segment matches (it tests no
+    /// movement), false if a cell test must confirm each start; `None` if
+    /// the segment tests no object (every start stays possible).
+    fn compute(&mut self, segment: &[Pattern], b: &Board, d: isize) -> Option<bool> {
+        let cw = b.occupancy_words();
+        let mut exact = true;
+        let mut narrowed = false;
+        self.starts.clear();
+        self.starts.resize(cw, !0);
+        for (k, p) in segment.iter().enumerate() {
+            let Pattern::Cell(c) = p else { continue };
+            if !bits::is_zero(&c.moves_present) || !bits::is_zero(&c.moves_missing) {
+                exact = false;
+            }
+            if bits::is_zero(&c.present) && bits::is_zero(&c.missing) && c.any_present.is_empty() {
+                continue;
+            }
+            narrowed = true;
+            self.cell.clear();
+            self.cell.resize(cw, !0);
+            for id in bits::ones(&c.present) {
+                and(&mut self.cell, b.occupied(id));
+            }
+            for id in bits::ones(&c.missing) {
+                for (x, y) in self.cell.iter_mut().zip(b.occupied(id)) {
+                    *x &= !y;
+                }
+            }
+            for set in &c.any_present {
+                self.union.clear();
+                self.union.resize(cw, 0);
+                for id in bits::ones(set) {
+                    bits::or(&mut self.union, b.occupied(id));
+                }
+                and(&mut self.cell, &self.union);
+            }
+            let offset = k as isize * d;
+            for (j, s) in self.starts.iter_mut().enumerate() {
+                *s &= window(&self.cell, j as isize * 64 + offset);
+            }
+        }
+        narrowed.then_some(exact)
+    }
+
+    /// The number of starts computed (those outside the board included).
+    fn count(&self) -> usize {
+        self.starts.iter().map(|w| w.count_ones() as usize).sum()
+    }
+
+    /// The starts computed within `range`, row by row (y outermost).
+    fn each_by_rows(&self, b: &Board, range: [isize; 4], mut f: impl FnMut(isize, isize)) {
+        let h = b.height as isize;
+        for y in range[2]..range[3] {
+            for x in range[0]..range[1] {
+                if bits::get(&self.starts, (x * h + y) as usize) {
+                    f(x, y);
+                }
+            }
+        }
+    }
+
+    /// The starts computed, as cell coordinates within `range` (see
+    /// [`start_range`]), in the occupancy's order (column by column).
+    fn each(&self, b: &Board, range: [isize; 4], mut f: impl FnMut(isize, isize)) {
+        let h = b.height;
+        for c in bits::ones(&self.starts).take_while(|&c| c < b.cells()) {
+            let (x, y) = ((c / h) as isize, (c % h) as isize);
+            if (range[0]..range[1]).contains(&x) && (range[2]..range[3]).contains(&y) {
+                f(x, y);
+            }
+        }
+    }
+}
+
+/// The number of starts above which a horizontal rule's starts are
+/// visited row by row rather than sorted.
+const ROW_SCAN_MIN_STARTS: usize = 24;
+
+/// `a &= b`.
+fn and(a: &mut [u64], b: &[u64]) {
+    for (x, y) in a.iter_mut().zip(b) {
+        *x &= y;
+    }
+}
+
+/// The 64 bits of `c` from bit `start` on (bits outside `c` are zero).
+fn window(c: &[u64], start: isize) -> u64 {
+    let (w, s) = (start.div_euclid(64), start.rem_euclid(64) as u32);
+    let get = |i: isize| {
+        usize::try_from(i)
+            .ok()
+            .and_then(|i| c.get(i))
+            .copied()
+            .unwrap_or(0)
+    };
+    if s == 0 {
+        get(w)
+    } else {
+        get(w) >> s | get(w + 1) << (64 - s)
+    }
+}
+
+/// The row's cells before its first ellipsis, and its cuts: the indices
+/// of its first two ellipses (the row's length when there are fewer).
+fn first_segment(row: &[Pattern]) -> (&[Pattern], [usize; 2]) {
     let mut cuts = [row.len(); 2];
     for (k, i) in row
         .iter()
@@ -436,13 +568,50 @@ pub fn row_matches(
     {
         cuts[k] = i;
     }
-    let first = &row[..cuts[0]];
+    (&row[..cuts[0]], cuts)
+}
+
+/// False if `row` (with `ellipses` ellipses) surely matches nowhere on an
+/// anchored board, by its first segment's bit boards.
+fn may_match(row: &[Pattern], ellipses: usize, dir: u8, b: &Board, boards: &mut Boards) -> bool {
+    let (first, _) = first_segment(row);
+    if boards.compute(first, b, b.delta(dir)).is_none() {
+        return true;
+    }
+    let range = start_range((row.len() - ellipses) as isize, dir, b);
+    let mut any = false;
+    boards.each(b, range, |_, _| any = true);
+    any
+}
+
+/// Appends every match of `row` on the board to `out`, in the reference's
+/// order. A row with ellipses is matched segment by segment, as the
+/// reference's generated matchers do: the part before the first ellipsis
+/// once per start, the next part once per gap. On an anchored board the
+/// starts of the first part come from the bit boards (see
+/// [`Boards::compute`]); on a smaller one the lines that may match are
+/// scanned.
+pub fn row_matches(
+    row: &[Pattern],
+    masks: &(Bits, Bits),
+    ellipses: usize,
+    dir: u8,
+    b: &Board,
+    out: &mut Vec<RowMatch>,
+    boards: &mut Boards,
+) {
+    let len = (row.len() - ellipses) as isize;
+    let (w, h) = (b.width as isize, b.height as isize);
+    let range = start_range(len, dir, b);
+    let d = b.delta(dir);
+    let (first, cuts) = first_segment(row);
     let second = &row[(cuts[0] + 1).min(row.len())..cuts[1]];
     let third = &row[(cuts[1] + 1).min(row.len())..];
     let before = out.len();
-    let mut visit = |x: isize, y: isize| {
+    // `known`: the first segment is known to match from (x, y).
+    let mut visit = |x: isize, y: isize, known: bool| {
         let i = x * h + y;
-        if !segment_matches(first, b, i, d) {
+        if !known && !segment_matches(first, b, i, d) {
             return;
         }
         let start = i as usize;
@@ -483,36 +652,31 @@ pub fn row_matches(
             }
         }
     };
-    if let Some((offset, id)) = b.anchored().then(|| anchor(first, b)).flatten() {
-        let (dx, dy) = match dir {
-            1 => (0, -1),
-            2 => (0, 1),
-            4 => (-1, 0),
-            _ => (1, 0),
-        };
-        for c in bits::ones(b.occupied(id)).take_while(|&c| c < b.cells()) {
-            let (x, y) = ((c / b.height) as isize, (c % b.height) as isize);
-            let (x, y) = (x - dx * offset, y - dy * offset);
-            if (xmin..xmax).contains(&x) && (ymin..ymax).contains(&y) {
-                visit(x, y);
-            }
+    if let Some(exact) = b.anchored().then(|| boards.compute(first, b, d)).flatten() {
+        if dir > 2 && boards.count() > ROW_SCAN_MIN_STARTS {
+            // Many starts: visiting the cells row by row (the reference's
+            // order for horizontal rules) beats sorting the matches.
+            boards.each_by_rows(b, range, |x, y| visit(x, y, exact));
+            return;
         }
+        boards.each(b, range, |x, y| visit(x, y, exact));
         if dir > 2 {
             // The reference scans rows (y) outermost for horizontal rules;
-            // the occupancy is in column order. Matches are unique by
-            // start and gaps, so an unstable sort gives the same order.
+            // the boards are in column order. Matches are unique by start
+            // and gaps, so an unstable sort gives the same order.
             out[before..]
                 .sort_unstable_by_key(|m| (m.start % b.height, m.start / b.height, m.gaps));
         }
         return;
     }
+    let [xmin, xmax, ymin, ymax] = range;
     if dir > 2 {
         for y in ymin..ymax {
             if !b.line_may_match(false, y as usize, &masks.0, &masks.1) {
                 continue;
             }
             for x in xmin..xmax {
-                visit(x, y);
+                visit(x, y, false);
             }
         }
     } else {
@@ -521,32 +685,14 @@ pub fn row_matches(
                 continue;
             }
             for y in ymin..ymax {
-                visit(x, y);
+                visit(x, y, false);
             }
         }
     }
 }
 
-/// The smallest board whose rows are anchored on the occupancy.
+/// The smallest board matched on bit boards.
 const ANCHOR_MIN_CELLS: usize = 128;
-
-/// The rarest object the first segment of a row needs, as its offset in
-/// the row and its id, when it is rare enough that visiting only the
-/// cells that may hold it beats scanning the lines.
-fn anchor(first: &[Pattern], b: &Board) -> Option<(isize, usize)> {
-    let mut best: Option<(usize, isize, usize)> = None;
-    for (offset, p) in first.iter().enumerate() {
-        let Pattern::Cell(c) = p else { continue };
-        for id in bits::ones(&c.present) {
-            let count = b.occupied(id).iter().map(|w| w.count_ones() as usize).sum();
-            if best.is_none_or(|(n, _, _)| count < n) {
-                best = Some((count, offset as isize, id));
-            }
-        }
-    }
-    best.filter(|&(n, _, _)| n * 4 <= b.cells())
-        .map(|(_, offset, id)| (offset, id))
-}
 
 /// The matches of every row of a rule, in buffers reused from rule to rule
 /// so that a turn allocates nothing once they have grown.
@@ -556,6 +702,8 @@ pub struct Matches {
     all: Vec<RowMatch>,
     /// The end of each row's matches in `all`.
     ends: Vec<usize>,
+    /// Buffers of the bit boards.
+    boards: Boards,
 }
 
 impl Matches {
@@ -598,9 +746,24 @@ pub fn find_matches(rule: &Rule, b: &Board, out: &mut Matches) {
     if rule.row_masks.iter().any(absent) {
         return;
     }
+    // A later row that matches nowhere makes the first row's matches
+    // useless: the bit boards tell at once.
+    let mut later = rule.rows.iter().zip(&rule.ellipses).skip(1);
+    if b.anchored() && !later.all(|(row, &e)| may_match(row, e, rule.direction, b, &mut out.boards))
+    {
+        return;
+    }
     for ((row, &e), masks) in rule.rows.iter().zip(&rule.ellipses).zip(&rule.row_masks) {
         let before = out.all.len();
-        row_matches(row, masks, e, rule.direction, b, &mut out.all);
+        row_matches(
+            row,
+            masks,
+            e,
+            rule.direction,
+            b,
+            &mut out.all,
+            &mut out.boards,
+        );
         if out.all.len() == before {
             out.all.clear();
             out.ends.clear();
@@ -639,21 +802,13 @@ pub fn apply_at(
         }
     }
     let mut result = false;
-    for (row, m) in rule.rows.iter().zip(tuple) {
-        let mut pos = m.start as isize;
-        let mut e = 0;
-        for p in row {
-            match p {
-                Pattern::Ellipsis => {
-                    pos += d * m.gaps[e] as isize;
-                    e += 1;
-                }
-                Pattern::Cell(c) => {
-                    let rigid = (rule.rigid, rigid_index);
-                    result |= replace(game, c, b, pos as usize, rigid, rng, written);
-                    pos += d;
-                }
-            }
+    for c in &rule.replaced {
+        let m = &tuple[c.row];
+        let gaps: usize = m.gaps[..c.ellipses].iter().sum();
+        let pos = m.start as isize + d * (c.offset + gaps) as isize;
+        if let Pattern::Cell(p) = &rule.rows[c.row][c.index] {
+            let rigid = (rule.rigid, rigid_index);
+            result |= replace(game, p, b, pos as usize, rigid, rng, written);
         }
     }
     result
@@ -680,8 +835,13 @@ fn replace(
     let mut moves_set = Cow::Borrowed(&r.moves_set[..]);
     let mut moves_clear = Cow::Borrowed(&r.moves_clear[..]);
     if r.random && !bits::is_zero(&r.random_entity) {
-        let choices: Vec<usize> = bits::ones(&r.random_entity).collect();
-        let pick = choices[rng.below(choices.len())];
+        let count = r
+            .random_entity
+            .iter()
+            .map(|w| w.count_ones() as usize)
+            .sum();
+        let k = rng.below(count);
+        let pick = bits::ones(&r.random_entity).nth(k).unwrap_or(0);
         bits::set(set.to_mut(), pick);
         let layer = game.objects[pick].layer;
         bits::or(clear.to_mut(), &game.layer_masks[layer]);
@@ -715,20 +875,103 @@ fn replace(
         }
     }
     // Writing what a cell holds already changes nothing (not its masks).
-    let line = (i / b.height, i % b.height);
     let mut changed = 0;
     for &w in &r.object_words {
         let old = b.objects[i * ow + w];
-        let x = b.write_objects(i, line, w, (old & !clear[w]) | set[w]);
+        let x = b.write_objects(i, w, (old & !clear[w]) | set[w]);
         written[w] |= x;
         changed |= x;
     }
     for &w in &r.move_words {
         let old = b.movements[i * mw + w];
         let new = (old & !(moves_clear[w] | r.layer_mask[w])) | moves_set[w];
-        let x = b.write_moves(i, line, w, new);
+        let x = b.write_moves(i, w, new);
         written[ow + w] |= x;
         changed |= x;
     }
     changed != 0 || rigid_change
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::puzzlescript::compile::compile;
+    use crate::games::puzzlescript::engine::Engine;
+
+    const GAME: &str = "title t\n\nOBJECTS\n\nBackground\nblack\n\nTarget\nyellow\n\nPlayer\nblue\n\nWall\nbrown\n\nCrate\norange\n\nLEGEND\n\n. = Background\n# = Wall\nP = Player\n* = Crate\nO = Target\n@ = Crate and Target\nObstacle = Wall or Crate\n\nSOUNDS\n\nCOLLISIONLAYERS\n\nBackground\nTarget\nPlayer, Wall, Crate\n\nRULES\n\n[ > Player | Crate ] -> [ > Player | > Crate ]\n[ Crate | no Wall | Target ] -> [ Crate | | Target ]\ndown [ Wall | Crate no Target ] -> [ Wall | Crate ]\n[ Obstacle | Target | Obstacle ] -> [ Obstacle | Target | Obstacle ]\n[ no Obstacle | Player ] -> [ | Player ]\n\nWINCONDITIONS\n\nall Crate on Target\n\nLEVELS\n\n#*.O#*@.P*O.##*.\n.*O#P@..*#O*.@#.\nO#*.@P*#.O*.#@*P\n*@.#O*P.#*O@.*#.\n#.O*#@*.P#O.*@.#\n.*#O@.*P#*.O@#*.\n@#*.O*#.@P*O#.*@\n*.#@O.*#P*@.#O*.\n";
+
+    /// Every start from which `row` (no ellipsis) matches, found cell by
+    /// cell in the reference's order.
+    fn brute(row: &[Pattern], dir: u8, b: &Board) -> Vec<usize> {
+        let (w, h) = (b.width as isize, b.height as isize);
+        let (dx, dy) = match dir {
+            1 => (0, -1),
+            2 => (0, 1),
+            4 => (-1, 0),
+            _ => (1, 0),
+        };
+        let last = row.len() as isize - 1;
+        let fits = |x: isize, y: isize| {
+            (0..w).contains(&(x + dx * last)) && (0..h).contains(&(y + dy * last))
+        };
+        let mut starts: Vec<(isize, isize)> = Vec::new();
+        if dir > 2 {
+            (0..h).for_each(|y| (0..w).for_each(|x| starts.push((x, y))));
+        } else {
+            (0..w).for_each(|x| (0..h).for_each(|y| starts.push((x, y))));
+        }
+        starts
+            .into_iter()
+            .filter(|&(x, y)| fits(x, y))
+            .map(|(x, y)| (x * h + y) as usize)
+            .filter(|&i| row_matches_at(row, b, i, b.delta(dir), &[0, 0]))
+            .collect()
+    }
+
+    #[test]
+    fn bit_boards_find_the_matches_of_a_cell_by_cell_scan() {
+        let game = compile(GAME).unwrap();
+        let mut b = Engine::new(&game, 0, "test").unwrap().board;
+        assert!(b.anchored());
+        let player = game
+            .objects
+            .iter()
+            .position(|o| o.name == "player")
+            .unwrap();
+        for i in 0..b.cells() {
+            if bits::get(b.cell(i), player) {
+                bits::or_field(
+                    &mut b.movements[i * b.mw..(i + 1) * b.mw],
+                    game.objects[player].layer,
+                    8,
+                );
+            }
+        }
+        b.recompute_masks();
+        let (mut out, mut boards, mut tested) = (Vec::new(), Boards::default(), 0);
+        for rule in game.rules.iter().flat_map(|g| &g.rules) {
+            for (row, masks) in rule.rows.iter().zip(&rule.row_masks) {
+                out.clear();
+                row_matches(row, masks, 0, rule.direction, &b, &mut out, &mut boards);
+                let found: Vec<usize> = out.iter().map(|m| m.start).collect();
+                assert_eq!(
+                    found,
+                    brute(row, rule.direction, &b),
+                    "rule line {}",
+                    rule.line
+                );
+                tested += usize::from(!found.is_empty());
+            }
+        }
+        assert!(tested >= 10, "only {tested} rows matched somewhere");
+    }
+
+    #[test]
+    fn a_window_reads_across_words_and_zero_outside() {
+        let c = [0x8000_0000_0000_0001u64, 0b101];
+        assert_eq!(window(&c, 0), c[0]);
+        assert_eq!(window(&c, 63), 0b1011);
+        assert_eq!(window(&c, -1), c[0] << 1);
+        assert_eq!(window(&c, 128), 0);
+    }
 }
