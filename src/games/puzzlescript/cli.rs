@@ -13,7 +13,7 @@ use serde_json::json;
 
 use super::compile::{compile, Game};
 use super::conformance::{read_sessions, run_all, Outcome};
-use super::solve::{is_random, keys_string, solve_level, Limits, Method, WEIGHT};
+use super::solve::{is_random, keys_string, solve_level, Limits, Method, RETRY_WEIGHT, WEIGHT};
 use crate::cli::args::{parse_bytes, parse_duration, parse_node_limit, parse_number};
 use crate::files::read_text;
 use crate::games::registry::{verbs, Entry, GameCli};
@@ -89,6 +89,11 @@ pub struct SearchOptions {
     /// The weight of the win conditions' estimate in weighted A*.
     #[arg(long, default_value_t = WEIGHT, value_parser = parse_number::<u32, 1, 1000>)]
     pub weight: u32,
+    /// The portfolio's second weight: weighted A* with `--weight` gets
+    /// half the time left after breadth-first search, weighted A* with
+    /// this one the rest (the same as `--weight`: no second search).
+    #[arg(long, default_value_t = RETRY_WEIGHT, value_parser = parse_number::<u32, 1, 1000>)]
+    pub retry_weight: u32,
 }
 
 impl SearchOptions {
@@ -103,6 +108,7 @@ impl SearchOptions {
             memory: self.memory,
             nodes: self.max_nodes,
             weight: self.weight,
+            retry_weight: self.retry_weight,
         })
     }
 }

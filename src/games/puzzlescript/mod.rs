@@ -28,3 +28,4 @@ pub mod rng;
 pub mod rules;
 pub mod solve;
 pub mod walk;
+pub mod ways;

@@ -141,6 +141,56 @@ fn rule_cells(game: &Game) -> Vec<RuleCell<'_>> {
     out
 }
 
+/// What the rules change: the layers given a movement, the objects
+/// removed, and those removed without a player object in their cell.
+struct Changes {
+    moved: Vec<bool>,
+    removable: Bits,
+    unpinned: Bits,
+}
+
+fn changes(game: &Game, cells: &[RuleCell]) -> Changes {
+    let player = &game.player.1;
+    let mut out = Changes {
+        moved: vec![false; game.layers],
+        removable: bits::zero(game.object_words),
+        unpinned: bits::zero(game.object_words),
+    };
+    for rc in cells {
+        let c = rc.cell;
+        let Some(r) = &c.replacement else { continue };
+        for (l, m) in out.moved.iter_mut().enumerate() {
+            let set = bits::field(&r.moves_set, l) | bits::field(&r.random_dir, l);
+            *m |= set != 0 && set != bits::field(&c.moves_present, l);
+        }
+        let gone = removes(game, c);
+        bits::or(&mut out.removable, &gone);
+        if !needs_player(c, player) {
+            bits::or(&mut out.unpinned, &gone);
+        }
+    }
+    out
+}
+
+/// The objects that stay in their cell for good: not player objects, no
+/// rule removes them (clears them or writes another object of their
+/// layer) and no rule gives their layer a movement. Rules that `restart`
+/// or go back to a `checkpoint` do not change the answer: they bring
+/// back an earlier position, whose fixed objects are where they were.
+pub fn fixed(game: &Game) -> Bits {
+    let Changes {
+        moved, removable, ..
+    } = changes(game, &rule_cells(game));
+    let mut out = bits::zero(game.object_words);
+    for o in 0..game.objects.len() {
+        let still = !bits::get(&game.player.1, o) && !moved[game.objects[o].layer];
+        if still && !bits::get(&removable, o) {
+            bits::set(&mut out, o);
+        }
+    }
+    out
+}
+
 impl Walk {
     /// The analysis of `game`'s rules; `None` when it does not hold (see
     /// the module's notes) or no win condition is a `no`.
@@ -155,9 +205,6 @@ impl Walk {
         }
         let cells = rule_cells(game);
         let layer_of = |o: usize| game.objects[o].layer;
-        let mut moved = vec![false; game.layers];
-        let mut removable = bits::zero(words);
-        let mut unpinned = bits::zero(words);
         for rc in &cells {
             let c = rc.cell;
             if rc
@@ -168,21 +215,17 @@ impl Walk {
                 return None;
             }
             let Some(r) = &c.replacement else { continue };
-            for (l, m) in moved.iter_mut().enumerate() {
-                let set = bits::field(&r.moves_set, l) | bits::field(&r.random_dir, l);
-                *m |= set != 0 && set != bits::field(&c.moves_present, l);
-            }
             let mut adds: Bits = r.set.clone();
             bits::or(&mut adds, &r.random_entity);
             if bits::meets(&adds, player) && !needs_player(c, player) {
                 return None;
             }
-            let gone = removes(game, c);
-            bits::or(&mut removable, &gone);
-            if !needs_player(c, player) {
-                bits::or(&mut unpinned, &gone);
-            }
         }
+        let Changes {
+            moved,
+            removable,
+            unpinned,
+        } = changes(game, &cells);
         let objects = game.objects.len();
         let players: Vec<usize> = (0..objects).filter(|&o| bits::get(player, o)).collect();
         let player_layer = players.first().map(|&p| layer_of(p));
@@ -411,7 +454,7 @@ impl Walk {
 
 /// The cells next to cell `i` of a board of `n` cells stored column by
 /// column, `height` a column.
-fn around(i: usize, height: usize, n: usize) -> [Option<usize>; 4] {
+pub(super) fn around(i: usize, height: usize, n: usize) -> [Option<usize>; 4] {
     let (x, y) = (i / height, i % height);
     [
         (y > 0).then(|| i - 1),
@@ -503,6 +546,7 @@ mod tests {
             memory: 1 << 30,
             nodes,
             weight: 10,
+            retry_weight: 10,
         }
     }
 
