@@ -259,3 +259,29 @@ fn weighted_astar_rakes_every_zen_garden() {
         vec![(39, 43), (48, 1903), (63, 12070), (41, 524), (52, 34473)]
     );
 }
+
+/// Midas's level 14: weighted A* with weight 10 follows the estimate into
+/// positions that lead nowhere (nothing within 60 s); with weight 3 it
+/// finds a way in a few thousand positions. The portfolio runs both, one
+/// after the other, after breadth-first search; with `--retry-weight`
+/// equal to `--weight` it runs one, as before, and finds nothing. Node
+/// limits (each search's), no time: the node counts are pinned.
+#[test]
+fn the_portfolio_retries_weighted_astar_with_a_smaller_weight() {
+    let Some(dir) = shared_games("puzzlescript/games/midas.txt") else {
+        return;
+    };
+    let path = dir.join("puzzlescript/games/midas.txt");
+    let solve = |extra: &[&str]| {
+        let mut args = vec![path.to_str().unwrap(), "--level", "14", "--max-nodes", "5000"];
+        args.extend_from_slice(extra);
+        solve_json(&args)
+    };
+    let r = solve(&[]);
+    assert_eq!(r["search"], "weighted-astar", "{r}");
+    assert_eq!(r["proven_shortest"], false, "{r}");
+    assert_eq!((r["length"].as_u64(), r["nodes"].as_u64()), (Some(0), Some(0)), "{r}");
+    let one = solve(&["--retry-weight", "10"]);
+    assert!(one["keys"].is_null(), "{one}");
+    assert_eq!(one["nodes"], 10_000, "{one}");
+}

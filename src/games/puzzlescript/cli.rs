@@ -76,7 +76,8 @@ pub struct SearchOptions {
     /// The search: breadth first (proves a shortest solution), the same
     /// without duplicate detection, A* or weighted A* with the win
     /// conditions' estimate (never proven), or the portfolio (breadth first
-    /// for half the time, then weighted A*).
+    /// for half the time, then weighted A* with `--weight` and
+    /// `--retry-weight`).
     #[arg(long, value_enum, default_value_t = Method::Portfolio)]
     pub search: Method,
     /// Stop each search after expanding this many positions.
@@ -90,8 +91,9 @@ pub struct SearchOptions {
     #[arg(long, default_value_t = WEIGHT, value_parser = parse_number::<u32, 1, 1000>)]
     pub weight: u32,
     /// The portfolio's second weight: weighted A* with `--weight` gets
-    /// half the time left after breadth-first search, weighted A* with
-    /// this one the rest (the same as `--weight`: no second search).
+    /// three quarters of the time left after breadth-first search,
+    /// weighted A* with this one the rest (the same as `--weight`: no
+    /// second search).
     #[arg(long, default_value_t = RETRY_WEIGHT, value_parser = parse_number::<u32, 1, 1000>)]
     pub retry_weight: u32,
 }
