@@ -34,10 +34,13 @@ pub struct Ways {
     /// Per side (a mask of objects), the cells none of its objects can
     /// enter.
     blocked: RefCell<Vec<(Bits, Vec<bool>)>>,
-    /// The last few maps: the side they were made for, the cells they
-    /// start from, and the distance of every cell.
-    maps: RefCell<Vec<(Bits, Vec<usize>, Vec<usize>)>>,
+    /// The last few maps.
+    maps: RefCell<Vec<Map>>,
 }
+
+/// A distance map: the side it was made for, the cells it starts from,
+/// and the distance of every cell.
+type Map = (Bits, Vec<usize>, Vec<usize>);
 
 /// How many distance maps [`Ways`] keeps.
 const KEPT: usize = 8;
