@@ -13,7 +13,7 @@ use serde_json::json;
 
 use super::compile::{compile, Game};
 use super::conformance::{read_sessions, run_all, Outcome};
-use super::solve::{is_random, keys_string, solve_level, Limits, Method, WEIGHT};
+use super::solve::{is_random, keys_string, solve_level, Limits, Method, RETRY_WEIGHT, WEIGHT};
 use crate::cli::args::{parse_bytes, parse_duration, parse_node_limit, parse_number};
 use crate::files::read_text;
 use crate::games::registry::{verbs, Entry, GameCli};
@@ -76,7 +76,8 @@ pub struct SearchOptions {
     /// The search: breadth first (proves a shortest solution), the same
     /// without duplicate detection, A* or weighted A* with the win
     /// conditions' estimate (never proven), or the portfolio (breadth first
-    /// for half the time, then weighted A*).
+    /// for half the time, then weighted A* with `--weight` and
+    /// `--retry-weight`).
     #[arg(long, value_enum, default_value_t = Method::Portfolio)]
     pub search: Method,
     /// Stop each search after expanding this many positions.
@@ -89,6 +90,12 @@ pub struct SearchOptions {
     /// The weight of the win conditions' estimate in weighted A*.
     #[arg(long, default_value_t = WEIGHT, value_parser = parse_number::<u32, 1, 1000>)]
     pub weight: u32,
+    /// The portfolio's second weight: weighted A* with `--weight` gets
+    /// three quarters of the time left after breadth-first search,
+    /// weighted A* with this one the rest (the same as `--weight`: no
+    /// second search).
+    #[arg(long, default_value_t = RETRY_WEIGHT, value_parser = parse_number::<u32, 1, 1000>)]
+    pub retry_weight: u32,
 }
 
 impl SearchOptions {
@@ -103,6 +110,7 @@ impl SearchOptions {
             memory: self.memory,
             nodes: self.max_nodes,
             weight: self.weight,
+            retry_weight: self.retry_weight,
         })
     }
 }

@@ -3,8 +3,8 @@
 //! ([`rules`], [`compile`]), and runs its turns exactly as the reference
 //! JavaScript engine does ([`engine`]), so that recorded sessions of the
 //! reference replay to the same final level ([`conformance`]). It solves
-//! levels ([`solve`], with what the rules can still make from [`reach`])
-//! and plays
+//! levels ([`solve`], with what the rules can still make from [`reach`]
+//! and distances around walls from [`ways`]) and plays
 //! them on the reference's own page in Chromium ([`page`], [`read`],
 //! [`play`], [`cli_play`]).
 
@@ -28,3 +28,4 @@ pub mod rng;
 pub mod rules;
 pub mod solve;
 pub mod walk;
+pub mod ways;

@@ -23,6 +23,7 @@ use super::engine::{Engine, Input};
 use super::reach::{self, holds, Makers};
 use super::rng::Rng;
 use super::walk::Walk;
+use super::ways::Ways;
 use crate::solver::{
     bfs::bfs, bfs_without_duplicates, weighted_astar, AstarProblem, Budget, Keyed, Outcome, Problem,
 };
@@ -85,6 +86,8 @@ pub struct LevelProblem<'g> {
     walk: Option<Walk>,
     /// The game draws random numbers: they are part of a position.
     random: bool,
+    /// The level's walls, for the estimate's distances.
+    ways: Ways,
 }
 
 /// The index in `game.levels` of playable level `n` (from 1).
@@ -160,7 +163,6 @@ impl<'g> LevelProblem<'g> {
         }
         let scratch = RefCell::new(start.clone());
         Ok(LevelProblem {
-            start,
             scratch,
             inputs,
             informed: false,
@@ -169,6 +171,8 @@ impl<'g> LevelProblem<'g> {
             dead: RefCell::new(FxHashMap::default()),
             walk: Walk::new(game),
             random: is_random(game),
+            ways: Ways::new(game, &start.board.objects, start.board.height),
+            start,
         })
     }
 
@@ -210,19 +214,20 @@ impl<'g> LevelProblem<'g> {
     }
 
     /// An estimate of the keys still needed from `objects`, from the win
-    /// conditions: for `all X on Y`, the distance (in cells, Manhattan) of
-    /// every X not on a Y to its nearest Y, plus the player's distance to
-    /// the nearest such X (less one); for `some X on Y` when none is, the
-    /// smallest distance between an X and a Y, or, when there is no X
-    /// (or no Y) at all, what the rules need to make one
-    /// ([`Makers::need`]: the rules that make it, how far apart the cells
-    /// they need are, and the removal of what would destroy one of them on
-    /// the way); for `no X on Y`, how many
-    /// cells have both, plus the player's distance to the nearest (less
-    /// one). A missing object counts as far as the level is
-    /// wide and high. Admissible only where one key moves one object one
-    /// cell (rules may slide, carry, create or remove objects), so it is
-    /// never used to call a solution shortest.
+    /// conditions, with distances in cells along the way around the
+    /// level's walls ([`Ways`]: cells holding a fixed object of the
+    /// mover's layer): for `all X on Y`, the way of every X not on a Y to
+    /// its nearest Y, plus the player's way to the nearest such X (less
+    /// one); for `some X on Y` when none is, the shortest way between an
+    /// X and a Y, or, when there is no X (or no Y) at all, what the rules
+    /// need to make one ([`Makers::need`]: the rules that make it, how far
+    /// apart the cells they need are, and the removal of what would
+    /// destroy one of them on the way); for `no X on Y`, how many cells
+    /// have both, plus the player's way to the nearest (less one). A
+    /// missing object, or one with no way to its target, counts as far as
+    /// the level is wide and high. Admissible only where one key moves one
+    /// object one cell (rules may slide, carry, create or remove objects),
+    /// so it is never used to call a solution shortest.
     pub fn estimate(&self, objects: &[u64]) -> u32 {
         let game = self.start.game();
         let board = &self.start.board;
@@ -230,15 +235,25 @@ impl<'g> LevelProblem<'g> {
         let cells = objects.len() / ow.max(1);
         let cell = |i: usize| &objects[i * ow..(i + 1) * ow];
         let far = board.width + board.height;
-        let dist = |a: usize, b: usize| {
-            (a / height).abs_diff(b / height) + (a % height).abs_diff(b % height)
+        let ways = &self.ways;
+        // The way of `side` from `to`'s cells to the nearest of `at`.
+        let nearest = |side: &[u64], to: &[usize], at: &[usize]| {
+            ways.with_map(game, side, to, far, |d| {
+                at.iter().map(|&i| d[i]).min().unwrap_or(far)
+            })
         };
-        let nearest =
-            |from: usize, to: &[usize]| to.iter().map(|&t| dist(from, t)).min().unwrap_or(far);
         let (all_players, player) = &game.player;
         let players: Vec<usize> = (0..cells)
             .filter(|&i| holds(player, *all_players, cell(i)))
             .collect();
+        // The player's way to the nearest of `wrong`, less the step onto it.
+        let walk = |wrong: &[usize]| {
+            if wrong.is_empty() || players.is_empty() {
+                0
+            } else {
+                nearest(player, wrong, &players).saturating_sub(1)
+            }
+        };
         let mut total = 0;
         for wc in &game.winconditions {
             let first: Vec<usize> = (0..cells)
@@ -246,13 +261,15 @@ impl<'g> LevelProblem<'g> {
                 .collect();
             let on = |i: &usize| holds(&wc.second, wc.second_all, cell(*i));
             let second: Vec<usize> = (0..cells).filter(on).collect();
+            let movers = ways.movers(&wc.first, &wc.second);
             match wc.quantifier {
                 1 => {
                     let wrong: Vec<usize> = first.iter().copied().filter(|i| !on(i)).collect();
-                    total += wrong.iter().map(|&x| nearest(x, &second)).sum::<usize>();
                     if !wrong.is_empty() {
-                        let walk = players.iter().map(|&p| nearest(p, &wrong)).min();
-                        total += walk.unwrap_or(0).saturating_sub(1);
+                        total += ways.with_map(game, &movers, &second, far, |d| {
+                            wrong.iter().map(|&x| d[x]).sum::<usize>()
+                        });
+                        total += walk(&wrong);
                     }
                 }
                 0 if first.is_empty() || second.is_empty() => {
@@ -271,20 +288,11 @@ impl<'g> LevelProblem<'g> {
                         make.max(1)
                     }
                 }
-                0 if !first.iter().any(on) => {
-                    total += first
-                        .iter()
-                        .map(|&x| nearest(x, &second))
-                        .min()
-                        .unwrap_or(far)
-                        .max(1)
-                }
+                0 if !first.iter().any(on) => total += nearest(&movers, &second, &first).max(1),
                 0 => {}
                 _ => {
                     let wrong: Vec<usize> = first.iter().copied().filter(on).collect();
-                    total += wrong.len();
-                    let walk = players.iter().map(|&p| nearest(p, &wrong)).min();
-                    total += walk.unwrap_or(0).saturating_sub(1);
+                    total += wrong.len() + walk(&wrong);
                 }
             }
         }
@@ -387,8 +395,10 @@ pub enum Method {
     /// Weighted A* (the estimate times [`Limits::weight`]), stopping at
     /// the first solution.
     WeightedAstar,
-    /// Breadth-first search for half the time limit, then weighted A* for
-    /// the rest when it neither solved the level nor proved it unwinnable.
+    /// Breadth-first search for half the time limit, then, when it
+    /// neither solved the level nor proved it unwinnable, weighted A* for
+    /// three quarters of the rest and weighted A* with
+    /// [`Limits::retry_weight`] for the last quarter.
     Portfolio,
 }
 
@@ -408,6 +418,11 @@ impl Method {
 /// The weight of the estimate in weighted A*, by default.
 pub const WEIGHT: u32 = 10;
 
+/// The weight of the portfolio's second weighted A*, by default: a search
+/// closer to A*, for levels where the first one follows the estimate
+/// into positions that lead nowhere.
+pub const RETRY_WEIGHT: u32 = 3;
+
 /// The limits of one level's search.
 #[derive(Debug, Clone, Copy)]
 pub struct Limits {
@@ -419,6 +434,12 @@ pub struct Limits {
     pub nodes: Option<u64>,
     /// The weight of the estimate in weighted A* ([`WEIGHT`] by default).
     pub weight: u32,
+    /// The portfolio's second weight ([`RETRY_WEIGHT`] by default): when
+    /// weighted A* with [`Limits::weight`] has found nothing in three
+    /// quarters of the time left after breadth-first search, weighted A*
+    /// with this weight searches the rest from the start. Equal to `weight`: no second
+    /// search.
+    pub retry_weight: u32,
 }
 
 /// What [`solve_level`] found.
@@ -504,16 +525,27 @@ pub fn solve_level(
     };
     let mut search = method;
     if method == Method::Portfolio && o.moves.is_none() && !o.proven_unsolvable {
-        let left = limits.time.map(|t| t.saturating_sub(t0.elapsed()));
         let informed = LevelProblem::new(game, n)?.informed();
-        let budget = budget_for(limits, left, words, astar_entry, 1);
-        let w = unproven(weighted_astar(&informed, &start, &budget, limits.weight));
-        o = Outcome {
-            nodes: o.nodes + w.nodes,
-            elapsed: t0.elapsed(),
-            ..w
+        let weights = if limits.retry_weight == limits.weight {
+            vec![limits.weight]
+        } else {
+            vec![limits.weight, limits.retry_weight]
         };
-        search = Method::WeightedAstar;
+        for (k, &w) in weights.iter().enumerate() {
+            if o.moves.is_some() || o.proven_unsolvable {
+                break;
+            }
+            let left = limits.time.map(|t| t.saturating_sub(t0.elapsed()));
+            let share = left.map(|l| if k + 1 < weights.len() { l * 3 / 4 } else { l });
+            let budget = budget_for(limits, share, words, astar_entry, 1);
+            let r = unproven(weighted_astar(&informed, &start, &budget, w));
+            o = Outcome {
+                nodes: o.nodes + r.nodes,
+                elapsed: t0.elapsed(),
+                ..r
+            };
+            search = Method::WeightedAstar;
+        }
     }
     if let Some(keys) = &o.moves {
         if !p.wins(keys) {
@@ -601,6 +633,7 @@ mod tests {
             memory: 1 << 30,
             nodes,
             weight: 3,
+            retry_weight: 3,
         }
     }
 
@@ -692,6 +725,35 @@ mod tests {
         let game = compile(PUSH).unwrap();
         let p = LevelProblem::new(&game, 1).unwrap();
         assert_eq!(p.estimate(&p.start().objects), 2);
+    }
+
+    #[test]
+    fn walls_are_fixed_though_crates_of_their_layer_move() {
+        let game = compile(PUSH).unwrap();
+        let fixed = super::super::walk::fixed(&game);
+        let names: Vec<&str> = bits::ones(&fixed)
+            .filter(|&o| o < game.objects.len())
+            .map(|o| game.objects[o].name.as_str())
+            .collect();
+        assert_eq!(names, ["background", "target", "wall"]);
+    }
+
+    /// A crate to take around a wall: its target is 3 cells below it, on
+    /// the other side of the wall.
+    #[test]
+    fn the_estimate_walks_around_walls() {
+        let rules = PUSH.split("LEVELS").next().unwrap();
+        let level = "##########\n#........#\n#....*.P.#\n#..#######\n#........#\n#....O...#\n#........#\n##########\n";
+        let game = compile(&format!("{rules}LEVELS\n\n{level}")).unwrap();
+        let p = LevelProblem::new(&game, 1).unwrap();
+        // The crate is 3 cells from the target as the crow flies, 9 around
+        // the wall; the player 2 from the crate (less the step onto it).
+        assert_eq!(p.estimate(&p.start().objects), 9 + 1);
+        let s = solve_level(&game, 1, Method::Bfs, &limits(None)).unwrap();
+        let a = solve_level(&game, 1, Method::Astar, &limits(None)).unwrap();
+        assert_eq!((s.outcome.len(), s.outcome.nodes), (Some(14), 348));
+        // Pinned: with distances through the wall, A* expanded 52.
+        assert_eq!((a.outcome.len(), a.outcome.nodes), (Some(14), 28));
     }
 
     /// A flower to make bloom (`some Bloom`, an object no level starts

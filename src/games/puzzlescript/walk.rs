@@ -91,17 +91,43 @@ fn removes(game: &Game, c: &CellPattern) -> Bits {
         if !written && !bits::meets(layer, &r.clear) {
             continue;
         }
-        let mut there: Bits = layer.clone();
-        if bits::meets(layer, &c.present) {
-            for (w, word) in there.iter_mut().enumerate() {
-                *word &= c.present[w];
-            }
-        } else if let Some(a) = c.any_present.iter().find(|a| bits::subset(a, layer)) {
-            there = a.clone();
-        }
+        let there = there(c, layer);
         for (w, word) in out.iter_mut().enumerate() {
             let gone = if written { layer[w] } else { r.clear[w] };
             *word |= gone & there[w] & !r.set[w];
+        }
+    }
+    out
+}
+
+/// The objects of `layer` a cell matching `c` can hold: what it needs
+/// in that layer, or anything of the layer.
+fn there(c: &CellPattern, layer: &[u64]) -> Bits {
+    if bits::meets(layer, &c.present) {
+        layer.iter().zip(&c.present).map(|(l, p)| l & p).collect()
+    } else if let Some(a) = c.any_present.iter().find(|a| bits::subset(a, layer)) {
+        a.clone()
+    } else {
+        layer.into()
+    }
+}
+
+/// The objects `c`'s replacement may give a movement: per layer it sets
+/// a new movement in, those the cell can hold there ([`there`]) and those
+/// the replacement writes there.
+fn moves(game: &Game, c: &CellPattern) -> Bits {
+    let mut out = bits::zero(game.object_words);
+    let Some(r) = &c.replacement else {
+        return out;
+    };
+    for (l, layer) in game.layer_masks.iter().enumerate() {
+        let set = bits::field(&r.moves_set, l) | bits::field(&r.random_dir, l);
+        if set == 0 || set == bits::field(&c.moves_present, l) {
+            continue;
+        }
+        bits::or(&mut out, &there(c, layer));
+        for (w, word) in out.iter_mut().enumerate() {
+            *word |= layer[w] & (r.set[w] | r.random_entity[w]);
         }
     }
     out
@@ -141,6 +167,60 @@ fn rule_cells(game: &Game) -> Vec<RuleCell<'_>> {
     out
 }
 
+/// What the rules change: the layers given a movement, the objects
+/// removed, and those removed without a player object in their cell.
+struct Changes {
+    moved: Vec<bool>,
+    /// The objects a rule may give a movement ([`moves`]).
+    moving: Bits,
+    removable: Bits,
+    unpinned: Bits,
+}
+
+fn changes(game: &Game, cells: &[RuleCell]) -> Changes {
+    let player = &game.player.1;
+    let mut out = Changes {
+        moved: vec![false; game.layers],
+        moving: bits::zero(game.object_words),
+        removable: bits::zero(game.object_words),
+        unpinned: bits::zero(game.object_words),
+    };
+    for rc in cells {
+        let c = rc.cell;
+        let Some(r) = &c.replacement else { continue };
+        for (l, m) in out.moved.iter_mut().enumerate() {
+            let set = bits::field(&r.moves_set, l) | bits::field(&r.random_dir, l);
+            *m |= set != 0 && set != bits::field(&c.moves_present, l);
+        }
+        bits::or(&mut out.moving, &moves(game, c));
+        let gone = removes(game, c);
+        bits::or(&mut out.removable, &gone);
+        if !needs_player(c, player) {
+            bits::or(&mut out.unpinned, &gone);
+        }
+    }
+    out
+}
+
+/// The objects that stay in their cell for good: not player objects, no
+/// rule removes them (clears them or writes another object of their
+/// layer) and no rule gives them a movement (sets one in their layer in
+/// a cell that can hold them: a crate that is pushed does not move the
+/// walls of its layer). Rules that `restart` or go back to a `checkpoint`
+/// do not change the answer: they bring back an earlier position, whose
+/// fixed objects are where they were.
+pub fn fixed(game: &Game) -> Bits {
+    let c = changes(game, &rule_cells(game));
+    let mut out = bits::zero(game.object_words);
+    for o in 0..game.objects.len() {
+        let still = !bits::get(&game.player.1, o) && !bits::get(&c.moving, o);
+        if still && !bits::get(&c.removable, o) {
+            bits::set(&mut out, o);
+        }
+    }
+    out
+}
+
 impl Walk {
     /// The analysis of `game`'s rules; `None` when it does not hold (see
     /// the module's notes) or no win condition is a `no`.
@@ -155,9 +235,6 @@ impl Walk {
         }
         let cells = rule_cells(game);
         let layer_of = |o: usize| game.objects[o].layer;
-        let mut moved = vec![false; game.layers];
-        let mut removable = bits::zero(words);
-        let mut unpinned = bits::zero(words);
         for rc in &cells {
             let c = rc.cell;
             if rc
@@ -168,21 +245,18 @@ impl Walk {
                 return None;
             }
             let Some(r) = &c.replacement else { continue };
-            for (l, m) in moved.iter_mut().enumerate() {
-                let set = bits::field(&r.moves_set, l) | bits::field(&r.random_dir, l);
-                *m |= set != 0 && set != bits::field(&c.moves_present, l);
-            }
             let mut adds: Bits = r.set.clone();
             bits::or(&mut adds, &r.random_entity);
             if bits::meets(&adds, player) && !needs_player(c, player) {
                 return None;
             }
-            let gone = removes(game, c);
-            bits::or(&mut removable, &gone);
-            if !needs_player(c, player) {
-                bits::or(&mut unpinned, &gone);
-            }
         }
+        let Changes {
+            moved,
+            removable,
+            unpinned,
+            ..
+        } = changes(game, &cells);
         let objects = game.objects.len();
         let players: Vec<usize> = (0..objects).filter(|&o| bits::get(player, o)).collect();
         let player_layer = players.first().map(|&p| layer_of(p));
@@ -411,7 +485,7 @@ impl Walk {
 
 /// The cells next to cell `i` of a board of `n` cells stored column by
 /// column, `height` a column.
-fn around(i: usize, height: usize, n: usize) -> [Option<usize>; 4] {
+pub(super) fn around(i: usize, height: usize, n: usize) -> [Option<usize>; 4] {
     let (x, y) = (i / height, i % height);
     [
         (y > 0).then(|| i - 1),
@@ -503,6 +577,7 @@ mod tests {
             memory: 1 << 30,
             nodes,
             weight: 10,
+            retry_weight: 10,
         }
     }
 
