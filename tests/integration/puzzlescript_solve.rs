@@ -188,6 +188,40 @@ fn the_bench_searches_a_game_won_by_a_rule_and_refuses_one_never_won() {
     assert!(why.contains("no rule that wins"), "{never}");
 }
 
+/// `bench puzzlescript GAMES --reference PAGE`: the reference engine
+/// plays every solution found under node, from the level's start with the
+/// solver's seed, and wins with each (games won by a rule's `win`, with
+/// random numbers, with a message, and microban's ten levels).
+#[test]
+fn the_reference_engine_wins_with_every_solution() {
+    let Some(games) = shared_games("puzzlescript/standalone_inlined.txt") else {
+        return;
+    };
+    let dir = TempDir::new("ps-bench-reference");
+    for name in ["win_by_rule.txt", "random.txt", "message.txt"] {
+        std::fs::copy(data(name), dir.join(name)).unwrap();
+    }
+    let microban = games.join("puzzlescript/games/microban.txt");
+    std::fs::copy(microban, dir.join("microban.txt")).unwrap();
+    let page = games.join("puzzlescript/standalone_inlined.txt");
+    let out = run(gridbot(None).args([
+        "bench",
+        "puzzlescript",
+        dir.path().to_str().unwrap(),
+        "--max-nodes",
+        "20000",
+        "--reference",
+        page.to_str().unwrap(),
+        "--json",
+    ]));
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let r: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let solved = r["all"]["solved"].as_u64().unwrap();
+    assert!(solved >= 8, "{r}");
+    assert_eq!(r["reference"]["solutions"].as_u64(), Some(solved), "{r}");
+    assert_eq!(r["reference"]["won"].as_u64(), Some(solved), "{r}");
+}
+
 /// A level of limerick that breadth-first search does not finish within
 /// the node limit, and weighted A* solves.
 const LIMERICK_LEVEL: &str = "2";

@@ -5,7 +5,7 @@
 //! refused (and why), errors (a solution that did not win when replayed),
 //! positions per CPU second of search, and the process's peak memory.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
 
@@ -14,7 +14,10 @@ use serde_json::{json, Value};
 
 use super::cli::read_game;
 use super::compile::Game;
-use super::solve::{is_random, keys_string, level_index, solve_level, Limits, Method, SolveError};
+use super::reference::{replay_solutions, Solution};
+use super::solve::{
+    is_random, keys_string, level_index, solve_level, Limits, Method, SolveError, SEED,
+};
 use crate::cli::args::files_with_extension;
 use crate::measure::{mib, peak_rss_bytes, timed};
 
@@ -197,6 +200,7 @@ pub fn run_levels(
     method: Method,
     limits: &Limits,
     json: bool,
+    reference: Option<&Path>,
 ) -> Result<ExitCode> {
     let files = game_files(paths)?;
     let games: Vec<(String, Result<Game, String>)> = files
@@ -260,18 +264,61 @@ pub fn run_levels(
         });
     }
     bar.finish_and_clear();
+    let checked = match reference {
+        Some(page) => Some(check_with_reference(page, &files, &games, &mut runs)?),
+        None => None,
+    };
     let all = Tally::of(runs.iter().flat_map(|g| &g.levels));
     let peak = peak_rss_bytes().map(mib);
     if json {
-        print_json(&runs, &all, method, limits, peak)?;
+        print_json(&runs, &all, method, limits, peak, checked)?;
     } else {
         print_text(&runs, &all, method, limits, peak);
+        if let Some((won, of)) = checked {
+            println!("reference engine: {won} of {of} solutions win the level");
+        }
     }
     Ok(if all.errors == 0 {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(2)
     })
+}
+
+/// Plays every solution of `runs` on the reference engine of `page`
+/// under node, from its level's start with the solver's seed; one the
+/// reference does not win with becomes an error (the two engines
+/// disagree). How many it won, of how many.
+fn check_with_reference(
+    page: &Path,
+    files: &[PathBuf],
+    games: &[(String, Result<Game, String>)],
+    runs: &mut [GameRun],
+) -> Result<(usize, usize)> {
+    let (mut asked, mut solutions) = (Vec::new(), Vec::new());
+    for (g, run) in runs.iter().enumerate() {
+        let Ok(game) = &games[g].1 else { continue };
+        for (l, level) in run.levels.iter().enumerate() {
+            let (Some(keys), Verdict::Solved { .. }) = (&level.keys, &level.verdict) else {
+                continue;
+            };
+            let index = level_index(game, level.level)?;
+            let (file, keys, seed) = (files[g].clone(), keys.clone(), SEED.to_string());
+            solutions.push(Solution {
+                file,
+                index,
+                keys,
+                seed,
+            });
+            asked.push((g, l));
+        }
+    }
+    let won = replay_solutions(page, &solutions)?;
+    for (&(g, l), _) in asked.iter().zip(&won).filter(|(_, &w)| !w) {
+        runs[g].levels[l].verdict =
+            Verdict::Error("the reference engine does not win the level with these keys".into());
+    }
+    Ok((won.iter().filter(|&&w| w).count(), won.len()))
 }
 
 fn print_text(runs: &[GameRun], all: &Tally, method: Method, limits: &Limits, peak: Option<f64>) {
@@ -325,6 +372,7 @@ fn print_json(
     method: Method,
     limits: &Limits,
     peak: Option<f64>,
+    checked: Option<(usize, usize)>,
 ) -> Result<()> {
     let games: Vec<Value> = runs
         .iter()
@@ -361,6 +409,7 @@ fn print_json(
             "peak_rss_mib": peak,
             "all": all.json(),
             "refused_games": runs.iter().filter(|g| g.refused.is_some()).count(),
+            "reference": checked.map(|(won, of)| json!({"won": won, "solutions": of})),
             "games": games,
         }))?
     );

@@ -215,11 +215,13 @@ pub struct BenchArgs {
     /// recorded sessions instead.
     #[arg(long, value_name = "FILE")]
     pub conformance: Option<String>,
-    /// Also replay the sessions with the reference engine under node and
-    /// print the speeds side by side (PAGE: the engine's standalone page;
-    /// by default puzzlescript/standalone_inlined.txt in $GRIDBOT_GAMES or
-    /// ../shared/games).
-    #[arg(long, value_name = "PAGE", num_args = 0..=1, default_missing_value = "", requires = "conformance")]
+    /// Also run the reference engine under node (PAGE: the engine's
+    /// standalone page; by default puzzlescript/standalone_inlined.txt in
+    /// $GRIDBOT_GAMES or ../shared/games). With --conformance: it replays
+    /// the sessions too, and the speeds are printed side by side. With
+    /// game files: it plays every solution found, and one it does not win
+    /// with is an error.
+    #[arg(long, value_name = "PAGE", num_args = 0..=1, default_missing_value = "")]
     pub reference: Option<String>,
     /// The level bench's search and limits.
     #[command(flatten)]
@@ -262,7 +264,14 @@ pub fn run_bench(args: &BenchArgs) -> Result<ExitCode> {
         None if args.games.is_empty() => bail!(
             "bench puzzlescript needs game files or folders (their levels are solved) or --conformance FILE (the reference's recorded sessions)"
         ),
-        None => super::bench::run_levels(&args.games, o.search, &o.limits(Some(LEVEL_TIME))?, args.json),
+        None => {
+            let page = match &args.reference {
+                Some(p) => Some(super::reference::engine_page(Some(std::path::Path::new(p)))?),
+                None => None,
+            };
+            let limits = o.limits(Some(LEVEL_TIME))?;
+            super::bench::run_levels(&args.games, o.search, &limits, args.json, page.as_deref())
+        }
     }
 }
 

@@ -26,7 +26,7 @@ use image::RgbaImage;
 use super::compile::{Game, Level};
 use super::engine::{Engine, Input};
 use super::read::{find_level, is_text_screen, level_sizes, Grid, Look, Seen};
-use super::solve::{is_random, LevelProblem};
+use super::solve::{is_random, LevelProblem, SEED};
 use crate::actuator::{Gesture, KeyName};
 use crate::capture::screen::Screenshot;
 use crate::play::game::{cells_diff, size_diff};
@@ -188,7 +188,7 @@ impl PsGame {
         if !matches!(self.game.levels.get(index), Some(Level::Map { .. })) {
             return None;
         }
-        let mut e = Engine::new(&self.game, index, "gridbot")?;
+        let mut e = Engine::new(&self.game, index, SEED)?;
         while e.againing {
             e.againing = false;
             e.turn(None);
@@ -228,7 +228,7 @@ impl PsGame {
             PsMove::Dismiss => state.clone(),
             _ if state.won || state.message => state.clone(),
             PsMove::Key(k) => {
-                let Some(mut e) = Engine::new(&self.game, state.level, "gridbot") else {
+                let Some(mut e) = Engine::new(&self.game, state.level, SEED) else {
                     return state.clone();
                 };
                 e.advance_on_win = false;
@@ -250,7 +250,7 @@ impl PsGame {
 
     /// True when the win conditions hold on `state`.
     fn conditions_hold(&self, state: &PsState) -> bool {
-        Engine::new(&self.game, state.level, "gridbot").is_some_and(|mut e| {
+        Engine::new(&self.game, state.level, SEED).is_some_and(|mut e| {
             e.set_objects(&state.objects);
             e.conditions_hold()
         })

@@ -9,9 +9,14 @@
 // failures, turns, the wall seconds of the whole replay and the CPU
 // seconds spent compiling and playing turns.
 // Used by `gridbot bench puzzlescript --conformance FILE --reference PAGE`.
+// With `--solutions LIST` instead of the session file, it plays gridbot's
+// solutions instead (LIST: a JSON array of [game file, index of the level
+// in the source's levels, messages counted, keys over udlrx, seed]) and
+// prints one JSON line: {"won": [true or false per solution]}.
+// Used by `gridbot bench puzzlescript GAMES --reference PAGE`.
 'use strict';
 const fs = require('fs'), vm = require('vm');
-const [page, data] = process.argv.slice(2);
+const [page, data, list] = process.argv.slice(2);
 const html = fs.readFileSync(page, 'utf8');
 const scripts = [...html.matchAll(/<script[^>]*>([\s\S]*?)<\/script>/g)].map(m => m[1]);
 scripts.pop();
@@ -44,7 +49,6 @@ const sandbox = {
 sandbox.window = sandbox;
 sandbox.self = sandbox;
 vm.createContext(sandbox);
-const testdata = vm.runInNewContext(fs.readFileSync(data, 'utf8') + ';testdata');
 const harness = `
 var __results = [];
 // The level as the engine's test suite writes it (its debug helper, not
@@ -64,6 +68,23 @@ function __levelText() {
     out += '\\n';
   }
   return out;
+}
+var __won = false;
+var __doWin = DoWin;
+DoWin = function () { __won = true; return __doWin(); };
+function __plays(file, index, keys, seed) {
+  unitTesting = true;
+  if (typeof errorStrings !== 'undefined') errorStrings = [];
+  compile(['loadLevel', index], __read(file), seed);
+  __won = false;
+  var dirs = { u: 0, l: 1, d: 2, r: 3, x: 4 };
+  while (againing) { againing = false; processInput(-1); }
+  for (var i = 0; i < keys.length && !__won; i++) {
+    processInput(dirs[keys[i]]);
+    while (againing) { againing = false; processInput(-1); }
+  }
+  unitTesting = false;
+  return __won;
 }
 function __run(d) {
   unitTesting = true;
@@ -88,7 +109,16 @@ function __run(d) {
   return [__levelText() === target, turns, (c1 - c0) / 1e3, (c2 - c1) / 1e3];
 }
 `;
+sandbox.__read = f => fs.readFileSync(f, 'utf8');
 vm.runInContext(scripts.join('\n;\n') + harness, sandbox, { filename: 'engine.js' });
+if (data === '--solutions') {
+  const won = JSON.parse(fs.readFileSync(list, 'utf8')).map(([file, index, keys, seed]) => {
+    try { return sandbox.__plays(file, index, keys, seed); } catch (e) { return false; }
+  });
+  console.log(JSON.stringify({ won }));
+  process.exit(0);
+}
+const testdata = vm.runInNewContext(fs.readFileSync(data, 'utf8') + ';testdata');
 let match = 0, turns = 0, failed = 0, compile = 0, play = 0;
 const t0 = process.hrtime.bigint();
 for (const [name, d] of testdata) {

@@ -61,6 +61,58 @@ pub fn engine_page(page: Option<&Path>) -> Result<PathBuf, ReferenceError> {
 /// Replays the sessions of `sessions` (the file `bench` read) with the
 /// engine of `page` under node.
 pub fn run_reference(page: &Path, sessions: &Path) -> Result<ReferenceRun, ReferenceError> {
+    let (line, version) = run_harness(page, &[sessions.as_os_str()])?;
+    let mut run: ReferenceRun = serde_json::from_str(&line)
+        .map_err(|e| ReferenceError::Node(format!("the harness printed {line:?}: {e}")))?;
+    run.node = version;
+    Ok(run)
+}
+
+/// One of gridbot's solutions, to be played by the reference engine.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct Solution {
+    /// The game's source file.
+    pub file: PathBuf,
+    /// The level's index in the source's levels (messages counted).
+    pub index: usize,
+    /// The keys, one character each over `udlrx`.
+    pub keys: String,
+    /// The random numbers' seed (the one gridbot searched with).
+    pub seed: String,
+}
+
+/// Plays each solution on the engine of `page` under node, each from its
+/// level's start with its seed: per solution, whether the level was won.
+pub fn replay_solutions(page: &Path, solutions: &[Solution]) -> Result<Vec<bool>, ReferenceError> {
+    #[derive(Deserialize)]
+    struct Won {
+        won: Vec<bool>,
+    }
+    let node = |e: String| ReferenceError::Node(e);
+    let dir = tempfile::tempdir().map_err(|e| node(e.to_string()))?;
+    let list = dir.path().join("solutions.json");
+    let rows: Vec<_> = solutions
+        .iter()
+        .map(|s| serde_json::json!([s.file, s.index, s.keys, s.seed]))
+        .collect();
+    std::fs::write(&list, serde_json::to_string(&rows).unwrap_or_default())
+        .map_err(|e| node(e.to_string()))?;
+    let (line, _) = run_harness(page, &["--solutions".as_ref(), list.as_os_str()])?;
+    let won: Won = serde_json::from_str(&line)
+        .map_err(|e| node(format!("the harness printed {line:?}: {e}")))?;
+    if won.won.len() != solutions.len() {
+        return Err(node(format!(
+            "the harness answered for {} solutions of {}",
+            won.won.len(),
+            solutions.len()
+        )));
+    }
+    Ok(won.won)
+}
+
+/// Runs the harness on the engine of `page` with `args`: its last line of
+/// output, and node's version.
+fn run_harness(page: &Path, args: &[&std::ffi::OsStr]) -> Result<(String, String), ReferenceError> {
     let node = |e: String| ReferenceError::Node(e);
     let dir = tempfile::tempdir().map_err(|e| node(e.to_string()))?;
     let harness = dir.path().join("reference.js");
@@ -76,10 +128,9 @@ pub fn run_reference(page: &Path, sessions: &Path) -> Result<ReferenceRun, Refer
     let out = crate::process::child("node")
         .arg(&harness)
         .arg(page)
-        .arg(sessions)
+        .args(args)
         .output()
         .map_err(|e| node(e.to_string()))?;
-    let stdout = String::from_utf8_lossy(&out.stdout);
     if !out.status.success() {
         let err = String::from_utf8_lossy(&out.stderr);
         let tail: Vec<&str> = err.lines().rev().take(5).collect();
@@ -89,9 +140,8 @@ pub fn run_reference(page: &Path, sessions: &Path) -> Result<ReferenceRun, Refer
             tail.into_iter().rev().collect::<Vec<_>>().join(" / ")
         )));
     }
-    let line = stdout.lines().last().unwrap_or("");
-    let mut run: ReferenceRun = serde_json::from_str(line)
-        .map_err(|e| node(format!("the harness printed {line:?}: {e}")))?;
-    run.node = String::from_utf8_lossy(&version.stdout).trim().to_string();
-    Ok(run)
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let line = stdout.lines().last().unwrap_or("").to_string();
+    let version = String::from_utf8_lossy(&version.stdout).trim().to_string();
+    Ok((line, version))
 }

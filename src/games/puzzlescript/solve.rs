@@ -90,6 +90,10 @@ pub struct LevelProblem<'g> {
     ways: Ways,
 }
 
+/// The seed of the random numbers the solver searches with (a game's
+/// page seeds them from the clock).
+pub const SEED: &str = "gridbot";
+
 /// The index in `game.levels` of playable level `n` (from 1).
 pub fn level_index(game: &Game, n: usize) -> Result<usize, SolveError> {
     let maps: Vec<usize> = (0..game.levels.len())
@@ -145,7 +149,7 @@ impl<'g> LevelProblem<'g> {
         if game.flag("realtime_interval") {
             return Err(SolveError::Realtime);
         }
-        let mut start = Engine::new(game, index, "gridbot").ok_or(SolveError::NoLevel {
+        let mut start = Engine::new(game, index, SEED).ok_or(SolveError::NoLevel {
             asked: index + 1,
             count: 0,
         })?;
