@@ -76,6 +76,27 @@ fn data(name: &str) -> std::path::PathBuf {
         .join(name)
 }
 
+/// `bench puzzlescript DIR --json` with `more` arguments: its report (the
+/// run must succeed).
+fn bench_json(dir: &TempDir, more: &[&str]) -> serde_json::Value {
+    let out = run(gridbot(None)
+        .args([
+            "bench",
+            "puzzlescript",
+            dir.path().to_str().unwrap(),
+            "--json",
+        ])
+        .args(more));
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    serde_json::from_str(&stdout(&out)).unwrap()
+}
+
+/// The game named `name` in a bench report.
+fn game_of(r: &serde_json::Value, name: &str) -> serde_json::Value {
+    let games = r["games"].as_array().unwrap();
+    games.iter().find(|g| g["game"] == name).unwrap().clone()
+}
+
 #[test]
 fn the_bench_refuses_a_realtime_game_and_bad_input_by_name() {
     let dir = TempDir::new("ps-bench-bad");
@@ -83,23 +104,8 @@ fn the_bench_refuses_a_realtime_game_and_bad_input_by_name() {
     std::fs::write(dir.join("binary.txt"), [0u8, 159, 146, 150, 255, 0, 1]).unwrap();
     std::fs::copy(data("realtime.txt"), dir.join("realtime.txt")).unwrap();
     std::fs::copy(data("syntax_error.txt"), dir.join("syntax_error.txt")).unwrap();
-    let out = run(gridbot(None).args([
-        "bench",
-        "puzzlescript",
-        dir.path().to_str().unwrap(),
-        "--json",
-    ]));
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-    let r: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
-    let game = |name: &str| {
-        r["games"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|g| g["game"] == name)
-            .unwrap()
-            .clone()
-    };
+    let r = bench_json(&dir, &[]);
+    let game = |name: &str| game_of(&r, name);
     assert!(
         game("empty")["refused"].as_str().unwrap().contains("empty"),
         "{r}"
@@ -168,18 +174,8 @@ fn the_bench_searches_a_game_won_by_a_rule_and_refuses_one_never_won() {
     for name in ["win_by_rule.txt", "no_win.txt"] {
         std::fs::copy(data(name), dir.join(name)).unwrap();
     }
-    let out = run(gridbot(None).args([
-        "bench",
-        "puzzlescript",
-        dir.path().to_str().unwrap(),
-        "--json",
-    ]));
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-    let r: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
-    let game = |name: &str| {
-        let games = r["games"].as_array().unwrap();
-        games.iter().find(|g| g["game"] == name).unwrap().clone()
-    };
+    let r = bench_json(&dir, &[]);
+    let game = |name: &str| game_of(&r, name);
     let won = game("win_by_rule");
     assert_eq!(won["levels"][0]["keys"], "rrr", "{won}");
     assert_eq!(won["levels"][0]["verdict"], "proven_shortest", "{won}");
@@ -204,18 +200,8 @@ fn the_reference_engine_wins_with_every_solution() {
     let microban = games.join("puzzlescript/games/microban.txt");
     std::fs::copy(microban, dir.join("microban.txt")).unwrap();
     let page = games.join("puzzlescript/standalone_inlined.txt");
-    let out = run(gridbot(None).args([
-        "bench",
-        "puzzlescript",
-        dir.path().to_str().unwrap(),
-        "--max-nodes",
-        "20000",
-        "--reference",
-        page.to_str().unwrap(),
-        "--json",
-    ]));
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-    let r: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let page = page.to_str().unwrap();
+    let r = bench_json(&dir, &["--max-nodes", "20000", "--reference", page]);
     let solved = r["all"]["solved"].as_u64().unwrap();
     assert!(solved >= 8, "{r}");
     assert_eq!(r["reference"]["solutions"].as_u64(), Some(solved), "{r}");
