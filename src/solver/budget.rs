@@ -6,6 +6,8 @@
 
 use std::time::{Duration, Instant};
 
+use crate::measure::thread_cpu;
+
 /// Why a search stopped early.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum BudgetExceeded {
@@ -32,6 +34,9 @@ impl std::fmt::Display for BudgetExceeded {
 pub struct Budget {
     start: Instant,
     deadline: Option<Instant>,
+    /// A limit on the CPU time of the thread that made the budget: that
+    /// thread's CPU clock when it was set, and the clock's end.
+    cpu_deadline: Option<Duration>,
     memory_limit: usize,
     node_limit: u64,
 }
@@ -44,6 +49,7 @@ impl Budget {
         Budget {
             start,
             deadline: time_limit.and_then(|d| start.checked_add(d)),
+            cpu_deadline: None,
             memory_limit: memory_limit_bytes,
             node_limit: u64::MAX,
         }
@@ -57,6 +63,14 @@ impl Budget {
     /// The same budget, also ending after `nodes` expansions.
     pub fn with_node_limit(mut self, nodes: u64) -> Self {
         self.node_limit = nodes;
+        self
+    }
+
+    /// The same budget, also ending when the calling thread has used
+    /// `cpu` more CPU time: "so long on one thread", whatever else the
+    /// machine runs. Only for searches that run on this thread.
+    pub fn with_cpu_limit(mut self, cpu: Duration) -> Self {
+        self.cpu_deadline = thread_cpu().checked_add(cpu);
         self
     }
 
@@ -80,10 +94,8 @@ impl Budget {
         if bytes_held >= self.memory_limit {
             return Err(BudgetExceeded::Memory);
         }
-        if let Some(d) = self.deadline {
-            if Instant::now() >= d {
-                return Err(BudgetExceeded::Time);
-            }
+        if self.past(Instant::now()) {
+            return Err(BudgetExceeded::Time);
         }
         Ok(())
     }
@@ -99,7 +111,14 @@ impl Budget {
 
     /// True when the deadline has passed.
     pub fn time_up(&self) -> bool {
-        self.deadline.is_some_and(|d| Instant::now() >= d)
+        self.past(Instant::now())
+    }
+
+    /// True when `now` is past the deadline, or the thread's CPU time past
+    /// its limit.
+    fn past(&self, now: Instant) -> bool {
+        self.deadline.is_some_and(|d| now >= d)
+            || self.cpu_deadline.is_some_and(|d| thread_cpu() >= d)
     }
 }
 
@@ -149,7 +168,7 @@ impl Pacer {
             self.every = (self.every / 2).max(1);
         }
         self.next = nodes + self.every;
-        budget.deadline.is_some_and(|d| now >= d)
+        budget.past(now)
     }
 }
 
@@ -171,6 +190,20 @@ mod tests {
         // A limit past the end of the clock is no limit, not a panic.
         let b = Budget::new(Some(Duration::MAX), 100);
         assert_eq!(b.check(0), Ok(()));
+    }
+
+    #[test]
+    fn a_cpu_limit_counts_this_threads_work_not_the_clock() {
+        let b = Budget::unlimited().with_cpu_limit(Duration::from_millis(20));
+        // Sleeping uses no CPU time.
+        std::thread::sleep(Duration::from_millis(40));
+        assert_eq!(b.check(0), Ok(()));
+        let mut x = 0u64;
+        while b.check(0).is_ok() {
+            x = x.wrapping_mul(6364136223846793005).wrapping_add(1);
+        }
+        assert_eq!(b.check(0), Err(BudgetExceeded::Time), "{x}");
+        assert!(b.time_up());
     }
 
     #[test]

@@ -356,11 +356,12 @@ fn print_text(runs: &[GameRun], all: &Tally, method: Method, limits: &Limits, pe
         }
     }
     println!(
-        "games={} levels={} solved={} proven_shortest={} unsolved={} unwinnable={} refused={} errors={} refused_games={} search={} time_limit_s={} nodes={} search_cpu_s={:.2} nodes_per_cpu_s={:.0} peak_rss_mib={}",
+        "games={} levels={} solved={} proven_shortest={} unsolved={} unwinnable={} refused={} errors={} refused_games={} search={} time_limit_s={} clock={} nodes={} search_cpu_s={:.2} nodes_per_cpu_s={:.0} peak_rss_mib={}",
         runs.len(), all.levels, all.solved, all.proven, all.unsolved, all.unwinnable, all.refused, all.errors,
         runs.iter().filter(|g| g.refused.is_some()).count(),
         method.name(),
         limits.time.map_or("-".into(), |t| format!("{}", t.as_secs_f64())),
+        if limits.cpu { "cpu" } else { "wall" },
         all.nodes, all.cpu.as_secs_f64(), all.nodes_per_second(),
         peak.map_or("-".into(), |m| format!("{m:.0}")),
     );
@@ -404,6 +405,7 @@ fn print_json(
         serde_json::to_string_pretty(&json!({
             "search": method.name(),
             "time_limit_s": limits.time.map(|t| t.as_secs_f64()),
+            "clock": if limits.cpu { "cpu" } else { "wall" },
             "memory_bytes": limits.memory,
             "max_nodes": limits.nodes,
             "peak_rss_mib": peak,

@@ -83,6 +83,11 @@ pub struct SearchOptions {
     /// Stop each search after expanding this many positions.
     #[arg(long, value_name = "N", value_parser = parse_node_limit)]
     pub max_nodes: Option<u64>,
+    /// What the time limit counts: `wall` time, or the `cpu` time of the
+    /// searching thread (a limit "on one thread" that a busy machine does
+    /// not shorten).
+    #[arg(long, value_enum, default_value_t = Clock::Wall)]
+    pub clock: Clock,
     /// Memory a search may hold (e.g. `512M`, `2G`), the positions' own
     /// buffers included.
     #[arg(long, default_value = "2G", value_parser = parse_bytes)]
@@ -107,12 +112,22 @@ impl SearchOptions {
         }
         Ok(Limits {
             time: self.time_limit.or(default_time),
+            cpu: self.clock == Clock::Cpu,
             memory: self.memory,
             nodes: self.max_nodes,
             weight: self.weight,
             retry_weight: self.retry_weight,
         })
     }
+}
+
+/// What a search's time limit counts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Clock {
+    /// Wall time.
+    Wall,
+    /// The searching thread's CPU time.
+    Cpu,
 }
 
 /// `gridbot solve puzzlescript GAME.txt`.

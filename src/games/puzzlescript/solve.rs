@@ -24,6 +24,7 @@ use super::reach::{self, holds, Makers};
 use super::rng::Rng;
 use super::walk::Walk;
 use super::ways::Ways;
+use crate::measure::thread_cpu;
 use crate::solver::{
     bfs::bfs, bfs_without_duplicates, weighted_astar, AstarProblem, Budget, Keyed, Outcome, Problem,
 };
@@ -430,8 +431,12 @@ pub const RETRY_WEIGHT: u32 = 3;
 /// The limits of one level's search.
 #[derive(Debug, Clone, Copy)]
 pub struct Limits {
-    /// Wall time for the whole search (every method of a portfolio).
+    /// Time for the whole search (every method of a portfolio): wall
+    /// time, or with [`Limits::cpu`] this thread's CPU time.
     pub time: Option<Duration>,
+    /// [`Limits::time`] counts the CPU time of the searching thread ("3 s
+    /// on one thread" whatever else the machine runs), not wall time.
+    pub cpu: bool,
     /// Memory the search may hold, states' own buffers included.
     pub memory: usize,
     /// Nodes expanded, per search.
@@ -473,7 +478,10 @@ fn budget_for(
     let buffer = (words * 8).next_multiple_of(16) + 16;
     let real = counted + copies * buffer;
     let memory = (limits.memory as u128 * counted as u128 / real as u128) as usize;
-    let b = Budget::new(time, memory);
+    let b = match time {
+        Some(t) if limits.cpu => Budget::new(None, memory).with_cpu_limit(t),
+        _ => Budget::new(time, memory),
+    };
     match limits.nodes {
         Some(n) => b.with_node_limit(n),
         None => b,
@@ -488,7 +496,14 @@ pub fn solve_level(
     method: Method,
     limits: &Limits,
 ) -> Result<Solved, SolveError> {
-    let t0 = Instant::now();
+    let (t0, cpu0) = (Instant::now(), thread_cpu());
+    let spent = || {
+        if limits.cpu {
+            thread_cpu() - cpu0
+        } else {
+            t0.elapsed()
+        }
+    };
     let p = LevelProblem::new(game, n)?;
     let start = p.start();
     let words = start.objects.len();
@@ -539,7 +554,7 @@ pub fn solve_level(
             if o.moves.is_some() || o.proven_unsolvable {
                 break;
             }
-            let left = limits.time.map(|t| t.saturating_sub(t0.elapsed()));
+            let left = limits.time.map(|t| t.saturating_sub(spent()));
             let share = left.map(|l| if k + 1 < weights.len() { l * 3 / 4 } else { l });
             let budget = budget_for(limits, share, words, astar_entry, 1);
             let r = unproven(weighted_astar(&informed, &start, &budget, w));
@@ -633,6 +648,7 @@ mod tests {
     /// Limits of the tests: no time limit, a node limit, weight 3.
     fn limits(nodes: Option<u64>) -> Limits {
         Limits {
+            cpu: false,
             time: None,
             memory: 1 << 30,
             nodes,

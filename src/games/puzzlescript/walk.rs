@@ -573,6 +573,7 @@ mod tests {
 
     fn limits(nodes: Option<u64>) -> Limits {
         Limits {
+            cpu: false,
             time: None,
             memory: 1 << 30,
             nodes,
