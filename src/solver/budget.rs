@@ -34,8 +34,8 @@ impl std::fmt::Display for BudgetExceeded {
 pub struct Budget {
     start: Instant,
     deadline: Option<Instant>,
-    /// A limit on the CPU time of the thread that made the budget: that
-    /// thread's CPU clock when it was set, and the clock's end.
+    /// A limit on the CPU time of the thread that made the budget: where
+    /// that thread's CPU clock ends it.
     cpu_deadline: Option<Duration>,
     memory_limit: usize,
     node_limit: u64,
@@ -94,7 +94,7 @@ impl Budget {
         if bytes_held >= self.memory_limit {
             return Err(BudgetExceeded::Memory);
         }
-        if self.past(Instant::now()) {
+        if self.past(None) {
             return Err(BudgetExceeded::Time);
         }
         Ok(())
@@ -111,13 +111,15 @@ impl Budget {
 
     /// True when the deadline has passed.
     pub fn time_up(&self) -> bool {
-        self.past(Instant::now())
+        self.past(None)
     }
 
-    /// True when `now` is past the deadline, or the thread's CPU time past
-    /// its limit.
-    fn past(&self, now: Instant) -> bool {
-        self.deadline.is_some_and(|d| now >= d)
+    /// True when the clock (`now`, read here when not given and there is
+    /// a deadline) is past the deadline, or the thread's CPU time past its
+    /// limit.
+    fn past(&self, now: Option<Instant>) -> bool {
+        self.deadline
+            .is_some_and(|d| now.unwrap_or_else(Instant::now) >= d)
             || self.cpu_deadline.is_some_and(|d| thread_cpu() >= d)
     }
 }
@@ -168,7 +170,7 @@ impl Pacer {
             self.every = (self.every / 2).max(1);
         }
         self.next = nodes + self.every;
-        budget.past(now)
+        budget.past(Some(now))
     }
 }
 

@@ -149,11 +149,7 @@ fn refusal(game: &Game) -> Option<String> {
 /// no win conditions and win only that way).
 fn wins_by_rule(game: &Game) -> bool {
     let mut rules = game.rules.iter().chain(&game.late_rules);
-    rules.any(|g| {
-        g.rules
-            .iter()
-            .any(|r| r.commands.iter().any(|c| c.name == "win"))
-    })
+    rules.any(|g| g.rules.iter().any(|r| r.gives("win")))
 }
 
 /// The number of playable levels of `game`.

@@ -37,6 +37,20 @@ pub fn or(a: &mut [u64], b: &[u64]) {
     }
 }
 
+/// `a &= b`.
+pub fn and(a: &mut [u64], b: &[u64]) {
+    for (x, y) in a.iter_mut().zip(b) {
+        *x &= y;
+    }
+}
+
+/// `a &= !b`.
+pub fn and_not(a: &mut [u64], b: &[u64]) {
+    for (x, y) in a.iter_mut().zip(b) {
+        *x &= !y;
+    }
+}
+
 /// True if every bit of `a` is in `b`.
 pub fn subset(a: &[u64], b: &[u64]) -> bool {
     a.iter().zip(b).all(|(x, y)| x & !y == 0)

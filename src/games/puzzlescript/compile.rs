@@ -176,6 +176,13 @@ pub struct Rule {
     pub replaced: Vec<Replaced>,
 }
 
+impl Rule {
+    /// True when the rule gives the command `name` (`win`, `cancel`, ...).
+    pub fn gives(&self, name: &str) -> bool {
+        self.commands.iter().any(|c| c.name == name)
+    }
+}
+
 /// Where a cell with a replacement is in its rule.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Replaced {

@@ -637,8 +637,7 @@ impl<'g> Engine<'g> {
         if rule.commands.is_empty() || self.queue.iter().any(|c| c == "cancel") {
             return;
         }
-        let cancel = rule.commands.iter().any(|c| c.name == "cancel");
-        let restart = rule.commands.iter().any(|c| c.name == "restart");
+        let (cancel, restart) = (rule.gives("cancel"), rule.gives("restart"));
         if self.queue.iter().any(|c| c == "restart") && !cancel {
             return;
         }

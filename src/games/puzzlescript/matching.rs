@@ -473,12 +473,10 @@ impl Boards {
             self.cell.clear();
             self.cell.resize(cw, !0);
             for id in bits::ones(&c.present) {
-                and(&mut self.cell, b.occupied(id));
+                bits::and(&mut self.cell, b.occupied(id));
             }
             for id in bits::ones(&c.missing) {
-                for (x, y) in self.cell.iter_mut().zip(b.occupied(id)) {
-                    *x &= !y;
-                }
+                bits::and_not(&mut self.cell, b.occupied(id));
             }
             for set in &c.any_present {
                 self.union.clear();
@@ -486,7 +484,7 @@ impl Boards {
                 for id in bits::ones(set) {
                     bits::or(&mut self.union, b.occupied(id));
                 }
-                and(&mut self.cell, &self.union);
+                bits::and(&mut self.cell, &self.union);
             }
             let offset = k as isize * d;
             for (j, s) in self.starts.iter_mut().enumerate() {
@@ -529,13 +527,6 @@ impl Boards {
 /// The number of starts above which a horizontal rule's starts are
 /// visited row by row rather than sorted.
 const ROW_SCAN_MIN_STARTS: usize = 24;
-
-/// `a &= b`.
-fn and(a: &mut [u64], b: &[u64]) {
-    for (x, y) in a.iter_mut().zip(b) {
-        *x &= y;
-    }
-}
 
 /// The 64 bits of `c` from bit `start` on (bits outside `c` are zero).
 fn window(c: &[u64], start: isize) -> u64 {

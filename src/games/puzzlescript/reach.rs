@@ -105,12 +105,11 @@ impl Makers {
             .chain(&game.late_rules)
             .flat_map(|g| &g.rules)
         {
-            let names = |n: &str| rule.commands.iter().any(|c| c.name == n);
-            sound &= !names("restart") && !names("checkpoint");
+            sound &= !rule.gives("restart") && !rule.gives("checkpoint");
             let mut m = Maker {
                 needs: Vec::new(),
                 adds: bits::zero(words),
-                wins: names("win"),
+                wins: rule.gives("win"),
             };
             let mut set_anywhere = bits::zero(words);
             let mut gone = Vec::new();

@@ -69,7 +69,7 @@ pub fn run_reference(page: &Path, sessions: &Path) -> Result<ReferenceRun, Refer
 }
 
 /// One of gridbot's solutions, to be played by the reference engine.
-#[derive(Debug, Clone, serde::Serialize)]
+#[derive(Debug, Clone)]
 pub struct Solution {
     /// The game's source file.
     pub file: PathBuf,

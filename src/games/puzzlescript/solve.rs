@@ -446,8 +446,8 @@ pub struct Limits {
     /// The portfolio's second weight ([`RETRY_WEIGHT`] by default): when
     /// weighted A* with [`Limits::weight`] has found nothing in three
     /// quarters of the time left after breadth-first search, weighted A*
-    /// with this weight searches the rest from the start. Equal to `weight`: no second
-    /// search.
+    /// with this weight searches the rest from the start. Equal to
+    /// `weight`: no second search.
     pub retry_weight: u32,
 }
 
@@ -683,8 +683,6 @@ mod tests {
         assert_eq!(nodes, vec![(2, 5, 2), (1, 1, 1), (15, 20000, 15)]);
     }
 
-    /// A crate to push across an open room: too many positions for
-    /// breadth-first search within the node limit.
     /// In a game with randomness, the search's positions carry the random
     /// numbers: a line of keys played through them ends where the engine
     /// playing the same keys in order ends (the robot's random walk
@@ -714,6 +712,8 @@ mod tests {
         assert!(p.wins(o.moves.as_ref().unwrap()));
     }
 
+    /// A crate to push across an open room: too many positions for
+    /// breadth-first search within the node limit.
     fn room() -> Game {
         let rules = PUSH.split("LEVELS").next().unwrap();
         let level = "############\n#P.........#\n#..........#\n#..........#\n#...*......#\n#..........#\n#..........#\n#..........#\n#.........O#\n############\n";

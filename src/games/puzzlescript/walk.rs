@@ -32,7 +32,7 @@
 //! the `cancel` or leaving rules the walls and one-shot objects rest on.
 
 use super::bits::{self, Bits};
-use super::compile::{CellPattern, Game, Pattern};
+use super::compile::{CellPattern, Game, Pattern, Replacement};
 use super::reach::holds;
 
 /// What fixing a failing cell asks of the player, weakest first.
@@ -121,8 +121,7 @@ fn moves(game: &Game, c: &CellPattern) -> Bits {
         return out;
     };
     for (l, layer) in game.layer_masks.iter().enumerate() {
-        let set = bits::field(&r.moves_set, l) | bits::field(&r.random_dir, l);
-        if set == 0 || set == bits::field(&c.moves_present, l) {
+        if !sets_movement(c, r, l) {
             continue;
         }
         bits::or(&mut out, &there(c, layer));
@@ -131,6 +130,13 @@ fn moves(game: &Game, c: &CellPattern) -> Bits {
         }
     }
     out
+}
+
+/// True when `c`'s replacement `r` sets a movement in layer `l` that the
+/// cell did not need there (a new movement, not one kept).
+fn sets_movement(c: &CellPattern, r: &Replacement, l: usize) -> bool {
+    let set = bits::field(&r.moves_set, l) | bits::field(&r.random_dir, l);
+    set != 0 && set != bits::field(&c.moves_present, l)
 }
 
 /// One cell of a rule, with the rule's commands and whether it is late,
@@ -177,6 +183,7 @@ struct Changes {
     unpinned: Bits,
 }
 
+/// What the rules of `cells` change.
 fn changes(game: &Game, cells: &[RuleCell]) -> Changes {
     let player = &game.player.1;
     let mut out = Changes {
@@ -189,8 +196,7 @@ fn changes(game: &Game, cells: &[RuleCell]) -> Changes {
         let c = rc.cell;
         let Some(r) = &c.replacement else { continue };
         for (l, m) in out.moved.iter_mut().enumerate() {
-            let set = bits::field(&r.moves_set, l) | bits::field(&r.random_dir, l);
-            *m |= set != 0 && set != bits::field(&c.moves_present, l);
+            *m |= sets_movement(c, r, l);
         }
         bits::or(&mut out.moving, &moves(game, c));
         let gone = removes(game, c);
