@@ -155,6 +155,23 @@ fn the_bench_refuses_a_realtime_game_and_bad_input_by_name() {
             run(gridbot(None).args(["solve", "puzzlescript", dir.join(file).to_str().unwrap()]));
         assert_clean_failure(&out, says);
     }
+    // A reference page that is missing or holds no engine is refused,
+    // named, before any level is searched.
+    let game = dir.join("realtime.txt");
+    for (page, says) in [
+        ("empty.txt", "not the PuzzleScript engine"),
+        ("none.txt", "none.txt"),
+    ] {
+        let page = dir.join(page);
+        let args = [
+            game.to_str().unwrap(),
+            "--reference",
+            page.to_str().unwrap(),
+        ];
+        let out = run(gridbot(None).args(["bench", "puzzlescript"]).args(args));
+        assert_clean_failure(&out, says);
+        assert_eq!(stdout(&out), "", "nothing searched before the refusal");
+    }
     // The two modes do not mix, and one is needed.
     let out = run(gridbot(None).args(["bench", "puzzlescript", "--time-limit", "1s"]));
     assert_clean_failure(&out, "--conformance");

@@ -42,20 +42,36 @@ pub enum ReferenceError {
     /// No engine page given and none in the games folder.
     #[error("the reference engine's page was not found: give it as --reference PAGE (the engine's standalone_inlined.txt), or set GRIDBOT_GAMES to the folder that holds puzzlescript/ (the project's ../shared/games)")]
     NoPage,
+    /// The page cannot be read.
+    #[error("the reference engine's page: {0}")]
+    Unreadable(#[from] crate::files::FileError),
+    /// The page holds no PuzzleScript engine.
+    #[error("{0}: not the PuzzleScript engine's standalone page (no `processInput` in it): give the engine's standalone_inlined.txt")]
+    NotEngine(String),
     /// node is missing or failed.
     #[error("running the reference engine under node: {0}")]
     Node(String),
 }
 
-/// The engine page: `page` when given, else the games folder's.
+/// The largest page read (the engine's is about 480 KB).
+const MAX_PAGE_BYTES: u64 = 64 << 20;
+
+/// The engine page: `page` when given, else the games folder's; checked
+/// to be a readable page that holds the engine, before any work is done.
 pub fn engine_page(page: Option<&Path>) -> Result<PathBuf, ReferenceError> {
-    if let Some(p) = page.filter(|p| !p.as_os_str().is_empty()) {
-        return Ok(p.to_path_buf());
+    let path = match page.filter(|p| !p.as_os_str().is_empty()) {
+        Some(p) => p.to_path_buf(),
+        None => crate::hosts::sgt_web::games_dir()
+            .map(|d| d.join("puzzlescript").join("standalone_inlined.txt"))
+            .filter(|p| p.is_file())
+            .ok_or(ReferenceError::NoPage)?,
+    };
+    let shown = path.display().to_string();
+    let text = crate::files::read_text(&shown, MAX_PAGE_BYTES, "an engine page")?;
+    if !text.contains("processInput") {
+        return Err(ReferenceError::NotEngine(shown));
     }
-    crate::hosts::sgt_web::games_dir()
-        .map(|d| d.join("puzzlescript").join("standalone_inlined.txt"))
-        .filter(|p| p.is_file())
-        .ok_or(ReferenceError::NoPage)
+    Ok(path)
 }
 
 /// Replays the sessions of `sessions` (the file `bench` read) with the
