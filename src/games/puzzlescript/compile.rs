@@ -5,6 +5,8 @@
 
 use std::collections::HashMap;
 
+use rustc_hash::FxHashMap;
+
 use super::bits::{self, Bits};
 use super::error::PsError;
 use super::parse::{parse_source, LevelDef, Source};
@@ -424,9 +426,9 @@ pub struct Game {
     /// write the bit (see [`Group::settles`]).
     pub writers: Vec<Vec<u32>>,
     /// Loop points: group index at the end of a loop -> group to go back to.
-    pub loop_point: HashMap<usize, usize>,
+    pub loop_point: FxHashMap<usize, usize>,
     /// The same for late groups.
-    pub late_loop_point: HashMap<usize, usize>,
+    pub late_loop_point: FxHashMap<usize, usize>,
     /// Rigid index of each rigid group (by group number).
     pub rigid_index_of_group: HashMap<usize, usize>,
     /// Group index of each rigid index.
@@ -574,8 +576,8 @@ fn check_loops(loops: &[(usize, i32)]) -> Result<Vec<(usize, i32)>, PsError> {
 }
 
 /// For each loop, the last group inside it points back at the first.
-fn loop_points(loops: &[(usize, i32)], groups: &[Group]) -> HashMap<usize, usize> {
-    let mut points: HashMap<usize, usize> = HashMap::new();
+fn loop_points(loops: &[(usize, i32)], groups: &[Group]) -> FxHashMap<usize, usize> {
+    let mut points: FxHashMap<usize, usize> = FxHashMap::default();
     for pair in loops.chunks(2) {
         let (start, end) = (pair[0].0, pair[1].0);
         let mut init: Option<usize> = None;

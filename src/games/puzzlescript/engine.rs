@@ -5,6 +5,8 @@
 //! undo and restart. A won level moves on to the next one, as the
 //! reference's own test runner does.
 
+use rustc_hash::FxHashMap;
+
 use super::bits;
 use super::compile::{Game, Group, Level};
 use super::matching::{apply_at, find_matches, Board, Matches, RowMatch};
@@ -86,6 +88,8 @@ pub struct Engine<'g> {
     queue: Vec<String>,
     message: String,
     restarting: bool,
+    /// The game's `require_player_movement` flag, read every turn.
+    require_player_movement: bool,
     /// What the rules last found, to skip the rules that would find
     /// nothing again.
     seen: Seen,
@@ -157,13 +161,15 @@ impl Seen {
         }
         written.clear();
         written.resize(ow + mw, 0);
-        for (a, b) in self
-            .objects
-            .chunks_exact(ow)
-            .zip(board.objects.chunks_exact(ow))
-        {
-            for w in 0..ow {
-                written[w] |= a[w] ^ b[w];
+        if ow == 1 {
+            let changed = self.objects.iter().zip(&board.objects);
+            written[0] = changed.fold(0, |all, (a, b)| all | (a ^ b));
+        } else {
+            let cells = self.objects.chunks_exact(ow);
+            for (a, b) in cells.zip(board.objects.chunks_exact(ow)) {
+                for w in 0..ow {
+                    written[w] |= a[w] ^ b[w];
+                }
             }
         }
         for (w, m) in board.moves_anywhere().iter().enumerate() {
@@ -191,6 +197,8 @@ struct Scratch {
     start_moves: Vec<u64>,
     banned: Vec<bool>,
     positions: Vec<usize>,
+    /// The cells with a movement when movements are resolved.
+    movers: Vec<usize>,
     matches: Matches,
     tuple: Vec<RowMatch>,
     /// The bits a rule's replacements changed (objects then movements).
@@ -216,6 +224,7 @@ impl<'g> Engine<'g> {
             queue: Vec::new(),
             message: String::new(),
             restarting: false,
+            require_player_movement: game.flag("require_player_movement"),
             seen: Seen::default(),
             scratch: Scratch::default(),
         };
@@ -273,11 +282,32 @@ impl<'g> Engine<'g> {
         self.queue.clone_from(&other.queue);
         self.message.clone_from(&other.message);
         self.restarting = other.restarting;
+        self.require_player_movement = other.require_player_movement;
         self.seen.dirty.clone_from(&other.seen.dirty);
         self.seen.idle.clone_from(&other.seen.idle);
         self.seen.objects.clone_from(&other.seen.objects);
         self.seen.moves.clone_from(&other.seen.moves);
         self.seen.size = other.seen.size;
+    }
+
+    /// Puts this engine, a copy of `start` that has played turns since,
+    /// back at `start` with `objects` on the board: what
+    /// [`Engine::reset_from`] then [`Engine::set_objects`] do, copying
+    /// only what a turn changes. The board's masks are left as they are
+    /// (every turn recomputes them), and so is what the rules last found,
+    /// which the next turn brings up to date with the board (see [`Seen`]).
+    pub fn replay_from(&mut self, start: &Engine<'g>, objects: &[u64]) {
+        debug_assert!(self.board.objects.len() == start.board.objects.len());
+        self.level_index = start.level_index;
+        self.rng.clone_from(&start.rng);
+        self.backups.clone_from(&start.backups);
+        self.restart_target.clone_from(&start.restart_target);
+        self.text_mode = start.text_mode;
+        self.wins = start.wins;
+        self.advance_on_win = start.advance_on_win;
+        self.message.clone_from(&start.message);
+        self.restarting = start.restarting;
+        self.restore(objects);
     }
 
     /// The random number generator as it stands (what the next random
@@ -396,14 +426,22 @@ impl<'g> Engine<'g> {
     fn player_positions(&self, out: &mut Vec<usize>) {
         let (all, mask) = &self.game.player;
         out.clear();
-        out.extend((0..self.board.cells()).filter(|&i| {
-            let c = self.board.cell(i);
-            if *all {
-                bits::subset(mask, c)
-            } else {
-                bits::meets(mask, c)
+        let ow = self.board.ow.max(1);
+        let cells = self.board.objects.chunks_exact(ow).take(self.board.cells());
+        if ow == 1 && !*all {
+            let m = mask.first().copied().unwrap_or(0);
+            for (i, c) in cells.enumerate() {
+                if c[0] & m != 0 {
+                    out.push(i);
+                }
             }
-        }));
+            return;
+        }
+        for (i, c) in cells.enumerate() {
+            if (*all && bits::subset(mask, c)) || (!*all && bits::meets(mask, c)) {
+                out.push(i);
+            }
+        }
     }
 
     /// Sets the player's movement `dir` on the cells `positions`.
@@ -476,7 +514,7 @@ impl<'g> Engine<'g> {
         self.scratch.start_moves = start_moves;
         self.scratch.banned = banned;
         let unmoved = !positions.is_empty()
-            && self.game.flag("require_player_movement")
+            && self.require_player_movement
             && positions
                 .iter()
                 .all(|&p| bits::meets(&self.game.player.1, self.board.cell(p)));
@@ -496,7 +534,7 @@ impl<'g> Engine<'g> {
     fn apply_rules(
         &mut self,
         groups: &[Group],
-        loop_point: &std::collections::HashMap<usize, usize>,
+        loop_point: &FxHashMap<usize, usize>,
         banned: Option<&[bool]>,
     ) {
         let mut propagated = false;
@@ -677,17 +715,33 @@ impl<'g> Engine<'g> {
         written[ow..].copy_from_slice(moves);
         self.seen.mark(self.game, &written);
         self.scratch.written = written;
+        // Resolving only takes movements away: the cells that have one
+        // now are the only ones to visit, in the same order.
+        let mut movers = std::mem::take(&mut self.scratch.movers);
+        movers.clear();
+        let cells = self.board.cells();
+        movers.extend((0..cells).filter(|&i| !bits::is_zero(self.board.moves(i))));
         let mut moved = true;
         while moved {
             moved = false;
-            for i in 0..self.board.cells() {
+            for &i in &movers {
                 moved = self.reposition_cell(i) || moved;
             }
         }
+        self.scratch.movers = movers;
+        let undo = self.game.rigid && self.rigid_failed(banned);
+        self.board.clear_movements();
+        undo
+    }
+
+    /// After movements are resolved: bans the rigid group of the first
+    /// movement of each cell a rigid rule applied to that could not be
+    /// made; true if one was newly banned.
+    fn rigid_failed(&mut self, banned: &mut [bool]) -> bool {
         let mut undo = false;
         let mw = self.board.mw;
         for i in 0..self.board.cells() {
-            if !self.game.rigid || bits::is_zero(self.board.moves(i)) {
+            if bits::is_zero(self.board.moves(i)) {
                 continue;
             }
             let applied = &self.board.rigid_applied[i * mw..(i + 1) * mw];
@@ -707,7 +761,6 @@ impl<'g> Engine<'g> {
                 }
             }
         }
-        self.board.clear_movements();
         undo
     }
 

@@ -13,6 +13,7 @@
 
 use std::cell::RefCell;
 use std::mem::size_of;
+use std::rc::Rc;
 use std::time::{Duration, Instant};
 
 use rustc_hash::FxHashMap;
@@ -52,11 +53,13 @@ pub enum SolveError {
 /// game with randomness the random numbers still to come (two positions
 /// with the same objects but different draws ahead are different
 /// positions; without it, every turn would draw the level start's numbers
-/// again and a solution would not win when played in order).
+/// again and a solution would not win when played in order). The objects
+/// are shared: a state's copies (its key in a search's table, the copy a
+/// search expands) cost a count, not a buffer.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct State {
     /// Object words of every cell.
-    pub objects: Box<[u64]>,
+    pub objects: Rc<[u64]>,
     /// The turn that led here won the level.
     pub won: bool,
     /// The random number generator, in a game that draws from it.
@@ -66,8 +69,9 @@ pub struct State {
 /// One level of a game, ready to search.
 pub struct LevelProblem<'g> {
     start: Engine<'g>,
-    /// The engine each move is played on, reset to `start` first: its
-    /// buffers are reused instead of cloning an engine per move.
+    /// The engine each move is played on, put back at `start` first
+    /// ([`Engine::replay_from`]): its buffers are reused instead of
+    /// cloning an engine per move.
     scratch: RefCell<Engine<'g>>,
     inputs: Vec<Input>,
     /// [`Problem::lower_bound`] is the win conditions' estimate (not
@@ -307,7 +311,7 @@ impl<'g> LevelProblem<'g> {
     /// The starting state.
     pub fn start(&self) -> State {
         State {
-            objects: self.start.board.objects.clone().into_boxed_slice(),
+            objects: Rc::from(&self.start.board.objects[..]),
             won: false,
             rng: self.random.then(|| Box::new(self.start.rng().clone())),
         }
@@ -336,14 +340,13 @@ impl Problem for LevelProblem<'_> {
 
     fn apply(&self, state: &State, mv: Input) -> State {
         let mut e = self.scratch.borrow_mut();
-        e.reset_from(&self.start);
-        e.set_objects(&state.objects);
+        e.replay_from(&self.start, &state.objects);
         if let Some(rng) = &state.rng {
             e.set_rng(rng);
         }
         e.turn_with_again(Some(mv));
         State {
-            objects: e.board.objects.clone().into_boxed_slice(),
+            objects: Rc::from(&e.board.objects[..]),
             won: e.wins > 0,
             rng: state.rng.as_ref().map(|_| Box::new(e.rng().clone())),
         }
@@ -465,18 +468,12 @@ pub struct Solved {
 }
 
 /// A budget of `time` whose memory ceiling counts what the engines do not
-/// see: each state's cells live in their own buffer, which the engines
-/// count as a pointer (`counted` bytes of a state's entry in the engine,
-/// `copies` buffers held per state).
-fn budget_for(
-    limits: &Limits,
-    time: Option<Duration>,
-    words: usize,
-    counted: usize,
-    copies: usize,
-) -> Budget {
-    let buffer = (words * 8).next_multiple_of(16) + 16;
-    let real = counted + copies * buffer;
+/// see: each state's cells live in one buffer its copies share (after
+/// the buffer's two counts), which the engines count as a pointer
+/// (`counted` bytes of a state's entry in the engine).
+fn budget_for(limits: &Limits, time: Option<Duration>, words: usize, counted: usize) -> Budget {
+    let buffer = (words * 8 + 16).next_multiple_of(16) + 16;
+    let real = counted + buffer;
     let memory = (limits.memory as u128 * counted as u128 / real as u128) as usize;
     let b = match time {
         Some(t) if limits.cpu => Budget::new(None, memory).with_cpu_limit(t),
@@ -520,12 +517,12 @@ pub fn solve_level(
         Method::Bfs | Method::Portfolio => bfs(
             &p,
             &start,
-            &budget_for(limits, first_time, words, bfs_entry, 2),
+            &budget_for(limits, first_time, words, bfs_entry),
         ),
         Method::BfsNoHashing => bfs_without_duplicates(
             &p,
             &start,
-            &budget_for(limits, first_time, words, state + 16, 1),
+            &budget_for(limits, first_time, words, state + 16),
         ),
         Method::Astar | Method::WeightedAstar => {
             let w = if method == Method::Astar {
@@ -537,7 +534,7 @@ pub fn solve_level(
             unproven(weighted_astar(
                 &p,
                 &start,
-                &budget_for(limits, first_time, words, astar_entry, 1),
+                &budget_for(limits, first_time, words, astar_entry),
                 w,
             ))
         }
@@ -556,7 +553,7 @@ pub fn solve_level(
             }
             let left = limits.time.map(|t| t.saturating_sub(spent()));
             let share = left.map(|l| if k + 1 < weights.len() { l * 3 / 4 } else { l });
-            let budget = budget_for(limits, share, words, astar_entry, 1);
+            let budget = budget_for(limits, share, words, astar_entry);
             let r = unproven(weighted_astar(&informed, &start, &budget, w));
             o = Outcome {
                 nodes: o.nodes + r.nodes,
