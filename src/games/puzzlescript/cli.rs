@@ -13,7 +13,9 @@ use serde_json::json;
 
 use super::compile::{compile, Game};
 use super::conformance::{read_sessions, run_all, Outcome};
-use super::solve::{is_random, keys_string, solve_level, Limits, Method, RETRY_WEIGHT, WEIGHT};
+use super::solve::{
+    is_random, keys_string, solve_level, Limits, Method, BFS_SHARE, RETRY_WEIGHT, WEIGHT,
+};
 use crate::cli::args::{parse_bytes, parse_duration, parse_node_limit, parse_number};
 use crate::files::read_text;
 use crate::games::registry::{verbs, Entry, GameCli};
@@ -76,8 +78,9 @@ pub struct SearchOptions {
     /// The search: breadth first (proves a shortest solution), the same
     /// without duplicate detection, A* or weighted A* with the win
     /// conditions' estimate (never proven), or the portfolio (breadth first
-    /// for half the time, then weighted A* with `--weight` and
-    /// `--retry-weight`).
+    /// for `--bfs-share` of the time, then weighted A* with `--weight` and
+    /// `--retry-weight`, then breadth first again to prove a solution found
+    /// shortest).
     #[arg(long, value_enum, default_value_t = Method::Portfolio)]
     pub search: Method,
     /// Stop each search after expanding this many positions.
@@ -101,6 +104,11 @@ pub struct SearchOptions {
     /// second search).
     #[arg(long, default_value_t = RETRY_WEIGHT, value_parser = parse_number::<u32, 1, 1000>)]
     pub retry_weight: u32,
+    /// The percentage of the time limit the portfolio's first
+    /// breadth-first search gets, before weighted A*.
+    #[arg(long, value_name = "PERCENT", default_value_t = BFS_SHARE,
+          value_parser = parse_number::<u32, 1, 100>)]
+    pub bfs_share: u32,
 }
 
 impl SearchOptions {
@@ -117,6 +125,7 @@ impl SearchOptions {
             nodes: self.max_nodes,
             weight: self.weight,
             retry_weight: self.retry_weight,
+            bfs_share: self.bfs_share,
         })
     }
 }

@@ -403,10 +403,13 @@ pub enum Method {
     /// Weighted A* (the estimate times [`Limits::weight`]), stopping at
     /// the first solution.
     WeightedAstar,
-    /// Breadth-first search for half the time limit, then, when it
-    /// neither solved the level nor proved it unwinnable, weighted A* for
-    /// three quarters of the rest and weighted A* with
-    /// [`Limits::retry_weight`] for the last quarter.
+    /// Breadth-first search for [`Limits::bfs_share`] of the time limit,
+    /// then, when it neither solved the level nor proved it unwinnable,
+    /// weighted A* for three quarters of the rest and weighted A* with
+    /// [`Limits::retry_weight`] for the last quarter; when weighted A*
+    /// found a solution with more time left than the first breadth-first
+    /// search had, breadth-first search again for the rest (a shortest
+    /// solution, or the proof that the one found is shortest).
     Portfolio,
 }
 
@@ -431,6 +434,10 @@ pub const WEIGHT: u32 = 10;
 /// into positions that lead nowhere.
 pub const RETRY_WEIGHT: u32 = 3;
 
+/// The percentage of the time limit the portfolio's first breadth-first
+/// search gets, by default.
+pub const BFS_SHARE: u32 = 10;
+
 /// The limits of one level's search.
 #[derive(Debug, Clone, Copy)]
 pub struct Limits {
@@ -452,6 +459,9 @@ pub struct Limits {
     /// with this weight searches the rest from the start. Equal to
     /// `weight`: no second search.
     pub retry_weight: u32,
+    /// The portfolio's breadth-first search gets this percentage of
+    /// [`Limits::time`] ([`BFS_SHARE`] by default).
+    pub bfs_share: u32,
 }
 
 /// What [`solve_level`] found.
@@ -493,91 +503,166 @@ pub fn solve_level(
     method: Method,
     limits: &Limits,
 ) -> Result<Solved, SolveError> {
-    let (t0, cpu0) = (Instant::now(), thread_cpu());
-    let spent = || {
-        if limits.cpu {
-            thread_cpu() - cpu0
-        } else {
-            t0.elapsed()
-        }
-    };
-    let p = LevelProblem::new(game, n)?;
-    let start = p.start();
-    let words = start.objects.len();
-    let state = size_of::<State>();
-    // A breadth-first entry: the state, its link, its key in the set.
-    let bfs_entry = 2 * state + 8 + 1;
-    // An A* node: the state, 8 bytes of bookkeeping, a table slot.
-    let astar_entry = state + 8 + 12;
-    let first_time = match method {
-        Method::Portfolio => limits.time.map(|t| t / 2),
-        _ => limits.time,
-    };
-    let mut o = match method {
-        Method::Bfs | Method::Portfolio => bfs(
-            &p,
-            &start,
-            &budget_for(limits, first_time, words, bfs_entry),
+    let run = Run::new(game, n, limits)?;
+    let (o, search) = match method {
+        Method::Bfs => (run.breadth_first(limits.time), Method::Bfs),
+        Method::BfsNoHashing => (run.tree(limits.time), Method::BfsNoHashing),
+        Method::Astar => (run.weighted(limits.time, 1), Method::Astar),
+        Method::WeightedAstar => (
+            run.weighted(limits.time, limits.weight),
+            Method::WeightedAstar,
         ),
-        Method::BfsNoHashing => bfs_without_duplicates(
-            &p,
-            &start,
-            &budget_for(limits, first_time, words, state + 16),
-        ),
-        Method::Astar | Method::WeightedAstar => {
-            let w = if method == Method::Astar {
-                1
-            } else {
-                limits.weight
-            };
-            let p = LevelProblem::new(game, n)?.informed();
-            unproven(weighted_astar(
-                &p,
-                &start,
-                &budget_for(limits, first_time, words, astar_entry),
-                w,
-            ))
-        }
+        Method::Portfolio => run.portfolio(),
     };
-    let mut search = method;
-    if method == Method::Portfolio && o.moves.is_none() && !o.proven_unsolvable {
-        let informed = LevelProblem::new(game, n)?.informed();
-        let weights = if limits.retry_weight == limits.weight {
-            vec![limits.weight]
-        } else {
-            vec![limits.weight, limits.retry_weight]
-        };
-        for (k, &w) in weights.iter().enumerate() {
-            if o.moves.is_some() || o.proven_unsolvable {
-                break;
-            }
-            let left = limits.time.map(|t| t.saturating_sub(spent()));
-            let share = left.map(|l| if k + 1 < weights.len() { l * 3 / 4 } else { l });
-            let budget = budget_for(limits, share, words, astar_entry);
-            let r = unproven(weighted_astar(&informed, &start, &budget, w));
-            o = Outcome {
-                nodes: o.nodes + r.nodes,
-                elapsed: t0.elapsed(),
-                ..r
-            };
-            search = Method::WeightedAstar;
-        }
-    }
     if let Some(keys) = &o.moves {
-        if !p.wins(keys) {
+        if !run.plain.wins(keys) {
             return Err(SolveError::ReplayLost(keys_string(keys)));
         }
     }
     let found = o.moves.is_some() || o.proven_unsolvable;
     Ok(Solved {
         proven_shortest: o.proven_optimal && !is_random(game),
-        search: found.then_some(if search == Method::Portfolio {
-            Method::Bfs
-        } else {
-            search
-        }),
+        search: found.then_some(search),
         outcome: o,
     })
+}
+
+/// One level's search: the level plain (breadth first) and informed (A*),
+/// its start, the limits and the clock they count on.
+struct Run<'g> {
+    plain: LevelProblem<'g>,
+    informed: LevelProblem<'g>,
+    start: State,
+    limits: Limits,
+    t0: Instant,
+    cpu0: Duration,
+}
+
+impl<'g> Run<'g> {
+    fn new(game: &'g Game, n: usize, limits: &Limits) -> Result<Run<'g>, SolveError> {
+        let (t0, cpu0) = (Instant::now(), thread_cpu());
+        let plain = LevelProblem::new(game, n)?;
+        Ok(Run {
+            start: plain.start(),
+            informed: LevelProblem::new(game, n)?.informed(),
+            plain,
+            limits: *limits,
+            t0,
+            cpu0,
+        })
+    }
+
+    /// Time spent so far, on the limits' clock.
+    fn spent(&self) -> Duration {
+        if self.limits.cpu {
+            thread_cpu() - self.cpu0
+        } else {
+            self.t0.elapsed()
+        }
+    }
+
+    /// What is left of the time limit (`None`: no limit).
+    fn left(&self) -> Option<Duration> {
+        self.limits.time.map(|t| t.saturating_sub(self.spent()))
+    }
+
+    /// A budget of `time` for a search holding `counted` bytes per
+    /// position besides its state's buffer ([`budget_for`]).
+    fn budget(&self, time: Option<Duration>, counted: usize) -> Budget {
+        let words = self.start.objects.len();
+        budget_for(&self.limits, time, words, counted)
+    }
+
+    /// Breadth-first search for `time`.
+    fn breadth_first(&self, time: Option<Duration>) -> Outcome<Input> {
+        // An entry: the state, its link, its key in the set.
+        let entry = 2 * size_of::<State>() + 8 + 1;
+        bfs(&self.plain, &self.start, &self.budget(time, entry))
+    }
+
+    /// Breadth-first search without duplicate detection for `time`.
+    fn tree(&self, time: Option<Duration>) -> Outcome<Input> {
+        let entry = size_of::<State>() + 16;
+        let budget = self.budget(time, entry);
+        bfs_without_duplicates(&self.plain, &self.start, &budget)
+    }
+
+    /// Weighted A* with `weight` for `time` (unproven).
+    fn weighted(&self, time: Option<Duration>, weight: u32) -> Outcome<Input> {
+        // A node: the state, 8 bytes of bookkeeping, a table slot.
+        let entry = size_of::<State>() + 8 + 12;
+        let budget = self.budget(time, entry);
+        unproven(weighted_astar(&self.informed, &self.start, &budget, weight))
+    }
+
+    /// `o` after the searches before it, which expanded `nodes`.
+    fn after(&self, nodes: u64, o: Outcome<Input>) -> Outcome<Input> {
+        Outcome {
+            nodes: nodes + o.nodes,
+            elapsed: self.t0.elapsed(),
+            ..o
+        }
+    }
+
+    /// The portfolio: breadth-first search for [`Limits::bfs_share`] of
+    /// the time limit; when it neither solved the level nor proved it
+    /// unwinnable, weighted A* ([`Run::retries`]); when that found a
+    /// solution with more time left than breadth-first search had,
+    /// breadth-first search again for the rest ([`Run::confirm`]).
+    fn portfolio(&self) -> (Outcome<Input>, Method) {
+        let first = (self.limits.time).map(|t| t * self.limits.bfs_share / 100);
+        let o = self.breadth_first(first);
+        if o.moves.is_some() || o.proven_unsolvable {
+            return (o, Method::Bfs);
+        }
+        let bound = o.lower_bound;
+        let (found, search) = self.retries(o);
+        match (found.moves.is_some(), self.left(), first) {
+            (true, Some(left), Some(first)) if left > first => self.confirm(found, bound),
+            _ => (found, search),
+        }
+    }
+
+    /// Breadth-first search for the time left after weighted A* found
+    /// `quick` (an earlier breadth-first search having shown that no
+    /// solution is shorter than `bound`): its solution when it finds one
+    /// (a shortest), else `quick`, proven shortest when breadth first
+    /// searched every shorter key sequence.
+    fn confirm(&self, quick: Outcome<Input>, bound: u32) -> (Outcome<Input>, Method) {
+        let b = self.after(quick.nodes, self.breadth_first(self.left()));
+        if b.moves.is_some() {
+            return (b, Method::Bfs);
+        }
+        let len = quick.len().unwrap_or(usize::MAX) as u32;
+        let mut o = self.after(b.nodes, quick);
+        if b.lower_bound.max(bound) >= len {
+            o.lower_bound = len;
+            o.proven_optimal = true;
+        }
+        (o, Method::WeightedAstar)
+    }
+
+    /// Weighted A* after breadth-first search (`o`) found nothing: with
+    /// [`Limits::weight`] for three quarters of the time left, then with
+    /// [`Limits::retry_weight`] for the rest (one search when they are
+    /// equal).
+    fn retries(&self, mut o: Outcome<Input>) -> (Outcome<Input>, Method) {
+        let l = &self.limits;
+        let weights = if l.retry_weight == l.weight {
+            vec![l.weight]
+        } else {
+            vec![l.weight, l.retry_weight]
+        };
+        for (k, &w) in weights.iter().enumerate() {
+            if o.moves.is_some() || o.proven_unsolvable {
+                break;
+            }
+            let last = k + 1 == weights.len();
+            let share = self.left().map(|t| if last { t } else { t * 3 / 4 });
+            o = self.after(o.nodes, self.weighted(share, w));
+        }
+        (o, Method::WeightedAstar)
+    }
 }
 
 /// An A* outcome with the win conditions' estimate: its optimality and
@@ -651,7 +736,32 @@ mod tests {
             nodes,
             weight: 3,
             retry_weight: 3,
+            bfs_share: BFS_SHARE,
         }
+    }
+
+    /// Weighted A*'s solution is replaced by breadth first's when that
+    /// finds one, and called shortest only when no shorter sequence is
+    /// left unsearched (by this search or the bound of an earlier one).
+    #[test]
+    fn confirm_proves_a_solution_shortest_only_with_the_bound() {
+        let game = compile(PUSH).unwrap();
+        let best = solve_level(&game, 1, Method::Bfs, &limits(None)).unwrap();
+        let len = best.outcome.len().unwrap() as u32;
+        assert!(best.proven_shortest && len > 1);
+        let found = unproven(best.outcome.clone());
+        assert!(!found.proven_optimal);
+        let run = Run::new(&game, 1, &limits(None)).unwrap();
+        let (o, search) = run.confirm(found.clone(), 0);
+        assert_eq!((o.len(), o.proven_optimal), (Some(len as usize), true));
+        assert_eq!(search, Method::Bfs);
+        // No node: breadth first proves nothing itself.
+        let run = Run::new(&game, 1, &limits(Some(0))).unwrap();
+        let (o, search) = run.confirm(found.clone(), len - 1);
+        assert!(!o.proven_optimal && o.len() == Some(len as usize));
+        assert_eq!(search, Method::WeightedAstar);
+        let (o, _) = run.confirm(found, len);
+        assert!(o.proven_optimal && o.lower_bound == len);
     }
 
     #[test]

@@ -506,7 +506,7 @@ mod tests {
     use super::*;
     use crate::games::puzzlescript::compile::compile;
     use crate::games::puzzlescript::engine::Input;
-    use crate::games::puzzlescript::solve::{solve_level, LevelProblem, Limits, Method};
+    use crate::games::puzzlescript::solve::{solve_level, LevelProblem, Limits, Method, BFS_SHARE};
     use crate::solver::Problem;
 
     /// A garden to rake: the player rakes the sand it walks off, may not
@@ -585,6 +585,7 @@ mod tests {
             nodes,
             weight: 10,
             retry_weight: 10,
+            bfs_share: BFS_SHARE,
         }
     }
 
