@@ -271,17 +271,9 @@ impl<'g> Engine<'g> {
     pub fn reset_from(&mut self, other: &Engine<'g>) {
         self.game = other.game;
         self.board.reset_from(&other.board);
-        self.level_index = other.level_index;
-        self.rng.clone_from(&other.rng);
-        self.backups.clone_from(&other.backups);
-        self.restart_target.clone_from(&other.restart_target);
+        self.copy_turn_state(other);
         self.againing = other.againing;
-        self.text_mode = other.text_mode;
-        self.wins = other.wins;
-        self.advance_on_win = other.advance_on_win;
         self.queue.clone_from(&other.queue);
-        self.message.clone_from(&other.message);
-        self.restarting = other.restarting;
         self.require_player_movement = other.require_player_movement;
         self.seen.dirty.clone_from(&other.seen.dirty);
         self.seen.idle.clone_from(&other.seen.idle);
@@ -298,16 +290,23 @@ impl<'g> Engine<'g> {
     /// which the next turn brings up to date with the board (see [`Seen`]).
     pub fn replay_from(&mut self, start: &Engine<'g>, objects: &[u64]) {
         debug_assert!(self.board.objects.len() == start.board.objects.len());
-        self.level_index = start.level_index;
-        self.rng.clone_from(&start.rng);
-        self.backups.clone_from(&start.backups);
-        self.restart_target.clone_from(&start.restart_target);
-        self.text_mode = start.text_mode;
-        self.wins = start.wins;
-        self.advance_on_win = start.advance_on_win;
-        self.message.clone_from(&start.message);
-        self.restarting = start.restarting;
+        self.copy_turn_state(start);
         self.restore(objects);
+    }
+
+    /// Copies from `other` what a turn changes besides the board and
+    /// what is pending: the random numbers, the undo and restart points,
+    /// the mode, the wins and the message.
+    fn copy_turn_state(&mut self, other: &Engine<'g>) {
+        self.level_index = other.level_index;
+        self.rng.clone_from(&other.rng);
+        self.backups.clone_from(&other.backups);
+        self.restart_target.clone_from(&other.restart_target);
+        self.text_mode = other.text_mode;
+        self.wins = other.wins;
+        self.advance_on_win = other.advance_on_win;
+        self.message.clone_from(&other.message);
+        self.restarting = other.restarting;
     }
 
     /// The random number generator as it stands (what the next random
