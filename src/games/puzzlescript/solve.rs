@@ -74,9 +74,6 @@ pub struct LevelProblem<'g> {
     /// cloning an engine per move.
     scratch: RefCell<Engine<'g>>,
     inputs: Vec<Input>,
-    /// [`Problem::lower_bound`] is the win conditions' estimate (not
-    /// admissible: for A* only) instead of 0.
-    informed: bool,
     /// The rules as makers of objects, for the dead positions and the
     /// estimate of objects still to make.
     makers: Makers,
@@ -174,7 +171,6 @@ impl<'g> LevelProblem<'g> {
         Ok(LevelProblem {
             scratch,
             inputs,
-            informed: false,
             makers: Makers::new(game),
             prunes: game.winconditions.iter().any(|w| w.quantifier == 0),
             dead: RefCell::new(FxHashMap::default()),
@@ -214,12 +210,6 @@ impl<'g> LevelProblem<'g> {
         let d = self.makers.dead(game, &present);
         self.dead.borrow_mut().insert(present, d);
         d
-    }
-
-    /// The same level with the win conditions' estimate as its bound.
-    pub fn informed(mut self) -> Self {
-        self.informed = true;
-        self
     }
 
     /// An estimate of the keys still needed from `objects`, from the win
@@ -355,19 +345,7 @@ impl Problem for LevelProblem<'_> {
     fn is_goal(&self, state: &State) -> bool {
         state.won
     }
-
-    fn lower_bound(&self, state: &State) -> u32 {
-        if self.informed && !state.won && self.is_dead(&state.objects) {
-            u32::MAX
-        } else if self.informed {
-            self.estimate(&state.objects)
-        } else {
-            0
-        }
-    }
 }
-
-impl AstarProblem for LevelProblem<'_> {}
 
 impl Keyed for LevelProblem<'_> {
     type Key = State;
@@ -376,6 +354,47 @@ impl Keyed for LevelProblem<'_> {
         state.clone()
     }
 }
+
+/// A level for A*: the same moves and positions as the [`LevelProblem`]
+/// it borrows, with the win conditions' estimate as the bound (not
+/// admissible: A* on it proves no solution shortest) and a dead position
+/// bounded at infinity.
+pub struct Informed<'a, 'g>(pub &'a LevelProblem<'g>);
+
+impl Problem for Informed<'_, '_> {
+    type State = State;
+    type Move = Input;
+
+    fn moves(&self, state: &State, out: &mut Vec<Input>) {
+        self.0.moves(state, out);
+    }
+
+    fn apply(&self, state: &State, mv: Input) -> State {
+        self.0.apply(state, mv)
+    }
+
+    fn is_goal(&self, state: &State) -> bool {
+        state.won
+    }
+
+    fn lower_bound(&self, state: &State) -> u32 {
+        if !state.won && self.0.is_dead(&state.objects) {
+            u32::MAX
+        } else {
+            self.0.estimate(&state.objects)
+        }
+    }
+}
+
+impl Keyed for Informed<'_, '_> {
+    type Key = State;
+
+    fn key(&self, state: &State) -> State {
+        state.clone()
+    }
+}
+
+impl AstarProblem for Informed<'_, '_> {}
 
 /// Searches level `n` of `game` breadth first within `budget`; a solution
 /// found is replayed from the start and must win.
@@ -527,11 +546,11 @@ pub fn solve_level(
     })
 }
 
-/// One level's search: the level plain (breadth first) and informed (A*),
-/// its start, the limits and the clock they count on.
+/// One level's search: the level (breadth first on it as it is, A* on
+/// its [`Informed`] view), its start, the limits and the clock they
+/// count on.
 struct Run<'g> {
     plain: LevelProblem<'g>,
-    informed: LevelProblem<'g>,
     start: State,
     limits: Limits,
     t0: Instant,
@@ -544,7 +563,6 @@ impl<'g> Run<'g> {
         let plain = LevelProblem::new(game, n)?;
         Ok(Run {
             start: plain.start(),
-            informed: LevelProblem::new(game, n)?.informed(),
             plain,
             limits: *limits,
             t0,
@@ -592,7 +610,12 @@ impl<'g> Run<'g> {
         // A node: the state, 8 bytes of bookkeeping, a table slot.
         let entry = size_of::<State>() + 8 + 12;
         let budget = self.budget(time, entry);
-        unproven(weighted_astar(&self.informed, &self.start, &budget, weight))
+        unproven(weighted_astar(
+            &Informed(&self.plain),
+            &self.start,
+            &budget,
+            weight,
+        ))
     }
 
     /// `o` after the searches before it, which expanded `nodes`.
@@ -610,7 +633,7 @@ impl<'g> Run<'g> {
     /// solution with more time left than breadth-first search had,
     /// breadth-first search again for the rest ([`Run::confirm`]).
     fn portfolio(&self) -> (Outcome<Input>, Method) {
-        let first = (self.limits.time).map(|t| t * self.limits.bfs_share / 100);
+        let first = self.limits.time.map(|t| t * self.limits.bfs_share / 100);
         let o = self.breadth_first(first);
         if o.moves.is_some() || o.proven_unsolvable {
             return (o, Method::Bfs);
