@@ -46,6 +46,81 @@ pub struct CellPattern {
     pub tests: Vec<CellTest>,
     /// True if a set of `any_present` spans words (not in `tests`).
     pub wide_any: bool,
+    /// The tests as masks of one word each, when they fit (see
+    /// [`SingleWord`]).
+    pub single: Option<SingleWord>,
+}
+
+/// A cell pattern whose tests read one object word and one movement
+/// word, with one property at most: checked in a few instructions instead
+/// of a walk of [`CellPattern::tests`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SingleWord {
+    /// The object word tested.
+    pub word: usize,
+    /// The movement word tested.
+    pub move_word: usize,
+    /// Objects that must all be there.
+    pub all: u64,
+    /// Objects of which one must be there (if `has_any`).
+    pub any: u64,
+    /// True if there is a property to test.
+    pub has_any: bool,
+    /// Objects that must be absent.
+    pub none: u64,
+    /// Movement bits that must be set.
+    pub moves_all: u64,
+    /// Movement bits that must be clear.
+    pub moves_none: u64,
+}
+
+impl SingleWord {
+    /// The single-word form of `tests`, if they read one object word and
+    /// one movement word and test one property at most.
+    fn of(tests: &[CellTest]) -> Option<SingleWord> {
+        let word = |moves: bool| {
+            tests
+                .iter()
+                .find(|t| t.moves == moves)
+                .map_or(0, |t| t.word)
+        };
+        let mut s = SingleWord {
+            word: word(false),
+            move_word: word(true),
+            all: 0,
+            any: 0,
+            has_any: false,
+            none: 0,
+            moves_all: 0,
+            moves_none: 0,
+        };
+        for t in tests {
+            if t.word != if t.moves { s.move_word } else { s.word } {
+                return None;
+            }
+            match (t.moves, t.kind) {
+                (false, TestKind::All) => s.all |= t.mask,
+                (false, TestKind::None) => s.none |= t.mask,
+                (false, TestKind::Any) if !s.has_any => (s.any, s.has_any) = (t.mask, true),
+                (false, TestKind::Any) => return None,
+                (true, TestKind::All) => s.moves_all |= t.mask,
+                (true, TestKind::None) => s.moves_none |= t.mask,
+                (true, TestKind::Any) => return None,
+            }
+        }
+        Some(s)
+    }
+
+    /// True if a cell whose tested object word is `o` and movement word
+    /// `m` matches.
+    #[inline]
+    pub fn matches(&self, o: u64, m: u64) -> bool {
+        let wrong = (o & self.all) ^ self.all
+            | o & self.none
+            | (m & self.moves_all) ^ self.moves_all
+            | m & self.moves_none;
+        wrong == 0 && (o & self.any != 0 || !self.has_any)
+    }
 }
 
 /// One word of a cell pattern's tests.
@@ -101,6 +176,7 @@ impl CellPattern {
         add(false, &self.missing, TestKind::None);
         add(true, &self.moves_present, TestKind::All);
         add(true, &self.moves_missing, TestKind::None);
+        self.single = (!wide_any).then(|| SingleWord::of(&tests)).flatten();
         self.tests = tests;
         self.wide_any = wide_any;
         if let Some(r) = &mut self.replacement {
@@ -1036,6 +1112,7 @@ impl Names {
             replacement: None,
             tests: Vec::new(),
             wide_any: false,
+            single: None,
         };
         let mut layers_l: Vec<Option<&str>> = vec![None; self.layers];
         let mut object_layers_l = bits::zero(mw);

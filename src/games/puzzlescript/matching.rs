@@ -361,7 +361,19 @@ pub struct RowMatch {
     pub gaps: [usize; 2],
 }
 
+#[inline]
 fn cell_matches(p: &CellPattern, b: &Board, i: usize) -> bool {
+    match &p.single {
+        Some(s) => s.matches(
+            b.objects[i * b.ow + s.word],
+            b.movements[i * b.mw + s.move_word],
+        ),
+        None => tests_match(p, b, i),
+    }
+}
+
+/// True if cell `i` passes every test of `p`, walked one by one.
+fn tests_match(p: &CellPattern, b: &Board, i: usize) -> bool {
     let (o, m) = (i * b.ow, i * b.mw);
     for t in &p.tests {
         let v = if t.moves {
@@ -718,6 +730,11 @@ impl Matches {
     /// varying fastest (the reference's order).
     pub fn combination(&self, mut k: usize, out: &mut Vec<RowMatch>) {
         out.clear();
+        if self.ends.len() == 1 {
+            // One row: no division (its cost shows in long match lists).
+            out.push(self.all[k]);
+            return;
+        }
         for r in 0..self.ends.len() {
             let row = self.row(r);
             out.push(row[k % row.len()]);
@@ -955,6 +972,35 @@ mod tests {
             }
         }
         assert!(tested >= 10, "only {tested} rows matched somewhere");
+    }
+
+    #[test]
+    fn the_single_word_form_agrees_with_the_tests() {
+        let game = compile(GAME).unwrap();
+        let mut b = Engine::new(&game, 0, "test").unwrap().board;
+        for (i, m) in b.movements.iter_mut().enumerate() {
+            *m = (i as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 7;
+        }
+        let (mut singles, mut matched) = (0, 0);
+        let cells = game
+            .rules
+            .iter()
+            .flat_map(|g| &g.rules)
+            .flat_map(|r| &r.rows);
+        for p in cells.flatten() {
+            let Pattern::Cell(c) = p else { continue };
+            let Some(s) = &c.single else { continue };
+            singles += 1;
+            for i in 0..b.cells() {
+                let quick = s.matches(b.objects[i], b.movements[i]);
+                assert_eq!(quick, tests_match(c, &b, i), "cell {i} of {c:?}");
+                matched += usize::from(quick);
+            }
+        }
+        assert!(
+            singles >= 10 && matched >= 10,
+            "{singles} patterns, {matched} matches"
+        );
     }
 
     #[test]

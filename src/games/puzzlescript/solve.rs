@@ -83,6 +83,9 @@ pub struct LevelProblem<'g> {
     /// Whether a position whose cells hold these objects (their union)
     /// is dead: the union changes seldom, the answer is kept.
     dead: RefCell<FxHashMap<Box<[u64]>, bool>>,
+    /// The union of a position's cells while [`LevelProblem::is_dead`]
+    /// looks it up (a buffer reused, not one allocated per position).
+    union: RefCell<Vec<u64>>,
     /// Walls and the cells the player must still visit, for `no` win
     /// conditions only the player can meet ([`Walk::dead`]).
     walk: Option<Walk>,
@@ -174,6 +177,7 @@ impl<'g> LevelProblem<'g> {
             makers: Makers::new(game),
             prunes: game.winconditions.iter().any(|w| w.quantifier == 0),
             dead: RefCell::new(FxHashMap::default()),
+            union: RefCell::new(Vec::new()),
             walk: Walk::new(game),
             random: is_random(game),
             ways: Ways::new(game, &start.board.objects, start.board.height),
@@ -203,12 +207,17 @@ impl<'g> LevelProblem<'g> {
         if !self.prunes {
             return false;
         }
-        let present = self.present(objects);
-        if let Some(&d) = self.dead.borrow().get(&present) {
+        let mut union = self.union.borrow_mut();
+        union.clear();
+        union.resize(self.start.board.ow.max(1), 0);
+        for c in objects.chunks(union.len()) {
+            bits::or(&mut union, c);
+        }
+        if let Some(&d) = self.dead.borrow().get(&union[..]) {
             return d;
         }
-        let d = self.makers.dead(game, &present);
-        self.dead.borrow_mut().insert(present, d);
+        let d = self.makers.dead(game, &union);
+        self.dead.borrow_mut().insert(union[..].into(), d);
         d
     }
 
