@@ -256,6 +256,7 @@ impl<'g> Engine<'g> {
                     self.game.movement_words,
                     cells.clone(),
                 );
+                self.board.anchor_for(self.game.rule_count());
                 self.backups.clear();
                 self.restart_target = cells.clone();
                 if self.game.flag("run_rules_on_level_start") {
