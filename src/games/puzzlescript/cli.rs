@@ -15,6 +15,7 @@ use super::compile::{compile, Game};
 use super::conformance::{read_sessions, run_all, Outcome};
 use super::solve::{
     is_random, keys_string, solve_level, Limits, Method, BFS_SHARE, RETRY_WEIGHT, WEIGHT,
+    WIDTH_SHARE,
 };
 use crate::cli::args::{parse_bytes, parse_duration, parse_node_limit, parse_number};
 use crate::files::read_text;
@@ -109,6 +110,12 @@ pub struct SearchOptions {
     #[arg(long, value_name = "PERCENT", default_value_t = BFS_SHARE,
           value_parser = parse_number::<u32, 1, 100>)]
     pub bfs_share: u32,
+    /// The percentage of the time left after the portfolio's first
+    /// breadth-first search that best-first width search gets, before
+    /// weighted A* (0: none).
+    #[arg(long, value_name = "PERCENT", default_value_t = WIDTH_SHARE,
+          value_parser = parse_number::<u32, 0, 100>)]
+    pub width_share: u32,
 }
 
 impl SearchOptions {
@@ -126,6 +133,7 @@ impl SearchOptions {
             weight: self.weight,
             retry_weight: self.retry_weight,
             bfs_share: self.bfs_share,
+            width_share: self.width_share,
         })
     }
 }
