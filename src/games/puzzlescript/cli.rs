@@ -77,9 +77,10 @@ pub struct SearchOptions {
     #[arg(long, value_parser = parse_duration)]
     pub time_limit: Option<Duration>,
     /// The search: breadth first (proves a shortest solution), the same
-    /// without duplicate detection, A* or weighted A* with the win
-    /// conditions' estimate (never proven), or the portfolio (breadth first
-    /// for `--bfs-share` of the time, then weighted A* with `--weight` and
+    /// without duplicate detection, A*, weighted A* or best-first width
+    /// search with the win conditions' estimate (never proven), or the
+    /// portfolio (breadth first for `--bfs-share` of the time, then width
+    /// search for `--width-share` of the rest, then weighted A* with `--weight` and
     /// `--retry-weight`, then breadth first again to prove a solution found
     /// shortest).
     #[arg(long, value_enum, default_value_t = Method::Portfolio)]

@@ -437,7 +437,8 @@ pub enum Method {
     Bfws,
     /// Breadth-first search for [`Limits::bfs_share`] of the time limit,
     /// then, when it neither solved the level nor proved it unwinnable,
-    /// weighted A* for three quarters of the rest and weighted A* with
+    /// best-first width search for [`Limits::width_share`] of the rest,
+    /// then weighted A* for three quarters of what is left and weighted A* with
     /// [`Limits::retry_weight`] for the last quarter; when weighted A*
     /// found a solution with more time left than the first breadth-first
     /// search had, breadth-first search again for the rest (a shortest
@@ -660,7 +661,8 @@ impl<'g> Run<'g> {
 
     /// The portfolio: breadth-first search for [`Limits::bfs_share`] of
     /// the time limit; when it neither solved the level nor proved it
-    /// unwinnable, weighted A* ([`Run::retries`]); when that found a
+    /// unwinnable, best-first width search ([`Run::widths`]) and weighted
+    /// A* ([`Run::retries`]); when one of them found a
     /// solution with more time left than breadth-first search had,
     /// breadth-first search again for the rest ([`Run::confirm`]).
     fn portfolio(&self) -> (Outcome<Input>, Method) {
