@@ -61,6 +61,7 @@
 
 pub mod astar;
 pub mod bfs;
+pub mod bfws;
 pub mod bigmem;
 pub mod bitset;
 pub mod budget;
@@ -84,6 +85,7 @@ pub mod zero_one;
 
 pub use astar::{astar, weighted_astar, AstarProblem};
 pub use bfs::{bfs_without_duplicates, count_reachable, Reachable};
+pub use bfws::{bfws, iw1, AtomProblem};
 pub use bitset::Bits;
 pub use budget::{Budget, BudgetExceeded, Pacer};
 pub use dfbnb::dfbnb;

@@ -15,6 +15,7 @@ use super::compile::{compile, Game};
 use super::conformance::{read_sessions, run_all, Outcome};
 use super::solve::{
     is_random, keys_string, solve_level, Limits, Method, BFS_SHARE, RETRY_WEIGHT, WEIGHT,
+    WIDTH_SHARE,
 };
 use crate::cli::args::{parse_bytes, parse_duration, parse_node_limit, parse_number};
 use crate::files::read_text;
@@ -76,9 +77,10 @@ pub struct SearchOptions {
     #[arg(long, value_parser = parse_duration)]
     pub time_limit: Option<Duration>,
     /// The search: breadth first (proves a shortest solution), the same
-    /// without duplicate detection, A* or weighted A* with the win
-    /// conditions' estimate (never proven), or the portfolio (breadth first
-    /// for `--bfs-share` of the time, then weighted A* with `--weight` and
+    /// without duplicate detection, A*, weighted A* or best-first width
+    /// search with the win conditions' estimate (never proven), or the
+    /// portfolio (breadth first for `--bfs-share` of the time, then width
+    /// search for `--width-share` of the rest, then weighted A* with `--weight` and
     /// `--retry-weight`, then breadth first again to prove a solution found
     /// shortest).
     #[arg(long, value_enum, default_value_t = Method::Portfolio)]
@@ -109,6 +111,12 @@ pub struct SearchOptions {
     #[arg(long, value_name = "PERCENT", default_value_t = BFS_SHARE,
           value_parser = parse_number::<u32, 1, 100>)]
     pub bfs_share: u32,
+    /// The percentage of the time left after the portfolio's first
+    /// breadth-first search that best-first width search gets, before
+    /// weighted A* (0: none).
+    #[arg(long, value_name = "PERCENT", default_value_t = WIDTH_SHARE,
+          value_parser = parse_number::<u32, 0, 100>)]
+    pub width_share: u32,
 }
 
 impl SearchOptions {
@@ -126,6 +134,7 @@ impl SearchOptions {
             weight: self.weight,
             retry_weight: self.retry_weight,
             bfs_share: self.bfs_share,
+            width_share: self.width_share,
         })
     }
 }

@@ -27,7 +27,8 @@ use super::walk::Walk;
 use super::ways::Ways;
 use crate::measure::thread_cpu;
 use crate::solver::{
-    bfs::bfs, bfs_without_duplicates, weighted_astar, AstarProblem, Budget, Keyed, Outcome, Problem,
+    bfs::bfs, bfs_without_duplicates, bfws, weighted_astar, AstarProblem, AtomProblem, Budget,
+    Keyed, Outcome, Problem,
 };
 
 /// Why a level cannot be searched.
@@ -405,6 +406,14 @@ impl Keyed for Informed<'_, '_> {
 
 impl AstarProblem for Informed<'_, '_> {}
 
+/// A position's atoms for best-first width search: its object bits
+/// (object `o` in cell `i`).
+impl AtomProblem for Informed<'_, '_> {
+    fn atoms(&self, state: &State, out: &mut Vec<u64>) {
+        out.extend_from_slice(&state.objects);
+    }
+}
+
 /// Searches level `n` of `game` breadth first within `budget`; a solution
 /// found is replayed from the start and must win.
 pub fn solve(game: &Game, n: usize, budget: &Budget) -> Result<Outcome<Input>, SolveError> {
@@ -431,9 +440,14 @@ pub enum Method {
     /// Weighted A* (the estimate times [`Limits::weight`]), stopping at
     /// the first solution.
     WeightedAstar,
+    /// Best-first width search with the win conditions' estimate: novel
+    /// positions (an object in a cell no position of the same estimate
+    /// had) first, then by the estimate; stops at the first solution.
+    Bfws,
     /// Breadth-first search for [`Limits::bfs_share`] of the time limit,
     /// then, when it neither solved the level nor proved it unwinnable,
-    /// weighted A* for three quarters of the rest and weighted A* with
+    /// best-first width search for [`Limits::width_share`] of the rest,
+    /// then weighted A* for three quarters of what is left and weighted A* with
     /// [`Limits::retry_weight`] for the last quarter; when weighted A*
     /// found a solution with more time left than the first breadth-first
     /// search had, breadth-first search again for the rest (a shortest
@@ -450,6 +464,7 @@ impl Method {
             Method::BfsNoHashing => "bfs-no-hashing",
             Method::Astar => "astar",
             Method::WeightedAstar => "weighted-astar",
+            Method::Bfws => "bfws",
         }
     }
 }
@@ -465,6 +480,10 @@ pub const RETRY_WEIGHT: u32 = 3;
 /// The percentage of the time limit the portfolio's first breadth-first
 /// search gets, by default.
 pub const BFS_SHARE: u32 = 10;
+
+/// The percentage of the time left after the portfolio's first
+/// breadth-first search that best-first width search gets, by default.
+pub const WIDTH_SHARE: u32 = 50;
 
 /// The limits of one level's search.
 #[derive(Debug, Clone, Copy)]
@@ -490,6 +509,10 @@ pub struct Limits {
     /// The portfolio's breadth-first search gets this percentage of
     /// [`Limits::time`] ([`BFS_SHARE`] by default).
     pub bfs_share: u32,
+    /// The percentage of the time left after the portfolio's first
+    /// breadth-first search that best-first width search gets, before
+    /// weighted A* ([`WIDTH_SHARE`] by default; 0: none).
+    pub width_share: u32,
 }
 
 /// What [`solve_level`] found.
@@ -540,6 +563,7 @@ pub fn solve_level(
             run.weighted(limits.time, limits.weight),
             Method::WeightedAstar,
         ),
+        Method::Bfws => (run.width(limits.time), Method::Bfws),
         Method::Portfolio => run.portfolio(),
     };
     if let Some(keys) = &o.moves {
@@ -627,6 +651,14 @@ impl<'g> Run<'g> {
         ))
     }
 
+    /// Best-first width search for `time` (unproven).
+    fn width(&self, time: Option<Duration>) -> Outcome<Input> {
+        // A node: the state, its link and move, a table slot.
+        let entry = size_of::<State>() + 8 + 12;
+        let budget = self.budget(time, entry);
+        unproven(bfws(&Informed(&self.plain), &self.start, &budget))
+    }
+
     /// `o` after the searches before it, which expanded `nodes`.
     fn after(&self, nodes: u64, o: Outcome<Input>) -> Outcome<Input> {
         Outcome {
@@ -638,7 +670,8 @@ impl<'g> Run<'g> {
 
     /// The portfolio: breadth-first search for [`Limits::bfs_share`] of
     /// the time limit; when it neither solved the level nor proved it
-    /// unwinnable, weighted A* ([`Run::retries`]); when that found a
+    /// unwinnable, best-first width search ([`Run::widths`]) and weighted
+    /// A* ([`Run::retries`]); when one of them found a
     /// solution with more time left than breadth-first search had,
     /// breadth-first search again for the rest ([`Run::confirm`]).
     fn portfolio(&self) -> (Outcome<Input>, Method) {
@@ -648,19 +681,23 @@ impl<'g> Run<'g> {
             return (o, Method::Bfs);
         }
         let bound = o.lower_bound;
-        let (found, search) = self.retries(o);
+        let (found, search) = match self.widths(o) {
+            (o, Method::Bfws) => (o, Method::Bfws),
+            (o, _) => self.retries(o),
+        };
         match (found.moves.is_some(), self.left(), first) {
-            (true, Some(left), Some(first)) if left > first => self.confirm(found, bound),
+            (true, Some(left), Some(first)) if left > first => self.confirm(found, bound, search),
             _ => (found, search),
         }
     }
 
-    /// Breadth-first search for the time left after weighted A* found
+    /// Breadth-first search for the time left after weighted A* (or width
+    /// search, `by`) found
     /// `quick` (an earlier breadth-first search having shown that no
     /// solution is shorter than `bound`): its solution when it finds one
     /// (a shortest), else `quick`, proven shortest when breadth first
     /// searched every shorter key sequence.
-    fn confirm(&self, quick: Outcome<Input>, bound: u32) -> (Outcome<Input>, Method) {
+    fn confirm(&self, quick: Outcome<Input>, bound: u32, by: Method) -> (Outcome<Input>, Method) {
         let b = self.after(quick.nodes, self.breadth_first(self.left()));
         if b.moves.is_some() {
             return (b, Method::Bfs);
@@ -671,7 +708,23 @@ impl<'g> Run<'g> {
             o.lower_bound = len;
             o.proven_optimal = true;
         }
-        (o, Method::WeightedAstar)
+        (o, by)
+    }
+
+    /// Best-first width search for [`Limits::width_share`] of the time
+    /// left, after breadth-first search (`o`) found nothing; `o` with the
+    /// method that settled the level ([`Method::Bfws`] when it did).
+    fn widths(&self, o: Outcome<Input>) -> (Outcome<Input>, Method) {
+        if self.limits.width_share == 0 {
+            return (o, Method::Portfolio);
+        }
+        let share = self.left().map(|t| t * self.limits.width_share / 100);
+        let w = self.after(o.nodes, self.width(share));
+        if w.moves.is_some() || w.proven_unsolvable {
+            (w, Method::Bfws)
+        } else {
+            (w, Method::Portfolio)
+        }
     }
 
     /// Weighted A* after breadth-first search (`o`) found nothing: with
@@ -769,6 +822,7 @@ mod tests {
             weight: 3,
             retry_weight: 3,
             bfs_share: BFS_SHARE,
+            width_share: 0,
         }
     }
 
@@ -784,15 +838,15 @@ mod tests {
         let found = unproven(best.outcome.clone());
         assert!(!found.proven_optimal);
         let run = Run::new(&game, 1, &limits(None)).unwrap();
-        let (o, search) = run.confirm(found.clone(), 0);
+        let (o, search) = run.confirm(found.clone(), 0, Method::WeightedAstar);
         assert_eq!((o.len(), o.proven_optimal), (Some(len as usize), true));
         assert_eq!(search, Method::Bfs);
         // No node: breadth first proves nothing itself.
         let run = Run::new(&game, 1, &limits(Some(0))).unwrap();
-        let (o, search) = run.confirm(found.clone(), len - 1);
+        let (o, search) = run.confirm(found.clone(), len - 1, Method::WeightedAstar);
         assert!(!o.proven_optimal && o.len() == Some(len as usize));
         assert_eq!(search, Method::WeightedAstar);
-        let (o, _) = run.confirm(found, len);
+        let (o, _) = run.confirm(found, len, Method::WeightedAstar);
         assert!(o.proven_optimal && o.lower_bound == len);
     }
 

@@ -586,6 +586,7 @@ mod tests {
             weight: 10,
             retry_weight: 10,
             bfs_share: BFS_SHARE,
+            width_share: 0,
         }
     }
 
