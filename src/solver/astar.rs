@@ -668,16 +668,10 @@ impl<'a, P: AstarProblem> Search<'a, P> {
     /// False when adding one node would grow the arena or the table past
     /// the budget's memory.
     fn room_for_one(&self) -> bool {
-        let arena_full = self.arena.len() == self.arena.capacity();
-        if !arena_full && self.seen.bytes_after_growth() <= self.seen.bytes() {
-            return true;
-        }
-        let grow = if arena_full { 2 } else { 1 };
-        let after = self.arena.capacity() * Self::NODE_BYTES * grow
-            + self.seen.bytes_after_growth()
-            + self.seen.bytes()
-            + self.open.bytes();
-        self.budget.check(after).is_ok()
+        let held = self.arena.capacity() * Self::NODE_BYTES + self.seen.bytes() + self.open.bytes();
+        let arena = (self.arena.len(), self.arena.capacity());
+        self.seen
+            .room_for_one(self.budget, arena, Self::NODE_BYTES, held)
     }
 
     /// The outcome: proven when no budget stopped the search; otherwise

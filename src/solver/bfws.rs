@@ -315,15 +315,9 @@ impl<'a, P: AtomProblem> Search<'a, P> {
     /// False when one more node would grow the arena or the table past
     /// the budget's memory.
     fn room_for_one(&self) -> bool {
-        let arena_full = self.arena.len() == self.arena.capacity();
-        if !arena_full && self.seen.bytes_after_growth() <= self.seen.bytes() {
-            return true;
-        }
-        let grow = if arena_full { 2 } else { 1 };
-        let after = self.held()
-            + self.arena.capacity() * Self::NODE_BYTES * (grow - 1)
-            + self.seen.bytes_after_growth();
-        self.budget.check(after).is_ok()
+        let arena = (self.arena.len(), self.arena.capacity());
+        self.seen
+            .room_for_one(self.budget, arena, Self::NODE_BYTES, self.held())
     }
 }
 

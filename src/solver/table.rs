@@ -5,6 +5,8 @@
 //! bits match, and growing never touches the arena. [`IndexTable::prefetch`]
 //! lets a search start the cache miss for a lookup early.
 
+use super::budget::Budget;
+
 /// Hash table of arena indices keyed by 64-bit state hashes.
 #[derive(Debug, Clone)]
 pub struct IndexTable {
@@ -57,6 +59,27 @@ impl IndexTable {
         } else {
             self.bytes()
         }
+    }
+
+    /// True when one more node fits in `budget`'s memory: a node added
+    /// to an arena of `len` nodes in `capacity` (`node_bytes` each), this
+    /// table grown as the insert would grow it, `held` bytes being held
+    /// now (the arena's capacity and this table included).
+    pub fn room_for_one(
+        &self,
+        budget: &Budget,
+        (len, capacity): (usize, usize),
+        node_bytes: usize,
+        held: usize,
+    ) -> bool {
+        let arena_full = len == capacity;
+        if !arena_full && self.bytes_after_growth() <= self.bytes() {
+            return true;
+        }
+        let arena_growth = if arena_full { capacity * node_bytes } else { 0 };
+        budget
+            .check(held + arena_growth + self.bytes_after_growth())
+            .is_ok()
     }
 
     fn needs_growth(&self) -> bool {
