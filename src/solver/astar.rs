@@ -710,7 +710,7 @@ impl<'a, P: AstarProblem> Search<'a, P> {
 
 /// The table hash of a state: FxHash of its key.
 #[inline]
-fn hash_key<P: Keyed>(problem: &P, state: &P::State) -> u64 {
+pub(super) fn hash_key<P: Keyed>(problem: &P, state: &P::State) -> u64 {
     let mut h = FxHasher::default();
     problem.key(state).hash(&mut h);
     h.finish()

@@ -22,11 +22,11 @@
 //! its length meets the start's [`Problem::lower_bound`] (an admissible
 //! bound where the problem says so).
 
-use rustc_hash::{FxHashMap, FxHasher};
-use std::hash::{Hash, Hasher};
+use rustc_hash::FxHashMap;
 use std::mem::size_of;
 use std::time::Instant;
 
+use super::astar::hash_key;
 use super::budget::{Budget, BudgetExceeded, Pacer};
 use super::outcome::Outcome;
 use super::problem::Keyed;
@@ -319,14 +319,6 @@ impl<'a, P: AtomProblem> Search<'a, P> {
         self.seen
             .room_for_one(self.budget, arena, Self::NODE_BYTES, self.held())
     }
-}
-
-/// The table hash of a state: FxHash of its key.
-#[inline]
-fn hash_key<P: Keyed>(problem: &P, state: &P::State) -> u64 {
-    let mut h = FxHasher::default();
-    problem.key(state).hash(&mut h);
-    h.finish()
 }
 
 #[cfg(test)]
