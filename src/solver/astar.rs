@@ -668,7 +668,8 @@ impl<'a, P: AstarProblem> Search<'a, P> {
     /// False when adding one node would grow the arena or the table past
     /// the budget's memory.
     fn room_for_one(&self) -> bool {
-        let held = self.arena.capacity() * Self::NODE_BYTES + self.seen.bytes() + self.open.bytes();
+        let held =
+            || self.arena.capacity() * Self::NODE_BYTES + self.seen.bytes() + self.open.bytes();
         let arena = (self.arena.len(), self.arena.capacity());
         self.seen
             .room_for_one(self.budget, arena, Self::NODE_BYTES, held)

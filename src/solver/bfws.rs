@@ -317,7 +317,7 @@ impl<'a, P: AtomProblem> Search<'a, P> {
     fn room_for_one(&self) -> bool {
         let arena = (self.arena.len(), self.arena.capacity());
         self.seen
-            .room_for_one(self.budget, arena, Self::NODE_BYTES, self.held())
+            .room_for_one(self.budget, arena, Self::NODE_BYTES, || self.held())
     }
 }
 

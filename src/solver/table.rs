@@ -64,13 +64,14 @@ impl IndexTable {
     /// True when one more node fits in `budget`'s memory: a node added
     /// to an arena of `len` nodes in `capacity` (`node_bytes` each), this
     /// table grown as the insert would grow it, `held` bytes being held
-    /// now (the arena's capacity and this table included).
+    /// now (the arena's capacity and this table included; asked only
+    /// when something must grow).
     pub fn room_for_one(
         &self,
         budget: &Budget,
         (len, capacity): (usize, usize),
         node_bytes: usize,
-        held: usize,
+        held: impl FnOnce() -> usize,
     ) -> bool {
         let arena_full = len == capacity;
         if !arena_full && self.bytes_after_growth() <= self.bytes() {
@@ -78,7 +79,7 @@ impl IndexTable {
         }
         let arena_growth = if arena_full { capacity * node_bytes } else { 0 };
         budget
-            .check(held + arena_growth + self.bytes_after_growth())
+            .check(held() + arena_growth + self.bytes_after_growth())
             .is_ok()
     }
 
