@@ -188,12 +188,18 @@ impl<'g> LevelProblem<'g> {
 
     /// The union of the objects of every cell.
     fn present(&self, objects: &[u64]) -> Box<[u64]> {
-        let ow = self.start.board.ow.max(1);
-        let mut all = bits::zero(ow);
-        for c in objects.chunks(ow) {
-            bits::or(&mut all, c);
+        let mut all = Vec::new();
+        self.union_into(objects, &mut all);
+        all.into_boxed_slice()
+    }
+
+    /// The union of the objects of every cell, into `out` (cleared first).
+    fn union_into(&self, objects: &[u64], out: &mut Vec<u64>) {
+        out.clear();
+        out.resize(self.start.board.ow.max(1), 0);
+        for c in objects.chunks(out.len()) {
+            bits::or(out, c);
         }
-        all
     }
 
     /// True if no key sequence from `objects` can win: a win condition
@@ -209,11 +215,7 @@ impl<'g> LevelProblem<'g> {
             return false;
         }
         let mut union = self.union.borrow_mut();
-        union.clear();
-        union.resize(self.start.board.ow.max(1), 0);
-        for c in objects.chunks(union.len()) {
-            bits::or(&mut union, c);
-        }
+        self.union_into(objects, &mut union);
         if let Some(&d) = self.dead.borrow().get(&union[..]) {
             return d;
         }
