@@ -21,6 +21,7 @@
 //! | [`bfs::bfs_without_duplicates`] | a shortest solution, as a tree search | optimality | PuzzleScript (the depth figure) |
 //! | [`greedy::greedy_scored`], [`greedy::beam`], [`greedy::beam_scored`] | some solution, fast | optimal only if its length meets a proven bound (an uncut beam is a BFS) | Flood, Pegs, Fifteen |
 //! | [`greedy::optimise`] | a shorter solution | nothing (a local optimum) | Flood |
+//! | [`shortcut::shortcut`] | a shorter solution, by small searches from each position of its path | nothing (a local optimum) | PuzzleScript (after width search and weighted A*) |
 //!
 //! The tests check every engine against a plain breadth-first search
 //! ([`bfs::bfs`], whose one game user is PuzzleScript), and pin
@@ -78,6 +79,7 @@ pub mod problem;
 pub mod queue;
 pub mod rank;
 pub mod retrograde;
+pub mod shortcut;
 pub mod table;
 #[cfg(test)]
 pub mod testing;
@@ -103,4 +105,5 @@ pub use problem::{replay, wins, Keyed, Problem};
 pub use queue::BucketQueue;
 pub use rank::{Combinations, Permutations};
 pub use retrograde::{NibbleTable, TableError};
+pub use shortcut::{shortcut, Shortened};
 pub use table::{IndexTable, Probe};
