@@ -173,6 +173,17 @@ fn color_prefix(s: &str) -> Option<&str> {
         .map(|c| &s[..c.len()])
 }
 
+/// The token the reference skips where it wanted a colour: a name (with
+/// the spaces after it), else the rest of the line.
+fn junk_token(s: &str) -> &str {
+    let name = s.find(|c: char| !is_word_char(c)).unwrap_or(s.len());
+    if name == 0 {
+        return s;
+    }
+    let spaces = s[name..].len() - s[name..].trim_start().len();
+    &s[..name + spaces]
+}
+
 /// A name character of the language (letters, digits, underscore).
 fn is_word_char(c: char) -> bool {
     c.is_alphanumeric() || c == '_'
@@ -435,13 +446,20 @@ impl Parser {
                 let mut rest = t;
                 while !rest.is_empty() {
                     let Some(c) = color_prefix(rest) else {
-                        return Err(PsError::at(
-                            l.number,
-                            format!(
-                                "was looking for a colour for object {}, got \"{rest}\" instead",
-                                obj.name.to_uppercase()
-                            ),
-                        ));
+                        let junk = junk_token(rest);
+                        let e = format!(
+                            "was looking for a colour for object {}, got \"{}\" instead",
+                            obj.name.to_uppercase(),
+                            junk.trim_end()
+                        );
+                        if obj.colors.is_empty() {
+                            return Err(PsError::at(l.number, e));
+                        }
+                        // After a colour, the reference logs the error,
+                        // skips the token and plays on with the colours read.
+                        log::warn!("line {}: {e}; skipped, as the reference does", l.number);
+                        rest = rest[junk.len()..].trim_start();
+                        continue;
                     };
                     obj.colors.push(c.to_string());
                     rest = rest[c.len()..].trim_start();
@@ -798,5 +816,22 @@ mod tests {
             Err(PsError::Syntax { line: 1, .. })
         ));
         assert!(matches!(parse_source(""), Err(PsError::Missing(_))));
+        let no_colour = MINI.replace("Crate\norange", "Crate\noranje");
+        match parse_source(&no_colour) {
+            Err(PsError::Syntax { line, message }) => {
+                assert_eq!(line, 19);
+                assert!(message.contains("got \"oranje\""), "{message}");
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn junk_after_a_colour_is_skipped_as_the_reference_does() {
+        // `#0af2` reads as the colour `#0af` and the junk `2`.
+        let s = parse_source(&MINI.replace("Crate\norange", "Crate\n#0af2 red")).unwrap();
+        assert_eq!(s.objects[2].colors, vec!["#0af", "red"]);
+        let s = parse_source(&MINI.replace("Crate\norange", "Crate\norange ~~ blue")).unwrap();
+        assert_eq!(s.objects[2].colors, vec!["orange"]);
     }
 }
