@@ -10,7 +10,8 @@
 //!   the oracle every engine and game solver is checked against, and
 //!   PuzzleScript's solver (its games give no heuristic to trust). A state
 //!   whose [`Keyed::key`] was seen before is not expanded again; keys are
-//!   compared exactly, so a hash collision never prunes anything.
+//!   compared exactly, so a hash collision never prunes anything. Its
+//!   loop is [`ResumableBfs`]'s, which can also be paused and resumed.
 //! - [`bfs_without_duplicates`]: the same search as a tree, every
 //!   generated state a new node: what duplicate detection saves (the
 //!   general-video-game-playing seed's figure: the depth a node budget
@@ -32,73 +33,19 @@ use std::collections::HashMap;
 #[cfg(test)]
 use std::hash::BuildHasherDefault;
 use std::mem::size_of;
-use std::time::Instant;
 
 use super::budget::{Budget, BudgetExceeded, Pacer};
 use super::outcome::Outcome;
 use super::problem::{Keyed, Problem};
+use super::resumable_bfs::ResumableBfs;
 
 /// How often (in expanded nodes) the engines consult the budget clock.
 const CHECK_EVERY: u64 = 1024;
 
-/// A shortest solution from `start`, or a proof that there is none.
+/// A shortest solution from `start`, or a proof that there is none: a
+/// [`ResumableBfs`] run once within `budget`.
 pub fn bfs<P: Keyed>(problem: &P, start: &P::State, budget: &Budget) -> Outcome<P::Move> {
-    let t0 = Instant::now();
-    if problem.is_goal(start) {
-        return Outcome::optimal(Vec::new(), 0, t0.elapsed());
-    }
-    let mut seen: FxHashSet<P::Key> = FxHashSet::default();
-    seen.insert(problem.key(start));
-    let mut pacer = Pacer::default();
-    // The arena is also the FIFO queue: entries are expanded in order.
-    let mut states: Vec<P::State> = vec![start.clone()];
-    let mut links: Vec<Option<(u32, P::Move)>> = vec![None];
-    let mut depth_end = 1usize; // first arena index of the next layer
-    let mut depth = 0u32;
-    let mut next = 0usize;
-    let mut nodes = 0u64;
-    let mut moves = Vec::new();
-    let entry = size_of::<P::State>() + size_of::<Option<(u32, P::Move)>>();
-    let bound0 = problem.lower_bound(start).max(1);
-    while next < states.len() {
-        if next == depth_end {
-            depth += 1;
-            depth_end = states.len();
-        }
-        if nodes.is_multiple_of(CHECK_EVERY)
-            || nodes >= budget.node_limit()
-            || pacer.time_up(budget, nodes)
-        {
-            let bytes = states.capacity() * entry + seen.capacity() * (size_of::<P::Key>() + 1);
-            if let Err(why) = budget.check_nodes(nodes, bytes) {
-                return Outcome::stopped(None, bound0.max(depth + 1), why, nodes, t0.elapsed());
-            }
-        }
-        nodes += 1;
-        let state = states[next].clone();
-        moves.clear();
-        problem.moves(&state, &mut moves);
-        for &mv in &moves {
-            let child = problem.apply(&state, mv);
-            if !seen.insert(problem.key(&child)) {
-                continue;
-            }
-            if problem.is_goal(&child) {
-                let mut path = vec![mv];
-                let mut at = next;
-                while let Some((parent, m)) = links[at] {
-                    path.push(m);
-                    at = parent as usize;
-                }
-                path.reverse();
-                return Outcome::optimal(path, nodes, t0.elapsed());
-            }
-            states.push(child);
-            links.push(Some((next as u32, mv)));
-        }
-        next += 1;
-    }
-    Outcome::unsolvable(nodes, t0.elapsed())
+    ResumableBfs::new(problem, start).run(problem, budget)
 }
 
 /// [`bfs`] without duplicate detection: a state reached again is searched

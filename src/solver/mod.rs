@@ -11,6 +11,7 @@
 //! |--------|-------|--------|---------|
 //! | [`bfs::count_reachable`] | reachable-state count | exact when `exhausted` | Fling! `analyse` |
 //! | [`bfs::bfs`] | a shortest solution | optimality; unsolvable when every reachable state is expanded | PuzzleScript |
+//! | [`resumable_bfs::ResumableBfs`] | the same, in slices: each call resumes where the last stopped | the same, once the slices add up | PuzzleScript's portfolio |
 //! | [`idastar::idastar`] | a shortest solution | optimality; a lower bound when stopped; unsolvable only on finite trees | Fifteen |
 //! | [`iddfs::iddfs`] | a shortest solution | optimality; unsolvable when an iteration never reaches its limit | Gemji |
 //! | [`dfbnb::dfbnb`] | improving solutions (anytime) | optimality / unsolvable when the final full pass completes | Flood (`bnb`) |
@@ -78,6 +79,7 @@ pub mod outcome;
 pub mod problem;
 pub mod queue;
 pub mod rank;
+pub mod resumable_bfs;
 pub mod retrograde;
 pub mod shortcut;
 pub mod table;
@@ -104,6 +106,7 @@ pub use outcome::Outcome;
 pub use problem::{replay, wins, Keyed, Problem};
 pub use queue::BucketQueue;
 pub use rank::{Combinations, Permutations};
+pub use resumable_bfs::ResumableBfs;
 pub use retrograde::{NibbleTable, TableError};
 pub use shortcut::{shortcut, Shortened};
 pub use table::{IndexTable, Probe};

@@ -28,7 +28,7 @@ use super::ways::Ways;
 use crate::measure::thread_cpu;
 use crate::solver::{
     bfs::bfs, bfs_without_duplicates, bfws, shortcut, weighted_astar, AstarProblem, AtomProblem,
-    Budget, Keyed, Outcome, Problem,
+    Budget, BudgetExceeded, Keyed, Outcome, Problem, ResumableBfs,
 };
 
 /// Why a level cannot be searched.
@@ -450,10 +450,10 @@ pub enum Method {
     /// then, when it neither solved the level nor proved it unwinnable,
     /// best-first width search for [`Limits::width_share`] of the rest,
     /// then weighted A* for three quarters of what is left and weighted A* with
-    /// [`Limits::retry_weight`] for the last quarter; when weighted A*
-    /// found a solution with more time left than the first breadth-first
-    /// search had, breadth-first search again for the rest (a shortest
-    /// solution, or the proof that the one found is shortest).
+    /// [`Limits::retry_weight`] for the last quarter; then the first
+    /// breadth-first search, paused meanwhile, resumes for whatever time
+    /// is left (a shortest solution, the proof that the one found is
+    /// shortest, or a level the others stopped on for memory).
     Portfolio,
 }
 
@@ -543,11 +543,18 @@ pub struct Solved {
 /// A budget of `time` whose memory ceiling counts what the engines do not
 /// see: each state's cells live in one buffer its copies share (after
 /// the buffer's two counts), which the engines count as a pointer
-/// (`counted` bytes of a state's entry in the engine).
-fn budget_for(limits: &Limits, time: Option<Duration>, words: usize, counted: usize) -> Budget {
-    let buffer = (words * 8 + 16).next_multiple_of(16) + 16;
-    let real = counted + buffer;
-    let memory = (limits.memory as u128 * counted as u128 / real as u128) as usize;
+/// (`counted` bytes of a state's entry in the engine). `held` bytes of
+/// the memory limit are taken by searches still alive (paused).
+fn budget_for(
+    limits: &Limits,
+    time: Option<Duration>,
+    words: usize,
+    counted: usize,
+    held: usize,
+) -> Budget {
+    let real = counted + state_buffer(words);
+    let free = limits.memory.saturating_sub(held);
+    let memory = (free as u128 * counted as u128 / real as u128) as usize;
     let b = match time {
         Some(t) if limits.cpu => Budget::new(None, memory).with_cpu_limit(t),
         _ => Budget::new(time, memory),
@@ -557,6 +564,19 @@ fn budget_for(limits: &Limits, time: Option<Duration>, words: usize, counted: us
         None => b,
     }
 }
+
+/// The bytes of one state's buffer of `words` object words (with its two
+/// counts, rounded as the allocator rounds).
+fn state_buffer(words: usize) -> usize {
+    (words * 8 + 16).next_multiple_of(16) + 16
+}
+
+/// An entry of breadth-first search: the state, its link, its key in the
+/// set (the bytes [`ResumableBfs::bytes`] counts per position).
+const BFS_ENTRY: usize = 2 * size_of::<State>() + 8 + 1;
+
+/// Breadth-first search on a level, between slices of the portfolio.
+type Paused<'g> = ResumableBfs<LevelProblem<'g>>;
 
 /// Searches level `n` of `game` with `method` within `limits`; a solution
 /// found is replayed from the start and must win.
@@ -570,12 +590,12 @@ pub fn solve_level(
     let (o, search) = match method {
         Method::Bfs => (run.breadth_first(limits.time), Method::Bfs),
         Method::BfsNoHashing => (run.tree(limits.time), Method::BfsNoHashing),
-        Method::Astar => (run.weighted(limits.time, 1), Method::Astar),
+        Method::Astar => (run.weighted(limits.time, 1, 0), Method::Astar),
         Method::WeightedAstar => (
-            run.weighted(limits.time, limits.weight),
+            run.weighted(limits.time, limits.weight, 0),
             Method::WeightedAstar,
         ),
-        Method::Bfws => (run.width(limits.time), Method::Bfws),
+        Method::Bfws => (run.width(limits.time, 0), Method::Bfws),
         Method::Portfolio => run.portfolio(),
     };
     if let Some(keys) = &o.moves {
@@ -630,31 +650,52 @@ impl<'g> Run<'g> {
     }
 
     /// A budget of `time` for a search holding `counted` bytes per
-    /// position besides its state's buffer ([`budget_for`]).
-    fn budget(&self, time: Option<Duration>, counted: usize) -> Budget {
+    /// position besides its state's buffer, `held` bytes of the memory
+    /// taken by paused searches ([`budget_for`]).
+    fn budget(&self, time: Option<Duration>, counted: usize, held: usize) -> Budget {
         let words = self.start.objects.len();
-        budget_for(&self.limits, time, words, counted)
+        budget_for(&self.limits, time, words, counted, held)
+    }
+
+    /// The bytes a paused breadth-first search holds, its states'
+    /// buffers included.
+    fn held(&self, paused: &Paused<'g>) -> usize {
+        let real = BFS_ENTRY + state_buffer(self.start.objects.len());
+        (paused.bytes() as u128 * real as u128 / BFS_ENTRY as u128) as usize
     }
 
     /// Breadth-first search for `time`.
     fn breadth_first(&self, time: Option<Duration>) -> Outcome<Input> {
-        // An entry: the state, its link, its key in the set.
-        let entry = 2 * size_of::<State>() + 8 + 1;
-        bfs(&self.plain, &self.start, &self.budget(time, entry))
+        self.resume(&mut self.fresh(), time)
+    }
+
+    /// A breadth-first search from the start that has expanded nothing.
+    fn fresh(&self) -> Paused<'g> {
+        ResumableBfs::new(&self.plain, &self.start)
+    }
+
+    /// `paused` resumed for `time`, alone in memory; its node limit is
+    /// what the limits' per-search node limit leaves.
+    fn resume(&self, paused: &mut Paused<'g>, time: Option<Duration>) -> Outcome<Input> {
+        let mut limits = self.limits;
+        limits.nodes = limits.nodes.map(|n| n.saturating_sub(paused.nodes()));
+        let words = self.start.objects.len();
+        paused.run(&self.plain, &budget_for(&limits, time, words, BFS_ENTRY, 0))
     }
 
     /// Breadth-first search without duplicate detection for `time`.
     fn tree(&self, time: Option<Duration>) -> Outcome<Input> {
         let entry = size_of::<State>() + 16;
-        let budget = self.budget(time, entry);
+        let budget = self.budget(time, entry, 0);
         bfs_without_duplicates(&self.plain, &self.start, &budget)
     }
 
-    /// Weighted A* with `weight` for `time` (unproven).
-    fn weighted(&self, time: Option<Duration>, weight: u32) -> Outcome<Input> {
+    /// Weighted A* with `weight` for `time` (unproven), beside searches
+    /// holding `held` bytes.
+    fn weighted(&self, time: Option<Duration>, weight: u32, held: usize) -> Outcome<Input> {
         // A node: the state, 8 bytes of bookkeeping, a table slot.
         let entry = size_of::<State>() + 8 + 12;
-        let budget = self.budget(time, entry);
+        let budget = self.budget(time, entry, held);
         unproven(weighted_astar(
             &Informed(&self.plain),
             &self.start,
@@ -663,11 +704,12 @@ impl<'g> Run<'g> {
         ))
     }
 
-    /// Best-first width search for `time` (unproven).
-    fn width(&self, time: Option<Duration>) -> Outcome<Input> {
+    /// Best-first width search for `time` (unproven), beside searches
+    /// holding `held` bytes.
+    fn width(&self, time: Option<Duration>, held: usize) -> Outcome<Input> {
         // A node: the state, its link and move, a table slot.
         let entry = size_of::<State>() + 8 + 12;
-        let budget = self.budget(time, entry);
+        let budget = self.budget(time, entry, held);
         unproven(bfws(&Informed(&self.plain), &self.start, &budget))
     }
 
@@ -682,29 +724,35 @@ impl<'g> Run<'g> {
 
     /// The portfolio: breadth-first search for [`Limits::bfs_share`] of
     /// the time limit; when it neither solved the level nor proved it
-    /// unwinnable, best-first width search ([`Run::widths`]) and weighted
-    /// A* ([`Run::retries`]); when one of them found a
-    /// solution with more time left than breadth-first search had,
-    /// breadth-first search again for the rest ([`Run::confirm`]).
+    /// unwinnable, it is paused (its tables kept, counted against the
+    /// memory of the others) while best-first width search
+    /// ([`Run::widths`]) and weighted A* ([`Run::retries`]) search, then
+    /// resumed for whatever time they leave ([`Run::confirm`]).
     fn portfolio(&self) -> (Outcome<Input>, Method) {
         let first = self.limits.time.map(|t| t * self.limits.bfs_share / 100);
-        let o = self.breadth_first(first);
+        let mut paused = self.fresh();
+        let o = self.resume(&mut paused, first);
         if o.moves.is_some() || o.proven_unsolvable {
-            return (o, Method::Bfs);
+            return (self.after(0, o), Method::Bfs);
         }
-        let bound = o.lower_bound;
-        let (found, search) = match self.widths(o) {
+        // A search that filled the memory makes way for the others.
+        let paused = (o.stopped != Some(BudgetExceeded::Memory)).then_some(paused);
+        let held = paused.as_ref().map_or(0, |p| self.held(p));
+        let (found, search) = match self.widths(o, held) {
             (o, Method::Bfws) => (o, Method::Bfws),
-            (o, _) => self.retries(o),
+            (o, _) => self.retries(o, held),
         };
-        match (found.moves.is_some(), self.left(), first) {
-            (true, Some(left), Some(first)) if left > first => {
-                let reserve = left / SHORTCUT_PART;
-                let (o, by) = self.confirm(found, bound, search, Some(left - reserve));
+        match paused {
+            Some(mut paused) if !found.proven_unsolvable => {
+                // A solution found keeps a part of the time for shortcuts.
+                let time = match (&found.moves, self.left()) {
+                    (Some(_), Some(left)) => Some(left - left / SHORTCUT_PART),
+                    (_, left) => left,
+                };
+                let (o, by) = self.confirm(&mut paused, found, search, time);
                 (self.shortened(o, self.left()), by)
             }
-            (true, left, _) => (self.shortened(found, left), search),
-            _ => (found, search),
+            _ => (self.shortened(found, self.left()), search),
         }
     }
 
@@ -714,7 +762,7 @@ impl<'g> Run<'g> {
         let Some(moves) = o.moves.as_ref().filter(|_| !o.proven_optimal) else {
             return o;
         };
-        let budget = self.budget(time, size_of::<State>());
+        let budget = self.budget(time, size_of::<State>(), 0);
         let s = shortcut(&self.plain, &self.start, moves, &budget, SHORTCUT_SEARCH);
         log::debug!("shortcuts: {} keys to {}", moves.len(), s.moves.len());
         Outcome {
@@ -725,41 +773,50 @@ impl<'g> Run<'g> {
         }
     }
 
-    /// Breadth-first search for `time` after weighted A* (or width
-    /// search, `by`) found
-    /// `quick` (an earlier breadth-first search having shown that no
-    /// solution is shorter than `bound`): its solution when it finds one
-    /// (a shortest), else `quick`, proven shortest when breadth first
-    /// searched every shorter key sequence.
+    /// Breadth-first search `paused` resumed for `time` after
+    /// width search or weighted A* (`by`) found `found` (its nodes count
+    /// the search's first slice): its solution when it finds one (a
+    /// shortest), else `found`, proven shortest when breadth first
+    /// searched every shorter key sequence; with no solution found, what
+    /// breadth first proved (no solution, or its bound).
     fn confirm(
         &self,
-        quick: Outcome<Input>,
-        bound: u32,
+        paused: &mut Paused<'g>,
+        found: Outcome<Input>,
         by: Method,
         time: Option<Duration>,
     ) -> (Outcome<Input>, Method) {
-        let b = self.after(quick.nodes, self.breadth_first(time));
-        if b.moves.is_some() {
-            return (b, Method::Bfs);
+        let before = paused.nodes();
+        let b = self.resume(paused, time);
+        let nodes = found.nodes + paused.nodes() - before;
+        if b.moves.is_some() || b.proven_unsolvable {
+            return (self.after(0, Outcome { nodes, ..b }), Method::Bfs);
         }
-        let len = quick.len().unwrap_or(usize::MAX) as u32;
-        let mut o = self.after(b.nodes, quick);
-        if b.lower_bound.max(bound) >= len {
-            o.lower_bound = len;
-            o.proven_optimal = true;
+        let mut o = self.after(0, Outcome { nodes, ..found });
+        match o.len() {
+            Some(len) if b.lower_bound as usize >= len => {
+                o.lower_bound = len as u32;
+                o.proven_optimal = true;
+            }
+            Some(_) => {}
+            None => {
+                o.lower_bound = b.lower_bound;
+                o.stopped = b.stopped;
+            }
         }
         (o, by)
     }
 
     /// Best-first width search for [`Limits::width_share`] of the time
-    /// left, after breadth-first search (`o`) found nothing; `o` with the
-    /// method that settled the level ([`Method::Bfws`] when it did).
-    fn widths(&self, o: Outcome<Input>) -> (Outcome<Input>, Method) {
+    /// left, after breadth-first search (`o`, paused, holding `held`
+    /// bytes) found nothing; `o` with the method that settled the level
+    /// ([`Method::Bfws`] when it did).
+    fn widths(&self, o: Outcome<Input>, held: usize) -> (Outcome<Input>, Method) {
         if self.limits.width_share == 0 {
             return (o, Method::Portfolio);
         }
         let share = self.left().map(|t| t * self.limits.width_share / 100);
-        let w = self.after(o.nodes, self.width(share));
+        let w = self.after(o.nodes, self.width(share, held));
         if w.moves.is_some() || w.proven_unsolvable {
             (w, Method::Bfws)
         } else {
@@ -767,11 +824,12 @@ impl<'g> Run<'g> {
         }
     }
 
-    /// Weighted A* after breadth-first search (`o`) found nothing: with
+    /// Weighted A* after breadth-first search (`o`, paused, holding
+    /// `held` bytes) found nothing: with
     /// [`Limits::weight`] for three quarters of the time left, then with
     /// [`Limits::retry_weight`] for the rest (one search when they are
     /// equal).
-    fn retries(&self, mut o: Outcome<Input>) -> (Outcome<Input>, Method) {
+    fn retries(&self, mut o: Outcome<Input>, held: usize) -> (Outcome<Input>, Method) {
         let l = &self.limits;
         let weights = if l.retry_weight == l.weight {
             vec![l.weight]
@@ -784,7 +842,7 @@ impl<'g> Run<'g> {
             }
             let last = k + 1 == weights.len();
             let share = self.left().map(|t| if last { t } else { t * 3 / 4 });
-            o = self.after(o.nodes, self.weighted(share, w));
+            o = self.after(o.nodes, self.weighted(share, w, held));
         }
         (o, Method::WeightedAstar)
     }
@@ -866,28 +924,35 @@ mod tests {
         }
     }
 
-    /// Weighted A*'s solution is replaced by breadth first's when that
-    /// finds one, and called shortest only when no shorter sequence is
-    /// left unsearched (by this search or the bound of an earlier one).
+    /// Weighted A*'s solution is replaced by breadth first's when the
+    /// paused breadth-first search, resumed, finds one, and called
+    /// shortest only when no shorter sequence is left unsearched.
     #[test]
     fn confirm_proves_a_solution_shortest_only_with_the_bound() {
         let game = compile(PUSH).unwrap();
         let best = solve_level(&game, 1, Method::Bfs, &limits(None)).unwrap();
-        let len = best.outcome.len().unwrap() as u32;
+        let len = best.outcome.len().unwrap();
         assert!(best.proven_shortest && len > 1);
         let found = unproven(best.outcome.clone());
         assert!(!found.proven_optimal);
         let run = Run::new(&game, 1, &limits(None)).unwrap();
-        let (o, search) = run.confirm(found.clone(), 0, Method::WeightedAstar, None);
-        assert_eq!((o.len(), o.proven_optimal), (Some(len as usize), true));
+        let (o, search) = run.confirm(&mut run.fresh(), found.clone(), Method::WeightedAstar, None);
+        assert_eq!((o.len(), o.proven_optimal), (Some(len), true));
         assert_eq!(search, Method::Bfs);
         // No node: breadth first proves nothing itself.
         let run = Run::new(&game, 1, &limits(Some(0))).unwrap();
-        let (o, search) = run.confirm(found.clone(), len - 1, Method::WeightedAstar, None);
-        assert!(!o.proven_optimal && o.len() == Some(len as usize));
-        assert_eq!(search, Method::WeightedAstar);
-        let (o, _) = run.confirm(found, len, Method::WeightedAstar, None);
-        assert!(o.proven_optimal && o.lower_bound == len);
+        let (o, search) = run.confirm(&mut run.fresh(), found.clone(), Method::WeightedAstar, None);
+        assert!(!o.proven_optimal && o.len() == Some(len));
+        assert_eq!(search, Method::WeightedAstar, None);
+        // A first slice of one node already proved the bound: the
+        // resumed search has no node left, and the bound stands.
+        let run = Run::new(&game, 1, &limits(Some(1))).unwrap();
+        let mut paused = run.fresh();
+        assert!(run.resume(&mut paused, None).stopped.is_some());
+        assert_eq!(paused.lower_bound() as usize, len);
+        let (o, search) = run.confirm(&mut paused, found.clone(), Method::WeightedAstar, None);
+        assert!(o.proven_optimal && o.lower_bound as usize == len);
+        assert_eq!((search, o.nodes), (Method::WeightedAstar, found.nodes));
     }
 
     #[test]
