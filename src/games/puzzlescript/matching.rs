@@ -158,8 +158,8 @@ impl Board {
     pub fn set_objects(&mut self, objects: &[u64]) {
         if self.anchored() && self.occupancy_exact {
             let ow = self.ow;
-            for k in 0..objects.len() {
-                let (old, new) = (self.objects[k], objects[k]);
+            for (k, &new) in objects.iter().enumerate() {
+                let old = self.objects[k];
                 if old != new {
                     self.occupy_word(k / ow, k % ow, old, new);
                 }
@@ -676,7 +676,10 @@ fn and_shifted(starts: &mut [u64], cell: &[u64], offset: isize) {
     for j in (0..lo).chain(hi..n) {
         starts[j as usize] &= window(cell, j * 64 + offset);
     }
-    let (lo, hi, q) = (lo as usize, hi as usize, (lo as isize + q) as usize);
+    if lo >= hi {
+        return;
+    }
+    let (lo, hi, q) = (lo as usize, hi as usize, (lo + q) as usize);
     if s == 0 {
         for (x, c) in starts[lo..hi].iter_mut().zip(&cell[q..]) {
             *x &= c;
