@@ -331,7 +331,7 @@ impl<'g> Engine<'g> {
     /// they are: only rules read them, and every turn recomputes them
     /// before its rules.
     fn restore(&mut self, objects: &[u64]) {
-        self.board.objects.copy_from_slice(objects);
+        self.board.set_objects(objects);
         self.board.clear_movements();
         self.againing = false;
         self.queue.clear();
@@ -446,7 +446,7 @@ impl<'g> Engine<'g> {
 
     /// Sets the player's movement `dir` on the cells `positions`.
     fn start_movement(&mut self, dir: u64, positions: &[usize]) {
-        let (ow, mw) = (self.board.ow, self.board.mw);
+        let ow = self.board.ow;
         let player = &self.game.player.1;
         for &i in positions {
             for w in 0..ow {
@@ -456,7 +456,7 @@ impl<'g> Engine<'g> {
                     word &= word - 1;
                     if id < self.game.objects.len() {
                         let layer = self.game.objects[id].layer;
-                        bits::or_field(&mut self.board.movements[i * mw..(i + 1) * mw], layer, dir);
+                        self.board.add_movement(i, layer, dir);
                     }
                 }
             }
@@ -494,8 +494,8 @@ impl<'g> Engine<'g> {
             let game = self.game;
             self.apply_rules(&game.rules, &game.loop_point, Some(&banned));
             if self.resolve_movements(&mut banned) {
-                self.board.objects.copy_from_slice(&start_objects);
-                self.board.movements.copy_from_slice(&start_moves);
+                self.board.set_objects(&start_objects);
+                self.board.set_movements(&start_moves);
                 self.board.rigid_group.fill(0);
                 self.board.rigid_applied.fill(0);
                 self.board.recompute_masks();

@@ -52,6 +52,11 @@ pub struct Board {
     occupancy: Vec<u64>,
     /// Rows are matched on the occupancy ([`Board::anchored`]).
     bit_boards: bool,
+    /// The occupancy is that of the cells: [`Board::set_objects`] may
+    /// update it cell by cell instead of rebuilding it.
+    occupancy_exact: bool,
+    /// No cell has a movement or a rigid mark: clearing them is free.
+    still: bool,
 }
 
 impl Board {
@@ -75,6 +80,8 @@ impl Board {
             all_moves: vec![0; mw],
             occupancy: vec![0; ow * 64 * bits::words_for(n)],
             bit_boards: n >= ANCHOR_MIN_CELLS,
+            occupancy_exact: false,
+            still: false,
         }
     }
 
@@ -83,8 +90,9 @@ impl Board {
     /// [`MANY_RULES`] or more. Scanning a small board cell by cell for
     /// each of many rules costs more than keeping the occupancy.
     pub fn anchor_for(&mut self, rules: usize) {
-        if rules >= MANY_RULES {
+        if rules >= MANY_RULES && !self.bit_boards {
             self.bit_boards = true;
+            self.occupancy_exact = false;
         }
     }
 
@@ -141,13 +149,50 @@ impl Board {
         self.all_moves.clone_from(&other.all_moves);
         self.occupancy.clone_from(&other.occupancy);
         self.bit_boards = other.bit_boards;
+        self.occupancy_exact = other.occupancy_exact;
+        self.still = other.still;
     }
 
-    /// Recomputes the row and column masks and the occupancy from the
-    /// cells.
+    /// Puts `objects` on the board, updating the occupancy of the cells
+    /// that change when it is exact (rebuilding it costs more).
+    pub fn set_objects(&mut self, objects: &[u64]) {
+        if self.anchored() && self.occupancy_exact {
+            let ow = self.ow;
+            for (k, &new) in objects.iter().enumerate() {
+                let old = self.objects[k];
+                if old != new {
+                    self.occupy_word(k / ow, k % ow, old, new);
+                }
+            }
+        }
+        self.objects.copy_from_slice(objects);
+    }
+
+    /// Sets the movements of every cell to `movements`.
+    pub fn set_movements(&mut self, movements: &[u64]) {
+        self.movements.copy_from_slice(movements);
+        self.still = false;
+    }
+
+    /// ORs the five-bit movement `dir` into layer `layer` of cell `i`.
+    pub fn add_movement(&mut self, i: usize, layer: usize, dir: u64) {
+        let mw = self.mw;
+        bits::or_field(&mut self.movements[i * mw..(i + 1) * mw], layer, dir);
+        self.still = false;
+    }
+
+    /// Recomputes the masks from the cells: on an anchored board the
+    /// occupancy (rebuilt unless exact) and the board's masks, its rows'
+    /// and columns' being unused (see [`Board::line_may_match`]); on
+    /// another the row and column masks.
     pub fn recompute_masks(&mut self) {
         if self.anchored() {
-            self.rebuild_occupancy();
+            if !self.occupancy_exact {
+                self.rebuild_occupancy();
+                self.occupancy_exact = true;
+            }
+            self.board_masks_from_occupancy();
+            return;
         }
         self.row_objects.fill(0);
         self.col_objects.fill(0);
@@ -175,6 +220,22 @@ impl Board {
             &mut self.col_moves,
             &mut self.all_moves,
         );
+    }
+
+    /// Sets the board's object mask from the occupancy and its movement
+    /// mask from the cells.
+    fn board_masks_from_occupancy(&mut self) {
+        let cw = self.occupancy_words();
+        self.all_objects.fill(0);
+        for (id, cells) in self.occupancy.chunks_exact(cw).enumerate() {
+            if !bits::is_zero(cells) {
+                bits::set(&mut self.all_objects, id);
+            }
+        }
+        self.all_moves.fill(0);
+        for cell in self.movements.chunks_exact(self.mw) {
+            bits::or(&mut self.all_moves, cell);
+        }
     }
 
     /// Adds cell `i`'s objects and movements to its row and column masks.
@@ -255,6 +316,7 @@ impl Board {
     /// movements it gains to the line masks. Returns the bits that changed.
     fn write_moves(&mut self, i: usize, w: usize, new: u64) -> u64 {
         let mw = self.mw;
+        self.still = false;
         let old = std::mem::replace(&mut self.movements[i * mw + w], new);
         let added = new & !old;
         if added != 0 {
@@ -267,8 +329,11 @@ impl Board {
     }
 
     /// True if row `y` (or column `x` when `column`) may hold `objects` and
-    /// `moves`.
+    /// `moves`; always on an anchored board, which keeps no line masks.
     fn line_may_match(&self, column: bool, k: usize, objects: &[u64], moves: &[u64]) -> bool {
+        if self.anchored() {
+            return true;
+        }
         let (ow, mw) = (self.ow, self.mw);
         if column {
             bits::subset(objects, &self.col_objects[k * ow..(k + 1) * ow])
@@ -313,9 +378,13 @@ impl Board {
 
     /// Clears every movement and rigid mark.
     pub fn clear_movements(&mut self) {
+        if self.still {
+            return;
+        }
         self.movements.fill(0);
         self.rigid_group.fill(0);
         self.rigid_applied.fill(0);
+        self.still = true;
     }
 
     /// The index step of one cell in direction `dir` (1 up, 2 down, 4 left,
@@ -494,32 +563,54 @@ impl Boards {
             if !bits::is_zero(&c.moves_present) || !bits::is_zero(&c.moves_missing) {
                 exact = false;
             }
-            if bits::is_zero(&c.present) && bits::is_zero(&c.missing) && c.any_present.is_empty() {
+            if narrowed && bits::is_zero(&self.starts) {
+                // No start is left: the later cells cannot add one.
                 continue;
             }
+            let Some(cell) = Self::cell_board(&mut self.cell, &mut self.union, c, b) else {
+                continue;
+            };
             narrowed = true;
-            self.cell.clear();
-            self.cell.resize(cw, !0);
-            for id in bits::ones(&c.present) {
-                bits::and(&mut self.cell, b.occupied(id));
-            }
-            for id in bits::ones(&c.missing) {
-                bits::and_not(&mut self.cell, b.occupied(id));
-            }
-            for set in &c.any_present {
-                self.union.clear();
-                self.union.resize(cw, 0);
-                for id in bits::ones(set) {
-                    bits::or(&mut self.union, b.occupied(id));
-                }
-                bits::and(&mut self.cell, &self.union);
-            }
-            let offset = k as isize * d;
-            for (j, s) in self.starts.iter_mut().enumerate() {
-                *s &= window(&self.cell, j as isize * 64 + offset);
-            }
+            and_shifted(&mut self.starts, cell, k as isize * d);
         }
         narrowed.then_some(exact)
+    }
+
+    /// The cells that pass the object tests of `c`: the AND of the boards
+    /// of the objects it needs, less those of the objects it excludes,
+    /// ANDed with the OR of each property's. A cell that needs one object
+    /// and tests nothing else is that object's board, not copied. `None`
+    /// if `c` tests no object.
+    fn cell_board<'a>(
+        cell: &'a mut Vec<u64>,
+        union: &mut Vec<u64>,
+        c: &CellPattern,
+        b: &'a Board,
+    ) -> Option<&'a [u64]> {
+        let mut present = bits::ones(&c.present);
+        let first = present.next();
+        let alone = present.next().is_none();
+        if alone && bits::is_zero(&c.missing) && c.any_present.is_empty() {
+            return first.map(|id| b.occupied(id));
+        }
+        let cw = b.occupancy_words();
+        cell.clear();
+        cell.resize(cw, !0);
+        for id in bits::ones(&c.present) {
+            bits::and(cell, b.occupied(id));
+        }
+        for id in bits::ones(&c.missing) {
+            bits::and_not(cell, b.occupied(id));
+        }
+        for set in &c.any_present {
+            union.clear();
+            union.resize(cw, 0);
+            for id in bits::ones(set) {
+                bits::or(union, b.occupied(id));
+            }
+            bits::and(cell, union);
+        }
+        Some(cell)
     }
 
     /// The number of starts computed (those outside the board included).
@@ -570,6 +661,33 @@ fn window(c: &[u64], start: isize) -> u64 {
         get(w)
     } else {
         get(w) >> s | get(w + 1) << (64 - s)
+    }
+}
+
+/// `starts[j] &= window(cell, j * 64 + offset)` for every word `j`: the
+/// cells of `cell` moved back by `offset` bits (zero outside `cell`).
+fn and_shifted(starts: &mut [u64], cell: &[u64], offset: isize) {
+    let (q, s) = (offset.div_euclid(64), offset.rem_euclid(64) as u32);
+    let n = starts.len() as isize;
+    // The words `j` for which `cell[j + q]` and `cell[j + q + 1]` both
+    // exist take the quick loop; the rest read zeros outside.
+    let lo = (-q).clamp(0, n);
+    let hi = (cell.len() as isize - 1 - q).clamp(lo, n);
+    for j in (0..lo).chain(hi..n) {
+        starts[j as usize] &= window(cell, j * 64 + offset);
+    }
+    if lo >= hi {
+        return;
+    }
+    let (lo, hi, q) = (lo as usize, hi as usize, (lo + q) as usize);
+    if s == 0 {
+        for (x, c) in starts[lo..hi].iter_mut().zip(&cell[q..]) {
+            *x &= c;
+        }
+    } else {
+        for (x, c) in starts[lo..hi].iter_mut().zip(cell[q..].windows(2)) {
+            *x &= c[0] >> s | c[1] << (64 - s);
+        }
     }
 }
 
@@ -898,6 +1016,7 @@ fn replace(
         let group = &b.rigid_group[i * mw..(i + 1) * mw];
         let applied = &b.rigid_applied[i * mw..(i + 1) * mw];
         if !bits::subset(&rigid_mask, group) && !bits::subset(&r.layer_mask, applied) {
+            b.still = false;
             for w in 0..mw {
                 b.rigid_group[i * mw + w] |= rigid_mask[w];
                 b.rigid_applied[i * mw + w] |= r.layer_mask[w];
@@ -1033,5 +1152,17 @@ mod tests {
         assert_eq!(window(&c, 63), 0b1011);
         assert_eq!(window(&c, -1), c[0] << 1);
         assert_eq!(window(&c, 128), 0);
+    }
+
+    #[test]
+    fn a_shifted_and_reads_as_the_windows_do() {
+        let cell = [0x8000_0000_0000_0001u64, 0xf0f0_1234_5678_9abc, 0b101];
+        for offset in -200..200 {
+            let mut starts = [!0u64; 3];
+            and_shifted(&mut starts, &cell, offset);
+            for (j, &s) in starts.iter().enumerate() {
+                assert_eq!(s, window(&cell, j as isize * 64 + offset), "{offset} {j}");
+            }
+        }
     }
 }
