@@ -439,21 +439,22 @@ pub enum Method {
     BfsNoHashing,
     /// A* with the win conditions' estimate (not admissible: unproven).
     Astar,
-    /// Weighted A* (the estimate times [`Limits::weight`]), stopping at
-    /// the first solution.
+    /// Weighted A* (the estimate times `--weight`), stopping at the
+    /// first solution.
     WeightedAstar,
     /// Best-first width search with the win conditions' estimate: novel
     /// positions (an object in a cell no position of the same estimate
     /// had) first, then by the estimate; stops at the first solution.
     Bfws,
-    /// Breadth-first search for [`Limits::bfs_share`] of the time limit,
-    /// then, when it neither solved the level nor proved it unwinnable,
-    /// best-first width search for [`Limits::width_share`] of the rest,
-    /// then weighted A* for three quarters of what is left and weighted A* with
-    /// [`Limits::retry_weight`] for the last quarter; then the first
+    /// Breadth-first search for `--bfs-share` of the time limit, then,
+    /// when it neither solved the level nor proved it unwinnable,
+    /// best-first width search for `--width-share` of the rest, then
+    /// weighted A* for three quarters of what is left and weighted A*
+    /// with `--retry-weight` for the last quarter; then the first
     /// breadth-first search, paused meanwhile, resumes for whatever time
     /// is left (a shortest solution, the proof that the one found is
-    /// shortest, or a level the others stopped on for memory).
+    /// shortest, or a level the others stopped on for memory), keeping an
+    /// eighth of it to shorten a solution it did not prove by shortcuts.
     Portfolio,
 }
 
@@ -943,7 +944,7 @@ mod tests {
         let run = Run::new(&game, 1, &limits(Some(0))).unwrap();
         let (o, search) = run.confirm(&mut run.fresh(), found.clone(), Method::WeightedAstar, None);
         assert!(!o.proven_optimal && o.len() == Some(len));
-        assert_eq!(search, Method::WeightedAstar, None);
+        assert_eq!(search, Method::WeightedAstar);
         // A first slice of one node already proved the bound: the
         // resumed search has no node left, and the bound stands.
         let run = Run::new(&game, 1, &limits(Some(1))).unwrap();
