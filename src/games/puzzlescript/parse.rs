@@ -173,6 +173,32 @@ fn color_prefix(s: &str) -> Option<&str> {
         .map(|c| &s[..c.len()])
 }
 
+/// An error the reference logs and plays on with (kept in `logged`), until it has logged
+/// more than [`MAX_LOGGED`] distinct ones: then it gives up, and so
+/// does this reader.
+fn log_error(
+    logged: &mut Vec<(usize, String)>,
+    line: usize,
+    message: String,
+) -> Result<(), PsError> {
+    if logged.iter().any(|(n, m)| *n == line && *m == message) {
+        return Ok(());
+    }
+    log::warn!("line {line}: {message}; skipped, as the reference does");
+    logged.push((line, message));
+    if logged.len() > MAX_LOGGED {
+        let (first, what) = &logged[0];
+        return Err(PsError::at(
+            line,
+            format!(
+                "more than {MAX_LOGGED} errors, so the reference aborts compiling \
+                 (the first, line {first}: {what})"
+            ),
+        ));
+    }
+    Ok(())
+}
+
 /// The token the reference skips where it wanted a colour: a name (with
 /// the spaces after it), else the rest of the line.
 fn junk_token(s: &str) -> &str {
@@ -307,7 +333,14 @@ struct Parser {
     object_stage: u8,
     /// Levels: the level being read is open (rows may follow).
     level_open: bool,
+    /// The distinct errors the reference would log and play on with
+    /// (its line and message), so far.
+    logged: Vec<(usize, String)>,
 }
+
+/// The reference aborts compiling once it has logged more distinct
+/// errors than this (its `MAX_ERRORS`).
+const MAX_LOGGED: usize = 5;
 
 impl Parser {
     fn line(&mut self, l: &Line) -> Result<(), PsError> {
@@ -457,7 +490,7 @@ impl Parser {
                         }
                         // After a colour, the reference logs the error,
                         // skips the token and plays on with the colours read.
-                        log::warn!("line {}: {e}; skipped, as the reference does", l.number);
+                        log_error(&mut self.logged, l.number, e)?;
                         rest = rest[junk.len()..].trim_start();
                         continue;
                     };
@@ -833,5 +866,16 @@ mod tests {
         assert_eq!(s.objects[2].colors, vec!["#0af", "red"]);
         let s = parse_source(&MINI.replace("Crate\norange", "Crate\norange ~~ blue")).unwrap();
         assert_eq!(s.objects[2].colors, vec!["orange"]);
+        // Six distinct errors are one too many for the reference.
+        let crate_line = "Crate\norange a b c d e f";
+        match parse_source(&MINI.replace("Crate\norange", crate_line)) {
+            Err(PsError::Syntax { line, message }) => {
+                assert_eq!(line, 19);
+                assert!(message.contains("more than 5 errors"), "{message}");
+                assert!(message.contains("got \"a\""), "{message}");
+            }
+            other => panic!("{other:?}"),
+        }
+        assert!(parse_source(&MINI.replace("Crate\norange", "Crate\norange a b c d e")).is_ok());
     }
 }
