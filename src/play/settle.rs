@@ -187,11 +187,16 @@ mod tests {
         let mut screen = Frames(frames.iter().copied().collect(), 0);
         let mut stats = SettleStats::default();
         let before = fp(0);
+        // Room for the minimum stable time after the last frame.
+        let timing = SettleTiming {
+            timeout: timing().timeout + min_stable * 2,
+            ..timing()
+        };
         let r = wait_until_settled(
             &mut screen,
             AREA,
             changed_from_0.then_some(&before),
-            timing(),
+            timing,
             min_stable,
             &|| stop,
             &mut stats,
@@ -229,8 +234,11 @@ mod tests {
     #[test]
     fn min_stable_waits_out_a_flash() {
         // Frames alternate quickly and then hold: with a minimum stable time
-        // the short-lived equal pair (3, 3) is not taken.
-        let (r, _) = settle(&[1, 3, 3, 4, 9], false, Duration::from_millis(20), false);
+        // the short-lived equal pair (3, 3) is not taken. The two captures
+        // of 3 are one poll (1 ms) apart: only a machine that stalls this
+        // thread for half a second between them could take the pair (with
+        // 20 ms it flaked on a loaded CI machine).
+        let (r, _) = settle(&[1, 3, 3, 4, 9], false, Duration::from_millis(500), false);
         match r {
             Settled::Changed(shot) => assert_eq!(shot.image.get_pixel(0, 0)[0], 9),
             other => panic!("{other:?}"),
