@@ -362,9 +362,11 @@ fn the_portfolio_retries_weighted_astar_with_a_smaller_weight() {
     let r = solve(&[]);
     assert_eq!(r["search"], "weighted-astar", "{r}");
     assert_eq!(r["proven_shortest"], false, "{r}");
+    // The nodes include the shortcut searches' 1,635, which find nothing
+    // shorter.
     assert_eq!(
         (r["length"].as_u64(), r["nodes"].as_u64()),
-        (Some(21), Some(14_714)),
+        (Some(21), Some(16_349)),
         "{r}"
     );
     let one = solve(&["--retry-weight", "10"]);
