@@ -183,6 +183,37 @@ fn the_bench_refuses_a_realtime_game_and_bad_input_by_name() {
     );
 }
 
+/// `solve --check` plays the keys given instead of searching: whether,
+/// and after how many keys, they win; success only when they do.
+#[test]
+fn check_plays_the_keys_given_and_says_whether_they_win() {
+    let game = data("win_by_rule.txt");
+    let game = game.to_str().unwrap();
+    let r = solve_json(&[game, "--check", "rrr"]);
+    assert_eq!(r["wins"], true, "{r}");
+    assert_eq!(r["won_after"], 3, "{r}");
+    let check =
+        |keys: &str| run(gridbot(None).args(["solve", "puzzlescript", game, "--check", keys]));
+    let longer = check("RRRL");
+    assert_eq!(longer.status.code(), Some(0), "{}", stderr(&longer));
+    assert!(
+        stdout(&longer).contains("wins after 3 of 4 keys"),
+        "{}",
+        stdout(&longer)
+    );
+    let short = check("rr");
+    assert_eq!(short.status.code(), Some(2), "{}", stderr(&short));
+    assert!(
+        stdout(&short).contains("does not win"),
+        "{}",
+        stdout(&short)
+    );
+    let bad = check("rqr");
+    assert_eq!(bad.status.code(), Some(2), "{}", stderr(&bad));
+    assert!(stderr(&bad).contains("'q' (key 2)"), "{}", stderr(&bad));
+    assert!(!stderr(&bad).contains("panicked"), "{}", stderr(&bad));
+}
+
 /// A game without win conditions is searched when a rule of it gives
 /// `win` (some real games win only that way), and refused when none does.
 #[test]

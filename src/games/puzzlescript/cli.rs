@@ -13,9 +13,10 @@ use serde_json::json;
 
 use super::compile::{compile, Game};
 use super::conformance::{read_sessions, run_all, Outcome};
+use super::engine::Input;
 use super::solve::{
-    is_random, keys_string, solve_level, Limits, Method, BFS_SHARE, RETRY_WEIGHT, WEIGHT,
-    WIDTH_SHARE,
+    is_random, keys_string, solve_level, LevelProblem, Limits, Method, BFS_SHARE, RETRY_WEIGHT,
+    WEIGHT, WIDTH_SHARE,
 };
 use crate::cli::args::{parse_bytes, parse_duration, parse_node_limit, parse_number};
 use crate::files::read_text;
@@ -160,9 +161,42 @@ pub struct SolveArgs {
     /// The search and its limits.
     #[command(flatten)]
     pub search: SearchOptions,
+    /// Do not search: play these keys (over `udlrx`, as the JSON gives
+    /// them: up, down, left, right, action) from the level's start and
+    /// say whether, and after how many keys, they win.
+    #[arg(long, value_name = "KEYS", value_parser = parse_keys)]
+    pub check: Option<Keys>,
     /// Print JSON instead of text.
     #[arg(long)]
     pub json: bool,
+}
+
+/// A key sequence given on the command line.
+#[derive(Debug, Clone)]
+pub struct Keys(Vec<Input>);
+
+/// Reads keys over `udlrx` (either case), naming the first other
+/// character and where it is.
+fn parse_keys(text: &str) -> Result<Keys, String> {
+    if text.is_empty() {
+        return Err("no keys: give them as one string over u d l r x".into());
+    }
+    let key = |(at, c): (usize, char)| match c.to_ascii_lowercase() {
+        'u' => Ok(Input::Up),
+        'd' => Ok(Input::Down),
+        'l' => Ok(Input::Left),
+        'r' => Ok(Input::Right),
+        'x' => Ok(Input::Action),
+        _ => Err(format!(
+            "{c:?} (key {}) is not a key: give them as one string over u d l r x",
+            at + 1
+        )),
+    };
+    text.chars()
+        .enumerate()
+        .map(key)
+        .collect::<Result<_, _>>()
+        .map(Keys)
 }
 
 /// Largest game source read.
@@ -181,6 +215,9 @@ pub(super) fn read_game(path: &str) -> Result<Game> {
 /// Runs `solve puzzlescript`.
 pub fn run_solve(args: &SolveArgs) -> Result<ExitCode> {
     let game = read_game(&args.file)?;
+    if let Some(keys) = &args.check {
+        return run_check(&game, args, &keys.0);
+    }
     let limits = args.search.limits(None)?;
     let solved = solve_level(&game, args.level, args.search.search, &limits)?;
     let o = &solved.outcome;
@@ -229,6 +266,46 @@ pub fn run_solve(args: &SolveArgs) -> Result<ExitCode> {
         );
     }
     Ok(if keys.is_some() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(2)
+    })
+}
+
+/// Runs `solve puzzlescript --check KEYS`: the keys played from the
+/// level's start; success when they win.
+fn run_check(game: &Game, args: &SolveArgs, keys: &[Input]) -> Result<ExitCode> {
+    let level = LevelProblem::new(game, args.level)?;
+    let won = level.won_after(keys);
+    let random = is_random(game);
+    if args.json {
+        let report = json!({
+            "level": args.level,
+            "keys": keys_string(keys),
+            "length": keys.len(),
+            "wins": won.is_some(),
+            "won_after": won,
+            "random": random,
+        });
+        println!("{}", serde_json::to_string_pretty(&report)?);
+    } else {
+        match won {
+            Some(n) if n == keys.len() => println!("wins with the last of {n} keys"),
+            Some(n) => println!(
+                "wins after {n} of {} keys (the other {} are not played)",
+                keys.len(),
+                keys.len() - n
+            ),
+            None => println!(
+                "does not win: the level is not won after {} keys",
+                keys.len()
+            ),
+        }
+        if random {
+            println!("the game is random: its draws follow gridbot's seed, not the page's clock");
+        }
+    }
+    Ok(if won.is_some() {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(2)
@@ -398,4 +475,30 @@ fn run_conformance(args: &BenchArgs, file: &str) -> Result<ExitCode> {
     } else {
         ExitCode::from(2)
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keys_are_read_over_udlrx_in_either_case() {
+        let keys = parse_keys("udLRx").unwrap().0;
+        let want = [
+            Input::Up,
+            Input::Down,
+            Input::Left,
+            Input::Right,
+            Input::Action,
+        ];
+        assert_eq!(keys, want);
+        assert_eq!(keys_string(&keys), "udlrx");
+    }
+
+    #[test]
+    fn a_key_that_is_not_one_is_named_with_where_it_is() {
+        let why = parse_keys("udw").unwrap_err();
+        assert!(why.contains("'w' (key 3)"), "{why}");
+        assert!(parse_keys("").unwrap_err().contains("no keys"));
+    }
 }

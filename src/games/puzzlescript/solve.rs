@@ -322,11 +322,21 @@ impl<'g> LevelProblem<'g> {
     /// Plays `keys` in order on a copy of the level's engine, as a player
     /// would (not through the search's positions); true if they win.
     pub fn wins(&self, keys: &[Input]) -> bool {
+        self.won_after(keys).is_some()
+    }
+
+    /// Plays `keys` in order as [`LevelProblem::wins`] does: how many of
+    /// them were played when the level was first won (the keys after
+    /// that are not played).
+    pub fn won_after(&self, keys: &[Input]) -> Option<usize> {
         let mut e = self.start.clone();
-        for &k in keys {
+        for (played, &k) in keys.iter().enumerate() {
             e.turn_with_again(Some(k));
+            if e.wins > 0 {
+                return Some(played + 1);
+            }
         }
-        e.wins > 0
+        None
     }
 }
 
