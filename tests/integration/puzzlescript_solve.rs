@@ -212,6 +212,22 @@ fn check_plays_the_keys_given_and_says_whether_they_win() {
     assert_eq!(bad.status.code(), Some(2), "{}", stderr(&bad));
     assert!(stderr(&bad).contains("'q' (key 2)"), "{}", stderr(&bad));
     assert!(!stderr(&bad).contains("panicked"), "{}", stderr(&bad));
+    // A search option has nothing to do with a check, and is refused.
+    let out = run(gridbot(None).args([
+        "solve",
+        "puzzlescript",
+        game,
+        "--check",
+        "rrr",
+        "--search",
+        "bfs",
+    ]));
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("cannot be used with"),
+        "{}",
+        stderr(&out)
+    );
 }
 
 /// A game without win conditions is searched when a rule of it gives

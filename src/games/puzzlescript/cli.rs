@@ -164,12 +164,25 @@ pub struct SolveArgs {
     /// Do not search: play these keys (over `udlrx`, as the JSON gives
     /// them: up, down, left, right, action) from the level's start and
     /// say whether, and after how many keys, they win.
-    #[arg(long, value_name = "KEYS", value_parser = parse_keys)]
+    #[arg(long, value_name = "KEYS", value_parser = parse_keys, conflicts_with_all = SEARCH_ARGS)]
     pub check: Option<Keys>,
     /// Print JSON instead of text.
     #[arg(long)]
     pub json: bool,
 }
+
+/// The search options, which `--check` (no search) does not take.
+const SEARCH_ARGS: [&str; 9] = [
+    "time_limit",
+    "search",
+    "max_nodes",
+    "clock",
+    "memory",
+    "weight",
+    "retry_weight",
+    "bfs_share",
+    "width_share",
+];
 
 /// A key sequence given on the command line.
 #[derive(Debug, Clone)]
