@@ -14,7 +14,7 @@ use serde_json::json;
 use super::compile::{compile, Game};
 use super::conformance::{read_sessions, run_all, Outcome};
 use super::solve::{
-    is_random, keys_string, solve_level, Limits, Method, BFS_SHARE, RETRY_WEIGHT, WEIGHT,
+    is_random, keys_string, solve_level, Limits, Method, BFS_SHARE, RETRY_WEIGHT, ROUNDS, WEIGHT,
     WIDTH_SHARE,
 };
 use crate::cli::args::{parse_bytes, parse_duration, parse_node_limit, parse_number};
@@ -117,6 +117,12 @@ pub struct SearchOptions {
     #[arg(long, value_name = "PERCENT", default_value_t = WIDTH_SHARE,
           value_parser = parse_number::<u32, 0, 100>)]
     pub width_share: u32,
+    /// The portfolio's rounds: its searches take turns in slices that
+    /// double from round to round, each resumed where it stopped (0: one
+    /// after the other, each once).
+    #[arg(long, value_name = "N", default_value_t = ROUNDS,
+          value_parser = parse_number::<u32, 0, 20>)]
+    pub rounds: u32,
 }
 
 impl SearchOptions {
@@ -135,6 +141,7 @@ impl SearchOptions {
             retry_weight: self.retry_weight,
             bfs_share: self.bfs_share,
             width_share: self.width_share,
+            rounds: self.rounds,
         })
     }
 }
