@@ -79,9 +79,10 @@ pub struct SearchOptions {
     /// The search: breadth first (proves a shortest solution), the same
     /// without duplicate detection, A*, weighted A* or best-first width
     /// search with the win conditions' estimate (never proven), or the
-    /// portfolio (breadth first for `--bfs-share` of the time, then width
-    /// search for `--width-share` of the rest, then weighted A* with `--weight` and
-    /// `--retry-weight`, then breadth first again to prove a solution found
+    /// portfolio (breadth first for `--bfs-share` of the time, width
+    /// search for `--width-share` of the rest, weighted A* with `--weight`
+    /// and `--retry-weight`, taking turns in slices over `--rounds`
+    /// rounds, then breadth first again to prove a solution found
     /// shortest).
     #[arg(long, value_enum, default_value_t = Method::Portfolio)]
     pub search: Method,

@@ -448,7 +448,13 @@ pub enum Method {
     /// positions (an object in a cell no position of the same estimate
     /// had) first, then by the estimate; stops at the first solution.
     Bfws,
-    /// Breadth-first search for `--bfs-share` of the time limit, then,
+    /// Breadth-first search, best-first width search and weighted A*
+    /// (`--weight`, then `--retry-weight`) taking turns in slices that
+    /// double over `--rounds` rounds, each resumed where it stopped, each
+    /// getting its share below by the last round; the first to solve the
+    /// level stops the others, and breadth first resumes as below. With
+    /// `--rounds 0` (or no time limit), one after the other:
+    /// breadth-first search for `--bfs-share` of the time limit, then,
     /// when it neither solved the level nor proved it unwinnable,
     /// best-first width search for `--width-share` of the rest, then
     /// weighted A* for three quarters of what is left and weighted A*
