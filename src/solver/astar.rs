@@ -31,7 +31,7 @@
 use rustc_hash::FxHasher;
 use std::hash::{Hash, Hasher};
 use std::mem::{size_of, MaybeUninit};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use super::budget::{Budget, BudgetExceeded, Pacer};
 use super::outcome::Outcome;
@@ -293,7 +293,7 @@ fn run_astar<P: AstarProblem>(
         Ok(h0) => h0,
         Err(settled) => return settled,
     };
-    let mut search = Search::new(problem, start, budget, best, h0);
+    let mut search = Search::new(problem, start, budget.clone(), best, h0);
     search.weighted = first;
     let stopped = search.run(settings.check_every.max(1));
     search.finish(stopped, t0)
@@ -345,26 +345,42 @@ pub fn weighted_astar<P: Keyed>(
     budget: &Budget,
     weight: u32,
 ) -> Outcome<P::Move> {
-    let w = Weighted {
-        inner: problem,
-        weight: weight.max(1),
-    };
-    let mut o = run_astar(&w, start, budget, &Config::default(), weight > 1);
-    if weight > 1 && !o.proven_unsolvable {
-        let bound = problem.lower_bound(start);
-        o.lower_bound = o
-            .moves
-            .as_ref()
-            .map_or(bound, |m| bound.min(m.len() as u32));
-        o.proven_optimal = o.len().is_some_and(|n| n as u32 <= bound);
-    }
-    o
+    let w = Weighted::new(problem, weight);
+    let o = run_astar(&w, start, budget, &Config::default(), weight > 1);
+    w.claims(start, o)
 }
 
-/// A problem whose bound is another's times `weight` (for [`weighted_astar`]).
-struct Weighted<'a, P> {
+/// A problem whose bound is another's times `weight` (for [`weighted_astar`]
+/// and [`ResumableAstar`]).
+pub struct Weighted<'a, P> {
     inner: &'a P,
     weight: u32,
+}
+
+impl<'a, P: Keyed> Weighted<'a, P> {
+    /// `inner` with its bound times `weight` (at least 1).
+    pub fn new(inner: &'a P, weight: u32) -> Self {
+        Weighted {
+            inner,
+            weight: weight.max(1),
+        }
+    }
+
+    /// What a search on this problem from `start` proved about the inner
+    /// one: with a weight above 1, a solution is shortest only when it
+    /// meets the inner bound of the start, which is the proven bound; a
+    /// search that ran dry still proves there is no solution.
+    pub fn claims(&self, start: &P::State, mut o: Outcome<P::Move>) -> Outcome<P::Move> {
+        if self.weight > 1 && !o.proven_unsolvable {
+            let bound = self.inner.lower_bound(start);
+            o.lower_bound = o
+                .moves
+                .as_ref()
+                .map_or(bound, |m| bound.min(m.len() as u32));
+            o.proven_optimal = o.len().is_some_and(|n| n as u32 <= bound);
+        }
+        o
+    }
 }
 
 impl<P: Keyed> Problem for Weighted<'_, P> {
@@ -436,8 +452,8 @@ fn start_bound<P: AstarProblem>(
 /// incumbent and the proven bound, and buffers reused by every expansion.
 struct Search<'a, P: AstarProblem> {
     problem: &'a P,
-    start: &'a P::State,
-    budget: &'a Budget,
+    start: P::State,
+    budget: Budget,
     /// Reads the clock between the regular checks when nodes are slow.
     pacer: Pacer,
     arena: Vec<Node<P::State, P::Move>>,
@@ -464,8 +480,8 @@ impl<'a, P: AstarProblem> Search<'a, P> {
     /// The search with only `start` (bound `h0`) open.
     fn new(
         problem: &'a P,
-        start: &'a P::State,
-        budget: &'a Budget,
+        start: &P::State,
+        budget: Budget,
         best: Option<Vec<P::Move>>,
         h0: u32,
     ) -> Self {
@@ -486,7 +502,7 @@ impl<'a, P: AstarProblem> Search<'a, P> {
         open.push(h0 as usize, 0, 0);
         Search {
             problem,
-            start,
+            start: start.clone(),
             budget,
             pacer: Pacer::default(),
             arena,
@@ -523,7 +539,7 @@ impl<'a, P: AstarProblem> Search<'a, P> {
             }
             if self.nodes.is_multiple_of(check_every)
                 || self.nodes >= self.budget.node_limit()
-                || self.pacer.time_up(self.budget, self.nodes)
+                || self.pacer.time_up(&self.budget, self.nodes)
             {
                 let held = self.arena.capacity() * Self::NODE_BYTES
                     + self.seen.bytes()
@@ -555,7 +571,7 @@ impl<'a, P: AstarProblem> Search<'a, P> {
             .problem
             .improve_incumbent(self.nodes, self.best_len(), self.lb);
         if let Some(m) = offer {
-            if (m.len() as u32) < self.best_len() && wins(self.problem, self.start, &m) {
+            if (m.len() as u32) < self.best_len() && wins(self.problem, &self.start, &m) {
                 self.open.truncate_f(m.len());
                 self.best = Some(m);
                 return self.best_len() <= self.lb;
@@ -672,7 +688,7 @@ impl<'a, P: AstarProblem> Search<'a, P> {
             || self.arena.capacity() * Self::NODE_BYTES + self.seen.bytes() + self.open.bytes();
         let arena = (self.arena.len(), self.arena.capacity());
         self.seen
-            .room_for_one(self.budget, arena, Self::NODE_BYTES, held)
+            .room_for_one(&self.budget, arena, Self::NODE_BYTES, held)
     }
 
     /// The outcome: proven when no budget stopped the search; otherwise
@@ -699,13 +715,98 @@ impl<'a, P: AstarProblem> Search<'a, P> {
             if let Some(c) = self.problem.greedy_completion(&n.state) {
                 let mut p = path(&self.arena, idx);
                 p.extend(c);
-                if (p.len() as u32) < self.best_len() && wins(self.problem, self.start, &p) {
+                if (p.len() as u32) < self.best_len() && wins(self.problem, &self.start, &p) {
                     self.best = Some(p);
                 }
             }
             break;
         }
         Outcome::stopped(self.best, self.lb, why, self.nodes, t0.elapsed())
+    }
+}
+
+/// A* that can be paused and resumed: it holds its open list, arena and
+/// table between two calls of [`ResumableAstar::run`], which continues
+/// where the last call stopped, so a search given its time in slices does
+/// the work of one given it all at once (the same outcome, the same nodes
+/// in total). With `first` it is [`weighted_astar`]'s search (on a
+/// [`Weighted`] problem, whose [`Weighted::claims`] then say what it
+/// proved). No incumbent is given and [`AstarProblem::greedy_completion`]
+/// is not asked. Once it found its solution or proved there is none,
+/// every later call returns that outcome again.
+pub struct ResumableAstar<'a, P: AstarProblem> {
+    /// `None` when the start alone settled the search.
+    search: Option<Search<'a, P>>,
+    /// Time spent in every call so far.
+    spent: Duration,
+    /// The outcome once it is settled.
+    settled: Option<Outcome<P::Move>>,
+}
+
+impl<'a, P: AstarProblem> ResumableAstar<'a, P> {
+    /// A search from `start` that has expanded nothing yet; with `first`,
+    /// it stops at the first solution found and uses no pathmax.
+    pub fn new(problem: &'a P, start: &P::State, first: bool) -> Self {
+        let (search, settled) = match start_bound(problem, start, &None, Instant::now()) {
+            Ok(h0) => {
+                let mut s = Search::new(problem, start, Budget::unlimited(), None, h0);
+                s.weighted = first;
+                (Some(s), None)
+            }
+            Err(o) => (None, Some(o)),
+        };
+        ResumableAstar {
+            search,
+            spent: Duration::ZERO,
+            settled,
+        }
+    }
+
+    /// Nodes expanded so far, by every call.
+    pub fn nodes(&self) -> u64 {
+        self.search.as_ref().map_or(0, |s| s.nodes)
+    }
+
+    /// The bytes its arena, table and open list hold.
+    pub fn bytes(&self) -> usize {
+        self.search.as_ref().map_or(0, |s| {
+            s.arena.capacity() * Search::<P>::NODE_BYTES + s.seen.bytes() + s.open.bytes()
+        })
+    }
+
+    /// True once the search found its solution or proved there is none.
+    pub fn is_settled(&self) -> bool {
+        self.settled.is_some()
+    }
+
+    /// Expands on from where the last call stopped until the search ends
+    /// or `budget` stops it (its node limit counts this call's nodes; its
+    /// memory limit the whole tables). The outcome counts the nodes and
+    /// time of every call.
+    pub fn run(&mut self, budget: &Budget) -> Outcome<P::Move> {
+        if let Some(o) = &self.settled {
+            return o.clone();
+        }
+        let search = self.search.as_mut().expect("a search until settled");
+        let t0 = Instant::now();
+        let limit = search.nodes.saturating_add(budget.node_limit());
+        search.budget = budget.clone().with_node_limit(limit);
+        search.pacer = Pacer::default();
+        let stopped = search.run(Config::<P::Move>::default().check_every);
+        self.spent += t0.elapsed();
+        let (nodes, spent) = (search.nodes, self.spent);
+        let Some(why) = stopped else {
+            let o = match search.best.clone() {
+                Some(m) => Outcome::optimal(m, nodes, spent),
+                None => Outcome::unsolvable(nodes, spent),
+            };
+            self.settled = Some(o.clone());
+            return o;
+        };
+        if let Some(f) = search.open.min_f() {
+            search.lb = search.lb.max(f as u32);
+        }
+        Outcome::stopped(search.best.clone(), search.lb, why, nodes, spent)
     }
 }
 
@@ -826,6 +927,49 @@ mod tests {
             if let Some(m) = &o.moves {
                 assert!(wins(&g, &0, m) && m.len() >= g.dist[0] as usize);
             }
+        }
+    }
+
+    /// Runs `search` in slices of `slice` nodes until a slice ends it
+    /// otherwise than by its node limit; the last outcome.
+    fn in_slices<P: AstarProblem>(search: &mut ResumableAstar<P>, slice: u64) -> Outcome<P::Move> {
+        let budget = Budget::unlimited().with_node_limit(slice);
+        loop {
+            let o = search.run(&budget);
+            if o.stopped != Some(BudgetExceeded::Nodes) {
+                return o;
+            }
+            assert!(!search.is_settled());
+        }
+    }
+
+    #[test]
+    fn slices_give_one_run_s_result_and_nodes() {
+        let md = Eight { manhattan: true };
+        let mut rng = Rng::new(57);
+        for k in 0..12 {
+            let s = Eight::scrambled(&mut rng, 300);
+            let weight = [1, 3, 10][k % 3];
+            let whole = weighted_astar(&md, &s, &Budget::unlimited(), weight);
+            let w = Weighted::new(&md, weight);
+            let mut search = ResumableAstar::new(&w, &s, weight > 1);
+            let o = w.claims(&s, in_slices(&mut search, 1 + rng.below(300)));
+            assert_eq!((&o.moves, o.nodes), (&whole.moves, whole.nodes), "{k}");
+            assert_eq!(o.proven_optimal, whole.proven_optimal, "{k}");
+            assert_eq!(o.lower_bound, whole.lower_bound, "{k}");
+            let again = search.run(&Budget::unlimited());
+            assert_eq!((again.moves, again.nodes), (o.moves, search.nodes()));
+        }
+        let mut rng = Rng::new(58);
+        for i in 0..200 {
+            let mut g = crate::solver::testing::Graph::random(&mut rng, 40, 3, 15);
+            g.informed = i % 2 == 0;
+            let whole = weighted_astar(&g, &0, &Budget::unlimited(), 4);
+            let w = Weighted::new(&g, 4);
+            let mut search = ResumableAstar::new(&w, &0, true);
+            let o = w.claims(&0, in_slices(&mut search, 1 + rng.below(5)));
+            assert_eq!((&o.moves, o.nodes), (&whole.moves, whole.nodes), "{i}");
+            assert_eq!(o.proven_unsolvable, whole.proven_unsolvable, "{i}");
         }
     }
 

@@ -24,7 +24,7 @@
 
 use rustc_hash::FxHashMap;
 use std::mem::size_of;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use super::astar::hash_key;
 use super::budget::{Budget, BudgetExceeded, Pacer};
@@ -86,21 +86,88 @@ struct Node<S, M> {
 /// assert!(o.len().is_some() && !o.proven_optimal);
 /// ```
 pub fn bfws<P: AtomProblem>(problem: &P, start: &P::State, budget: &Budget) -> Outcome<P::Move> {
-    Search::new(problem, start, budget, false).run()
+    ResumableBfws::new(problem, start).run(budget)
 }
 
 /// IW(1): breadth first, keeping only novel states (one partition). Quick
 /// and incomplete: it proves there is no solution only if it ran dry
 /// without dropping a state.
 pub fn iw1<P: AtomProblem>(problem: &P, start: &P::State, budget: &Budget) -> Outcome<P::Move> {
-    Search::new(problem, start, budget, true).run()
+    let mut search = Search::new(problem, start, true);
+    search.budget = budget.clone();
+    search.run()
+}
+
+/// Best-first width search that can be paused and resumed: it holds its
+/// open lists and tables between two calls of [`ResumableBfws::run`],
+/// which continues where the last call stopped, so a search given its
+/// time in slices does the work of one given it all at once (the same
+/// outcome, the same nodes in total). Once it found a solution or proved
+/// there is none, every later call returns that outcome again.
+pub struct ResumableBfws<'a, P: AtomProblem> {
+    search: Search<'a, P>,
+    /// Time spent in every call so far.
+    spent: Duration,
+    /// The outcome once it is settled (a solution, or none exists).
+    settled: Option<Outcome<P::Move>>,
+}
+
+impl<'a, P: AtomProblem> ResumableBfws<'a, P> {
+    /// A search from `start` that has expanded nothing yet.
+    pub fn new(problem: &'a P, start: &P::State) -> Self {
+        ResumableBfws {
+            search: Search::new(problem, start, false),
+            spent: Duration::ZERO,
+            settled: None,
+        }
+    }
+
+    /// Nodes expanded so far, by every call.
+    pub fn nodes(&self) -> u64 {
+        self.search.nodes
+    }
+
+    /// The bytes its arena, table, open lists and atoms hold.
+    pub fn bytes(&self) -> usize {
+        self.search.held()
+    }
+
+    /// True once the search found a solution or proved there is none.
+    pub fn is_settled(&self) -> bool {
+        self.settled.is_some()
+    }
+
+    /// Expands on from where the last call stopped until a goal is
+    /// generated, both lists run dry or `budget` stops it (its node limit
+    /// counts this call's nodes; its memory limit the whole tables). The
+    /// outcome counts the nodes and time of every call.
+    pub fn run(&mut self, budget: &Budget) -> Outcome<P::Move> {
+        if let Some(o) = &self.settled {
+            return o.clone();
+        }
+        let limit = self.search.nodes.saturating_add(budget.node_limit());
+        self.search.budget = budget.clone().with_node_limit(limit);
+        self.search.pacer = Pacer::default();
+        self.search.t0 = Instant::now();
+        let o = self.search.run();
+        self.spent += self.search.t0.elapsed();
+        let o = Outcome {
+            elapsed: self.spent,
+            ..o
+        };
+        if o.stopped.is_none() {
+            self.settled = Some(o.clone());
+        }
+        o
+    }
 }
 
 /// One search: the arena, the table of arena indices, the two open lists
 /// (novel states and the rest), the atoms seen in each partition.
 struct Search<'a, P: AtomProblem> {
     problem: &'a P,
-    budget: &'a Budget,
+    /// The budget of the current call.
+    budget: Budget,
     pacer: Pacer,
     t0: Instant,
     arena: Vec<Node<P::State, P::Move>>,
@@ -111,7 +178,8 @@ struct Search<'a, P: AtomProblem> {
     atoms_seen: FxHashMap<u32, Vec<u64>>,
     /// IW(1): one partition, breadth first, states not novel dropped.
     iw: bool,
-    /// A state was dropped (IW(1)): running dry proves nothing.
+    /// A state was dropped (IW(1), or children lost when memory ran out
+    /// during an expansion): running dry proves nothing.
     dropped: bool,
     nodes: u64,
     words: Vec<u64>,
@@ -121,10 +189,10 @@ struct Search<'a, P: AtomProblem> {
 impl<'a, P: AtomProblem> Search<'a, P> {
     const NODE_BYTES: usize = size_of::<Node<P::State, P::Move>>();
 
-    fn new(problem: &'a P, start: &'a P::State, budget: &'a Budget, iw: bool) -> Self {
+    fn new(problem: &'a P, start: &P::State, iw: bool) -> Self {
         let mut s = Search {
             problem,
-            budget,
+            budget: Budget::unlimited(),
             pacer: Pacer::default(),
             t0: Instant::now(),
             arena: Vec::with_capacity(1024),
@@ -147,29 +215,39 @@ impl<'a, P: AtomProblem> Search<'a, P> {
             parent: 0,
             mv: None,
         });
-        s.place(0, 0, problem.lower_bound(start));
+        // A start bounded at infinity is never expanded: no solution.
+        let h = problem.lower_bound(start);
+        if h != u32::MAX {
+            s.place(0, 0, h);
+        }
         s
     }
 
     /// Expands until a goal is generated, both lists run dry or the
-    /// budget stops the search.
-    fn run(mut self) -> Outcome<P::Move> {
+    /// budget stops the search (the budget is checked before a node is
+    /// taken off its list, so a stopped search can go on).
+    fn run(&mut self) -> Outcome<P::Move> {
         let start = &self.arena[0].state;
         if self.problem.is_goal(start) {
             return Outcome::optimal(Vec::new(), 0, self.t0.elapsed());
         }
         let bound = self.problem.lower_bound(start);
         let mut succ = Vec::with_capacity(8);
-        while let Some((_, g, idx)) = self.novel.pop().or_else(|| self.rest.pop()) {
+        while !(self.novel.is_empty() && self.rest.is_empty()) {
             if let Err(why) = self.check() {
                 return Outcome::stopped(None, bound, why, self.nodes, self.t0.elapsed());
             }
+            let popped = self.novel.pop().or_else(|| self.rest.pop());
+            let Some((_, g, idx)) = popped else { break };
             self.nodes += 1;
             match self.expand(idx, g as u32 + 1, &mut succ) {
                 Ok(Some(moves)) => return self.found(moves, bound),
                 Ok(None) => {}
                 Err(why) => {
-                    return Outcome::stopped(None, bound, why, self.nodes, self.t0.elapsed())
+                    // Some children of `idx` are lost: running dry later
+                    // proves nothing.
+                    self.dropped = true;
+                    return Outcome::stopped(None, bound, why, self.nodes, self.t0.elapsed());
                 }
             }
         }
@@ -200,7 +278,7 @@ impl<'a, P: AtomProblem> Search<'a, P> {
     fn check(&mut self) -> Result<(), BudgetExceeded> {
         if self.nodes.is_multiple_of(256)
             || self.nodes >= self.budget.node_limit()
-            || self.pacer.time_up(self.budget, self.nodes)
+            || self.pacer.time_up(&self.budget, self.nodes)
         {
             return self.budget.check_nodes(self.nodes, self.held());
         }
@@ -317,7 +395,7 @@ impl<'a, P: AtomProblem> Search<'a, P> {
     fn room_for_one(&self) -> bool {
         let arena = (self.arena.len(), self.arena.capacity());
         self.seen
-            .room_for_one(self.budget, arena, Self::NODE_BYTES, || self.held())
+            .room_for_one(&self.budget, arena, Self::NODE_BYTES, || self.held())
     }
 }
 
@@ -410,6 +488,92 @@ mod tests {
         assert!(o.moves.is_none() && !o.proven_unsolvable);
         let o = bfws(&p, &s, &Budget::new(None, 1000));
         assert_eq!(o.stopped, Some(BudgetExceeded::Memory));
+    }
+
+    /// Runs `search` in slices of `slice` nodes until a slice ends it
+    /// otherwise than by its node limit; the last outcome.
+    fn in_slices<P: AtomProblem>(search: &mut ResumableBfws<P>, slice: u64) -> Outcome<P::Move> {
+        let budget = Budget::unlimited().with_node_limit(slice);
+        loop {
+            let o = search.run(&budget);
+            if o.stopped != Some(BudgetExceeded::Nodes) {
+                return o;
+            }
+            assert!(o.moves.is_none() && !search.is_settled());
+        }
+    }
+
+    #[test]
+    fn slices_give_one_run_s_result_and_nodes() {
+        let p = Eight { manhattan: true };
+        let mut rng = Rng::new(21);
+        for k in 0..10 {
+            let s = Eight::scrambled(&mut rng, 60 + 30 * k);
+            let whole = bfws(&p, &s, &Budget::unlimited());
+            let slice = 1 + rng.below(200);
+            let o = in_slices(&mut ResumableBfws::new(&p, &s), slice);
+            assert_eq!((&o.moves, o.nodes), (&whole.moves, whole.nodes), "{k}");
+            assert_eq!(o.proven_optimal, whole.proven_optimal);
+        }
+        let mut rng = Rng::new(22);
+        for i in 0..200 {
+            let mut g = Graph::random(&mut rng, 40, 3, 15);
+            g.informed = i % 2 == 0;
+            let whole = bfws(&g, &0, &Budget::unlimited());
+            let o = in_slices(&mut ResumableBfws::new(&g, &0), 1 + rng.below(5));
+            assert_eq!((&o.moves, o.nodes), (&whole.moves, whole.nodes), "{i}");
+            assert_eq!(o.proven_unsolvable, whole.proven_unsolvable, "{i}");
+        }
+    }
+
+    /// Settled: a later call expands nothing and returns the same outcome.
+    #[test]
+    fn a_settled_search_expands_nothing_more() {
+        let p = Eight { manhattan: true };
+        let s = Eight::scrambled(&mut Rng::new(8), 80);
+        let mut search = ResumableBfws::new(&p, &s);
+        let o = search.run(&Budget::unlimited());
+        assert!(o.moves.is_some() && search.is_settled());
+        let again = search.run(&Budget::unlimited());
+        assert_eq!((again.moves, again.nodes), (o.moves, search.nodes()));
+        assert!(search.bytes() > 0);
+    }
+
+    /// A start bounded at infinity (a dead position) is proven to have
+    /// no solution without an expansion.
+    #[test]
+    fn a_start_bounded_at_infinity_has_no_solution() {
+        /// One step from 0 to the goal 1, and every bound infinite.
+        struct Dead;
+        impl Problem for Dead {
+            type State = u8;
+            type Move = u8;
+            fn moves(&self, s: &u8, out: &mut Vec<u8>) {
+                out.extend((*s == 0).then_some(1));
+            }
+            fn apply(&self, _: &u8, m: u8) -> u8 {
+                m
+            }
+            fn is_goal(&self, s: &u8) -> bool {
+                *s == 1
+            }
+            fn lower_bound(&self, _: &u8) -> u32 {
+                u32::MAX
+            }
+        }
+        impl Keyed for Dead {
+            type Key = u8;
+            fn key(&self, s: &u8) -> u8 {
+                *s
+            }
+        }
+        impl AtomProblem for Dead {
+            fn atoms(&self, s: &u8, out: &mut Vec<u64>) {
+                out.push(1 << s);
+            }
+        }
+        let o = bfws(&Dead, &0, &Budget::unlimited());
+        assert!(o.proven_unsolvable && o.nodes == 0);
     }
 
     /// IW(1) finds a goal within width 1: one tile out of place.

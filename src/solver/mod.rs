@@ -87,9 +87,9 @@ pub mod table;
 pub mod testing;
 pub mod zero_one;
 
-pub use astar::{astar, weighted_astar, AstarProblem};
+pub use astar::{astar, weighted_astar, AstarProblem, ResumableAstar, Weighted};
 pub use bfs::{bfs_without_duplicates, count_reachable, Reachable};
-pub use bfws::{bfws, iw1, AtomProblem};
+pub use bfws::{bfws, iw1, AtomProblem, ResumableBfws};
 pub use bitset::Bits;
 pub use budget::{Budget, BudgetExceeded, Pacer};
 pub use dfbnb::dfbnb;

@@ -16,7 +16,7 @@ use super::conformance::{read_sessions, run_all, Outcome};
 use super::engine::Input;
 use super::solve::{
     is_random, keys_string, solve_level, LevelProblem, Limits, Method, BFS_SHARE, RETRY_WEIGHT,
-    WEIGHT, WIDTH_SHARE,
+    ROUNDS, WEIGHT, WIDTH_SHARE,
 };
 use crate::cli::args::{parse_bytes, parse_duration, parse_node_limit, parse_number};
 use crate::files::read_text;
@@ -80,9 +80,10 @@ pub struct SearchOptions {
     /// The search: breadth first (proves a shortest solution), the same
     /// without duplicate detection, A*, weighted A* or best-first width
     /// search with the win conditions' estimate (never proven), or the
-    /// portfolio (breadth first for `--bfs-share` of the time, then width
-    /// search for `--width-share` of the rest, then weighted A* with `--weight` and
-    /// `--retry-weight`, then breadth first again to prove a solution found
+    /// portfolio (breadth first for `--bfs-share` of the time, width
+    /// search for `--width-share` of the rest, weighted A* with `--weight`
+    /// and `--retry-weight`, taking turns in slices over `--rounds`
+    /// rounds, then breadth first again to prove a solution found
     /// shortest).
     #[arg(long, value_enum, default_value_t = Method::Portfolio)]
     pub search: Method,
@@ -118,6 +119,12 @@ pub struct SearchOptions {
     #[arg(long, value_name = "PERCENT", default_value_t = WIDTH_SHARE,
           value_parser = parse_number::<u32, 0, 100>)]
     pub width_share: u32,
+    /// The portfolio's rounds: its searches take turns in slices that
+    /// double from round to round, each resumed where it stopped (0: one
+    /// after the other, each once).
+    #[arg(long, value_name = "N", default_value_t = ROUNDS,
+          value_parser = parse_number::<u32, 0, 20>)]
+    pub rounds: u32,
 }
 
 impl SearchOptions {
@@ -136,6 +143,7 @@ impl SearchOptions {
             retry_weight: self.retry_weight,
             bfs_share: self.bfs_share,
             width_share: self.width_share,
+            rounds: self.rounds,
         })
     }
 }
@@ -172,7 +180,7 @@ pub struct SolveArgs {
 }
 
 /// The search options, which `--check` (no search) does not take.
-const SEARCH_ARGS: [&str; 9] = [
+const SEARCH_ARGS: [&str; 10] = [
     "time_limit",
     "search",
     "max_nodes",
@@ -182,6 +190,7 @@ const SEARCH_ARGS: [&str; 9] = [
     "retry_weight",
     "bfs_share",
     "width_share",
+    "rounds",
 ];
 
 /// A key sequence given on the command line.

@@ -28,8 +28,10 @@ use super::ways::Ways;
 use crate::measure::thread_cpu;
 use crate::solver::{
     bfs::bfs, bfs_without_duplicates, bfws, shortcut, weighted_astar, AstarProblem, AtomProblem,
-    Budget, BudgetExceeded, Keyed, Outcome, Problem, ResumableBfs,
+    Budget, BudgetExceeded, Keyed, Outcome, Problem, ResumableBfs, Weighted,
 };
+
+mod race;
 
 /// Why a level cannot be searched.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -456,7 +458,13 @@ pub enum Method {
     /// positions (an object in a cell no position of the same estimate
     /// had) first, then by the estimate; stops at the first solution.
     Bfws,
-    /// Breadth-first search for `--bfs-share` of the time limit, then,
+    /// Breadth-first search, best-first width search and weighted A*
+    /// (`--weight`, then `--retry-weight`) taking turns in slices that
+    /// double over `--rounds` rounds, each resumed where it stopped, each
+    /// getting its share below by the last round; the first to solve the
+    /// level stops the others, and breadth first resumes as below. With
+    /// `--rounds 0` (or no time limit), one after the other:
+    /// breadth-first search for `--bfs-share` of the time limit, then,
     /// when it neither solved the level nor proved it unwinnable,
     /// best-first width search for `--width-share` of the rest, then
     /// weighted A* for three quarters of what is left and weighted A*
@@ -498,6 +506,11 @@ pub const BFS_SHARE: u32 = 10;
 /// breadth-first search that best-first width search gets, by default.
 pub const WIDTH_SHARE: u32 = 50;
 
+/// The rounds of the portfolio's round robin, by default: each search's
+/// first slice is its share of the time limit over `2^ROUNDS`, and each
+/// slice after it doubles what the search had.
+pub const ROUNDS: u32 = 5;
+
 /// The most positions a shortcut search from one position of a found
 /// solution's path holds ([`shortcut`]).
 pub const SHORTCUT_SEARCH: usize = 32;
@@ -536,6 +549,11 @@ pub struct Limits {
     /// breadth-first search that best-first width search gets, before
     /// weighted A* ([`WIDTH_SHARE`] by default; 0: none).
     pub width_share: u32,
+    /// The portfolio's rounds ([`ROUNDS`] by default): its searches take
+    /// turns in slices that double from round to round, each resumed
+    /// where it stopped, until each had its share; 0: one after the
+    /// other, each once, breadth first resumed last.
+    pub rounds: u32,
 }
 
 /// What [`solve_level`] found.
@@ -690,8 +708,25 @@ impl<'g> Run<'g> {
     fn resume(&self, paused: &mut Paused<'g>, time: Option<Duration>) -> Outcome<Input> {
         let mut limits = self.limits;
         limits.nodes = limits.nodes.map(|n| n.saturating_sub(paused.nodes()));
-        let words = self.start.objects.len();
-        paused.run(&self.plain, &budget_for(&limits, time, words, BFS_ENTRY, 0))
+        self.resume_beside(paused, time, 0, &limits)
+    }
+
+    /// `paused` resumed for `time` within `limits`, beside searches
+    /// holding `held` bytes.
+    fn resume_beside(
+        &self,
+        paused: &mut Paused<'g>,
+        time: Option<Duration>,
+        held: usize,
+        limits: &Limits,
+    ) -> Outcome<Input> {
+        let budget = budget_for(limits, time, self.words(), BFS_ENTRY, held);
+        paused.run(&self.plain, &budget)
+    }
+
+    /// Object words of a position.
+    fn words(&self) -> usize {
+        self.start.objects.len()
     }
 
     /// Breadth-first search without duplicate detection for `time`.
@@ -740,6 +775,45 @@ impl<'g> Run<'g> {
     /// ([`Run::widths`]) and weighted A* ([`Run::retries`]) search, then
     /// resumed for whatever time they leave ([`Run::confirm`]).
     fn portfolio(&self) -> (Outcome<Input>, Method) {
+        if self.limits.rounds == 0 || self.limits.time.is_none() {
+            return self.in_turn();
+        }
+        let informed = Informed(&self.plain);
+        let l = &self.limits;
+        let mut weights = vec![Weighted::new(&informed, l.weight)];
+        if l.retry_weight != l.weight {
+            weights.push(Weighted::new(&informed, l.retry_weight));
+        }
+        let end = self.race(&informed, &weights, l.rounds);
+        let (found, search) = (end.outcome, end.settled_by.unwrap_or(Method::Portfolio));
+        match end.breadth {
+            Some(paused) if !found.proven_unsolvable => self.proved(paused, found, search),
+            _ if search == Method::Bfs => (found, search),
+            _ => (self.shortened(found, self.left()), search),
+        }
+    }
+
+    /// `found` (by `search`) after breadth-first search `paused` resumed
+    /// for what is left ([`Run::confirm`]; an eighth of it kept for
+    /// shortcuts when there is a solution), then shortcuts.
+    fn proved(
+        &self,
+        mut paused: Paused<'g>,
+        found: Outcome<Input>,
+        search: Method,
+    ) -> (Outcome<Input>, Method) {
+        let time = match (&found.moves, self.left()) {
+            (Some(_), Some(left)) => Some(left - left / SHORTCUT_PART),
+            (_, left) => left,
+        };
+        let (o, by) = self.confirm(&mut paused, found, search, time);
+        (self.shortened(o, self.left()), by)
+    }
+
+    /// The portfolio one search after the other ([`Limits::rounds`] 0):
+    /// breadth first for its share, paused; width search; weighted A*;
+    /// breadth first resumed.
+    fn in_turn(&self) -> (Outcome<Input>, Method) {
         let first = self.limits.time.map(|t| t * self.limits.bfs_share / 100);
         let mut paused = self.fresh();
         let o = self.resume(&mut paused, first);
@@ -754,15 +828,7 @@ impl<'g> Run<'g> {
             (o, _) => self.retries(o, held),
         };
         match paused {
-            Some(mut paused) if !found.proven_unsolvable => {
-                // A solution found keeps a part of the time for shortcuts.
-                let time = match (&found.moves, self.left()) {
-                    (Some(_), Some(left)) => Some(left - left / SHORTCUT_PART),
-                    (_, left) => left,
-                };
-                let (o, by) = self.confirm(&mut paused, found, search, time);
-                (self.shortened(o, self.left()), by)
-            }
+            Some(paused) if !found.proven_unsolvable => self.proved(paused, found, search),
             _ => (self.shortened(found, self.left()), search),
         }
     }
@@ -932,6 +998,7 @@ mod tests {
             retry_weight: 3,
             bfs_share: BFS_SHARE,
             width_share: 0,
+            rounds: 0,
         }
     }
 
