@@ -320,7 +320,7 @@ pub struct Group {
     pub writes: Vec<u64>,
     /// Per rule: true if it settles, that is a second application right
     /// after it was applied to all its matches changes nothing, until a
-    /// bit it reads or writes is written by something else: it writes no
+    /// bit it reads or writes is written by something else: it changes no
     /// bit it reads (so its matches stay the same), its replacements are
     /// neither random nor rigid (each is idempotent on a cell, and so is
     /// any sequence of them), and it gives no command.
@@ -374,8 +374,38 @@ impl Group {
         })
     }
 
+    /// The bits every rule's replacements may change in a cell they are
+    /// applied to, one rule after the other: fewer than its writes, since
+    /// a matched cell holds the objects and movements its pattern needs.
+    /// A replacement makes a cell `(old & !clear) | set`, which changes
+    /// only bits of `set` the pattern does not need, and bits of `clear`
+    /// not in `set`. Several replacements on one cell change nothing
+    /// outside the union of theirs: a bit none of them may change is as
+    /// the pattern found it, so each leaves it alone.
+    fn changes_of(rules: &[Rule]) -> Vec<u64> {
+        Group::per_rule(rules, |r, objects, moves| {
+            for p in r.rows.iter().flatten() {
+                let Pattern::Cell(c) = p else { continue };
+                let Some(w) = &c.replacement else { continue };
+                let changes = |out: &mut [u64], set: &[u64], clear: &[u64], needed: &[u64]| {
+                    for (k, o) in out.iter_mut().enumerate() {
+                        *o |= (set[k] & !needed[k]) | (clear[k] & !set[k]);
+                    }
+                };
+                changes(objects, &w.set, &w.clear, &c.present);
+                let moves_clear: Bits = w
+                    .moves_clear
+                    .iter()
+                    .zip(&w.layer_mask)
+                    .map(|(c, l)| c | l)
+                    .collect();
+                changes(moves, &w.moves_set, &moves_clear, &c.moves_present);
+            }
+        })
+    }
+
     /// Which rules settle (see [`Group::settles`]), given their reads and
-    /// writes.
+    /// the bits they may change.
     fn settles_of(rules: &[Rule], reads: &[u64], writes: &[u64]) -> Vec<bool> {
         let stride = reads.len() / rules.len().max(1);
         rules
@@ -573,7 +603,7 @@ pub fn compile(text: &str) -> Result<Game, PsError> {
             out.push(Group {
                 random: random_groups.contains(&number) && kept.iter().all(|r| r.group == number),
                 needs: Group::needs_of(&kept),
-                settles: Group::settles_of(&kept, &reads, &writes),
+                settles: Group::settles_of(&kept, &reads, &Group::changes_of(&kept)),
                 reads,
                 writes,
                 first: 0,
