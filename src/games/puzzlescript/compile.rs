@@ -148,6 +148,18 @@ pub enum TestKind {
 }
 
 impl CellPattern {
+    /// ORs the object bits the pattern tests (present, absent or among
+    /// alternatives) into `objects` and the movement bits into `moves`.
+    pub fn add_reads(&self, objects: &mut [u64], moves: &mut [u64]) {
+        bits::or(objects, &self.present);
+        bits::or(objects, &self.missing);
+        for set in &self.any_present {
+            bits::or(objects, set);
+        }
+        bits::or(moves, &self.moves_present);
+        bits::or(moves, &self.moves_missing);
+    }
+
     /// Fills [`CellPattern::tests`] from the masks: required objects, then
     /// properties, excluded objects, required and excluded movements.
     pub fn seal(&mut self) {
@@ -250,6 +262,9 @@ pub struct Rule {
     /// Per row: the objects and the movements every match needs somewhere
     /// in the row (to skip lines of the board that cannot match).
     pub row_masks: Vec<(Bits, Bits)>,
+    /// Per row, every object then movement bit its cells test: a match
+    /// of the row still holds while none of these bits is written.
+    pub row_reads: Vec<Bits>,
     /// The cells that have a replacement, row after row, in order.
     pub replaced: Vec<Replaced>,
 }
@@ -430,14 +445,9 @@ impl Group {
     fn reads_of(rules: &[Rule]) -> Vec<u64> {
         Group::per_rule(rules, |r, objects, moves| {
             for p in r.rows.iter().flatten() {
-                let Pattern::Cell(c) = p else { continue };
-                bits::or(objects, &c.present);
-                bits::or(objects, &c.missing);
-                for set in &c.any_present {
-                    bits::or(objects, set);
+                if let Pattern::Cell(c) = p {
+                    c.add_reads(objects, moves);
                 }
-                bits::or(moves, &c.moves_present);
-                bits::or(moves, &c.moves_missing);
             }
         })
     }
@@ -1108,6 +1118,19 @@ impl Names {
             })
             .collect();
         let rows = rule_rows;
+        let row_reads = rows
+            .iter()
+            .map(|row| {
+                let mut read = bits::zero(self.ow + self.mw);
+                let (objects, moves) = read.split_at_mut(self.ow);
+                for p in row {
+                    if let Pattern::Cell(c) = p {
+                        c.add_reads(objects, moves);
+                    }
+                }
+                read
+            })
+            .collect();
         Ok(Some((
             Rule {
                 direction,
@@ -1120,6 +1143,7 @@ impl Names {
                 rigid: r.rigid,
                 commands: r.commands.clone(),
                 row_masks,
+                row_reads,
             },
             discard,
         )))
