@@ -885,16 +885,16 @@ impl Matches {
     /// next one, `k + 1`, without dividing: the first row's match moves
     /// on, and each row that wraps around moves the next one on.
     pub fn next_combination(&mut self, out: &mut [RowMatch]) {
-        for r in 0..self.ends.len() {
+        for (r, slot) in out.iter_mut().enumerate() {
             let start = if r == 0 { 0 } else { self.ends[r - 1] };
             let len = self.ends[r] - start;
             self.cursor[r] += 1;
             if self.cursor[r] < len {
-                out[r] = self.all[start + self.cursor[r]];
+                *slot = self.all[start + self.cursor[r]];
                 return;
             }
             self.cursor[r] = 0;
-            out[r] = self.all[start];
+            *slot = self.all[start];
         }
     }
 
