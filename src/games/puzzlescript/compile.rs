@@ -148,6 +148,18 @@ pub enum TestKind {
 }
 
 impl CellPattern {
+    /// ORs the object bits the pattern tests (present, absent or among
+    /// alternatives) into `objects` and the movement bits into `moves`.
+    pub fn add_reads(&self, objects: &mut [u64], moves: &mut [u64]) {
+        bits::or(objects, &self.present);
+        bits::or(objects, &self.missing);
+        for set in &self.any_present {
+            bits::or(objects, set);
+        }
+        bits::or(moves, &self.moves_present);
+        bits::or(moves, &self.moves_missing);
+    }
+
     /// Fills [`CellPattern::tests`] from the masks: required objects, then
     /// properties, excluded objects, required and excluded movements.
     pub fn seal(&mut self) {
@@ -250,6 +262,9 @@ pub struct Rule {
     /// Per row: the objects and the movements every match needs somewhere
     /// in the row (to skip lines of the board that cannot match).
     pub row_masks: Vec<(Bits, Bits)>,
+    /// Per row, every object then movement bit its cells test: a match
+    /// of the row still holds while none of these bits is written.
+    pub row_reads: Vec<Bits>,
     /// The cells that have a replacement, row after row, in order.
     pub replaced: Vec<Replaced>,
 }
@@ -320,7 +335,7 @@ pub struct Group {
     pub writes: Vec<u64>,
     /// Per rule: true if it settles, that is a second application right
     /// after it was applied to all its matches changes nothing, until a
-    /// bit it reads or writes is written by something else: it writes no
+    /// bit it reads or writes is written by something else: it changes no
     /// bit it reads (so its matches stay the same), its replacements are
     /// neither random nor rigid (each is idempotent on a cell, and so is
     /// any sequence of them), and it gives no command.
@@ -374,8 +389,38 @@ impl Group {
         })
     }
 
+    /// The bits every rule's replacements may change in a cell they are
+    /// applied to, one rule after the other: fewer than its writes, since
+    /// a matched cell holds the objects and movements its pattern needs.
+    /// A replacement makes a cell `(old & !clear) | set`, which changes
+    /// only bits of `set` the pattern does not need, and bits of `clear`
+    /// not in `set`. Several replacements on one cell change nothing
+    /// outside the union of theirs: a bit none of them may change is as
+    /// the pattern found it, so each leaves it alone.
+    fn changes_of(rules: &[Rule]) -> Vec<u64> {
+        Group::per_rule(rules, |r, objects, moves| {
+            for p in r.rows.iter().flatten() {
+                let Pattern::Cell(c) = p else { continue };
+                let Some(w) = &c.replacement else { continue };
+                let changes = |out: &mut [u64], set: &[u64], clear: &[u64], needed: &[u64]| {
+                    for (k, o) in out.iter_mut().enumerate() {
+                        *o |= (set[k] & !needed[k]) | (clear[k] & !set[k]);
+                    }
+                };
+                changes(objects, &w.set, &w.clear, &c.present);
+                let moves_clear: Bits = w
+                    .moves_clear
+                    .iter()
+                    .zip(&w.layer_mask)
+                    .map(|(c, l)| c | l)
+                    .collect();
+                changes(moves, &w.moves_set, &moves_clear, &c.moves_present);
+            }
+        })
+    }
+
     /// Which rules settle (see [`Group::settles`]), given their reads and
-    /// writes.
+    /// the bits they may change.
     fn settles_of(rules: &[Rule], reads: &[u64], writes: &[u64]) -> Vec<bool> {
         let stride = reads.len() / rules.len().max(1);
         rules
@@ -400,14 +445,9 @@ impl Group {
     fn reads_of(rules: &[Rule]) -> Vec<u64> {
         Group::per_rule(rules, |r, objects, moves| {
             for p in r.rows.iter().flatten() {
-                let Pattern::Cell(c) = p else { continue };
-                bits::or(objects, &c.present);
-                bits::or(objects, &c.missing);
-                for set in &c.any_present {
-                    bits::or(objects, set);
+                if let Pattern::Cell(c) = p {
+                    c.add_reads(objects, moves);
                 }
-                bits::or(moves, &c.moves_present);
-                bits::or(moves, &c.moves_missing);
             }
         })
     }
@@ -573,7 +613,7 @@ pub fn compile(text: &str) -> Result<Game, PsError> {
             out.push(Group {
                 random: random_groups.contains(&number) && kept.iter().all(|r| r.group == number),
                 needs: Group::needs_of(&kept),
-                settles: Group::settles_of(&kept, &reads, &writes),
+                settles: Group::settles_of(&kept, &reads, &Group::changes_of(&kept)),
                 reads,
                 writes,
                 first: 0,
@@ -1078,6 +1118,19 @@ impl Names {
             })
             .collect();
         let rows = rule_rows;
+        let row_reads = rows
+            .iter()
+            .map(|row| {
+                let mut read = bits::zero(self.ow + self.mw);
+                let (objects, moves) = read.split_at_mut(self.ow);
+                for p in row {
+                    if let Pattern::Cell(c) = p {
+                        c.add_reads(objects, moves);
+                    }
+                }
+                read
+            })
+            .collect();
         Ok(Some((
             Rule {
                 direction,
@@ -1090,6 +1143,7 @@ impl Names {
                 rigid: r.rigid,
                 commands: r.commands.clone(),
                 row_masks,
+                row_reads,
             },
             discard,
         )))

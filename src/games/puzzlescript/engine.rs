@@ -619,8 +619,11 @@ impl<'g> Engine<'g> {
                     // still holds unless one of them wrote a bit it reads.
                     let rule_reads = reads.map(|b| &b[r * stride..(r + 1) * stride]);
                     written.fill(0);
+                    m.first_combination(t);
                     for k in 0..m.combinations() {
-                        m.combination(k, t);
+                        if k > 0 {
+                            m.next_combination(t);
+                        }
                         let check = k > 0 && rule_reads.is_none_or(|b| bits::meets(b, written));
                         let board = &mut self.board;
                         result |= apply_at(game, rule, t, check, board, &mut self.rng, written);

@@ -848,6 +848,9 @@ pub struct Matches {
     ends: Vec<usize>,
     /// Buffers of the bit boards.
     boards: Boards,
+    /// The match of each row in the current combination (see
+    /// [`Matches::next_combination`]).
+    cursor: Vec<usize>,
 }
 
 impl Matches {
@@ -865,6 +868,34 @@ impl Matches {
     /// The number of combinations of one match per row.
     pub fn combinations(&self) -> usize {
         (0..self.ends.len()).map(|r| self.row(r).len()).product()
+    }
+
+    /// The first combination (every row's first match) into `out`, for
+    /// [`Matches::next_combination`].
+    pub fn first_combination(&mut self, out: &mut Vec<RowMatch>) {
+        out.clear();
+        self.cursor.clear();
+        self.cursor.resize(self.ends.len(), 0);
+        for r in 0..self.ends.len() {
+            out.push(self.row(r)[0]);
+        }
+    }
+
+    /// Makes `out`, combination `k` (see [`Matches::combination`]), the
+    /// next one, `k + 1`, without dividing: the first row's match moves
+    /// on, and each row that wraps around moves the next one on.
+    pub fn next_combination(&mut self, out: &mut [RowMatch]) {
+        for (r, slot) in out.iter_mut().enumerate() {
+            let start = if r == 0 { 0 } else { self.ends[r - 1] };
+            let len = self.ends[r] - start;
+            self.cursor[r] += 1;
+            if self.cursor[r] < len {
+                *slot = self.all[start + self.cursor[r]];
+                return;
+            }
+            self.cursor[r] = 0;
+            *slot = self.all[start];
+        }
     }
 
     /// Combination `k` of one match per row into `out`, the first row
@@ -944,8 +975,11 @@ pub fn apply_at(
     };
     let d = b.delta(rule.direction);
     if check {
-        for (row, m) in rule.rows.iter().zip(tuple) {
-            if !row_matches_at(row, b, m.start, d, &m.gaps) {
+        // A row none of whose read bits was written still matches.
+        let rows = rule.rows.iter().zip(&rule.row_reads).zip(tuple);
+        for ((row, reads), m) in rows {
+            let spoiled = reads.len() != written.len() || bits::meets(reads, written);
+            if spoiled && !row_matches_at(row, b, m.start, d, &m.gaps) {
                 return false;
             }
         }
@@ -1006,19 +1040,17 @@ fn replace(
     }
     let mut rigid_change = false;
     if rigid {
-        let mut rigid_mask = bits::zero(mw);
-        for layer in 0..game.layers {
-            bits::or_field(&mut rigid_mask, layer, rigid_index);
-        }
-        for (m, l) in rigid_mask.iter_mut().zip(r.layer_mask.iter()) {
-            *m &= l;
-        }
+        // The group's index in the field of every layer the replacement
+        // decides (twelve five-bit fields a word).
+        let every_field = (0..12).fold(0u64, |all, k| all | (rigid_index & 0x1f) << (5 * k));
+        let rigid_mask = |w: usize| every_field & r.layer_mask[w];
         let group = &b.rigid_group[i * mw..(i + 1) * mw];
         let applied = &b.rigid_applied[i * mw..(i + 1) * mw];
-        if !bits::subset(&rigid_mask, group) && !bits::subset(&r.layer_mask, applied) {
+        let grouped = (0..mw).all(|w| rigid_mask(w) & !group[w] == 0);
+        if !grouped && !bits::subset(&r.layer_mask, applied) {
             b.still = false;
             for w in 0..mw {
-                b.rigid_group[i * mw + w] |= rigid_mask[w];
+                b.rigid_group[i * mw + w] |= rigid_mask(w);
                 b.rigid_applied[i * mw + w] |= r.layer_mask[w];
             }
             rigid_change = true;
