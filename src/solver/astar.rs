@@ -541,10 +541,7 @@ impl<'a, P: AstarProblem> Search<'a, P> {
                 || self.nodes >= self.budget.node_limit()
                 || self.pacer.time_up(&self.budget, self.nodes)
             {
-                let held = self.arena.capacity() * Self::NODE_BYTES
-                    + self.seen.bytes()
-                    + self.open.bytes();
-                if let Err(e) = self.budget.check_nodes(self.nodes, held) {
+                if let Err(e) = self.budget.check_nodes(self.nodes, self.held()) {
                     self.open.push(fv as usize, gv, idx);
                     return Some(e);
                 }
@@ -684,21 +681,22 @@ impl<'a, P: AstarProblem> Search<'a, P> {
     /// False when adding one node would grow the arena or the table past
     /// the budget's memory.
     fn room_for_one(&self) -> bool {
-        let held =
-            || self.arena.capacity() * Self::NODE_BYTES + self.seen.bytes() + self.open.bytes();
         let arena = (self.arena.len(), self.arena.capacity());
         self.seen
-            .room_for_one(&self.budget, arena, Self::NODE_BYTES, held)
+            .room_for_one(&self.budget, arena, Self::NODE_BYTES, || self.held())
     }
 
-    /// The outcome: proven when no budget stopped the search; otherwise
-    /// the smallest open `f` as the bound, and the incumbent, improved by
-    /// [`AstarProblem::greedy_completion`] from the most promising open
-    /// node if the problem offers one.
-    fn finish(mut self, stopped: Option<BudgetExceeded>, t0: Instant) -> Outcome<P::Move> {
-        let elapsed = t0.elapsed();
+    /// The bytes its arena, table and open list hold.
+    fn held(&self) -> usize {
+        self.arena.capacity() * Self::NODE_BYTES + self.seen.bytes() + self.open.bytes()
+    }
+
+    /// The outcome so far, `elapsed` its time: proven when no budget
+    /// stopped the search (`stopped`); otherwise the incumbent, with the
+    /// smallest open `f` raising the bound. The search can go on.
+    fn outcome(&mut self, stopped: Option<BudgetExceeded>, elapsed: Duration) -> Outcome<P::Move> {
         let Some(why) = stopped else {
-            return match self.best {
+            return match self.best.clone() {
                 // The open list ran dry or its smallest f reached the incumbent.
                 Some(m) => Outcome::optimal(m, self.nodes, elapsed),
                 None => Outcome::unsolvable(self.nodes, elapsed),
@@ -707,6 +705,17 @@ impl<'a, P: AstarProblem> Search<'a, P> {
         if let Some(f) = self.open.min_f() {
             self.lb = self.lb.max(f as u32);
         }
+        Outcome::stopped(self.best.clone(), self.lb, why, self.nodes, elapsed)
+    }
+
+    /// The final outcome ([`Search::outcome`]), the incumbent of a
+    /// stopped search improved by [`AstarProblem::greedy_completion`]
+    /// from the most promising open node if the problem offers one.
+    fn finish(mut self, stopped: Option<BudgetExceeded>, t0: Instant) -> Outcome<P::Move> {
+        let o = self.outcome(stopped, t0.elapsed());
+        let Some(why) = o.stopped else {
+            return o;
+        };
         while let Some((_, _, idx)) = self.open.pop() {
             let n = &self.arena[idx as usize];
             if n.dead() {
@@ -769,9 +778,7 @@ impl<'a, P: AstarProblem> ResumableAstar<'a, P> {
 
     /// The bytes its arena, table and open list hold.
     pub fn bytes(&self) -> usize {
-        self.search.as_ref().map_or(0, |s| {
-            s.arena.capacity() * Search::<P>::NODE_BYTES + s.seen.bytes() + s.open.bytes()
-        })
+        self.search.as_ref().map_or(0, Search::held)
     }
 
     /// True once the search found its solution or proved there is none.
@@ -794,19 +801,11 @@ impl<'a, P: AstarProblem> ResumableAstar<'a, P> {
         search.pacer = Pacer::default();
         let stopped = search.run(Config::<P::Move>::default().check_every);
         self.spent += t0.elapsed();
-        let (nodes, spent) = (search.nodes, self.spent);
-        let Some(why) = stopped else {
-            let o = match search.best.clone() {
-                Some(m) => Outcome::optimal(m, nodes, spent),
-                None => Outcome::unsolvable(nodes, spent),
-            };
+        let o = search.outcome(stopped, self.spent);
+        if stopped.is_none() {
             self.settled = Some(o.clone());
-            return o;
-        };
-        if let Some(f) = search.open.min_f() {
-            search.lb = search.lb.max(f as u32);
         }
-        Outcome::stopped(search.best.clone(), search.lb, why, nodes, spent)
+        o
     }
 }
 
