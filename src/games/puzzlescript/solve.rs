@@ -604,6 +604,16 @@ fn state_buffer(words: usize) -> usize {
 /// set (the bytes [`ResumableBfs::bytes`] counts per position).
 const BFS_ENTRY: usize = 2 * size_of::<State>() + 8 + 1;
 
+/// An entry of width search or weighted A*: the state, its link and
+/// move, a table slot.
+const SEARCH_ENTRY: usize = size_of::<State>() + 8 + 12;
+
+/// `bytes` a search counted at `counted` a position, as `real` a
+/// position (its states' buffers included).
+fn scale(bytes: usize, real: usize, counted: usize) -> usize {
+    (bytes as u128 * real as u128 / counted as u128) as usize
+}
+
 /// Breadth-first search on a level, between slices of the portfolio.
 type Paused<'g> = ResumableBfs<LevelProblem<'g>>;
 
@@ -682,15 +692,14 @@ impl<'g> Run<'g> {
     /// position besides its state's buffer, `held` bytes of the memory
     /// taken by paused searches ([`budget_for`]).
     fn budget(&self, time: Option<Duration>, counted: usize, held: usize) -> Budget {
-        let words = self.start.objects.len();
-        budget_for(&self.limits, time, words, counted, held)
+        budget_for(&self.limits, time, self.words(), counted, held)
     }
 
     /// The bytes a paused breadth-first search holds, its states'
     /// buffers included.
     fn held(&self, paused: &Paused<'g>) -> usize {
-        let real = BFS_ENTRY + state_buffer(self.start.objects.len());
-        (paused.bytes() as u128 * real as u128 / BFS_ENTRY as u128) as usize
+        let real = BFS_ENTRY + state_buffer(self.words());
+        scale(paused.bytes(), real, BFS_ENTRY)
     }
 
     /// Breadth-first search for `time`.
@@ -739,9 +748,7 @@ impl<'g> Run<'g> {
     /// Weighted A* with `weight` for `time` (unproven), beside searches
     /// holding `held` bytes.
     fn weighted(&self, time: Option<Duration>, weight: u32, held: usize) -> Outcome<Input> {
-        // A node: the state, 8 bytes of bookkeeping, a table slot.
-        let entry = size_of::<State>() + 8 + 12;
-        let budget = self.budget(time, entry, held);
+        let budget = self.budget(time, SEARCH_ENTRY, held);
         unproven(weighted_astar(
             &Informed(&self.plain),
             &self.start,
@@ -753,9 +760,7 @@ impl<'g> Run<'g> {
     /// Best-first width search for `time` (unproven), beside searches
     /// holding `held` bytes.
     fn width(&self, time: Option<Duration>, held: usize) -> Outcome<Input> {
-        // A node: the state, its link and move, a table slot.
-        let entry = size_of::<State>() + 8 + 12;
-        let budget = self.budget(time, entry, held);
+        let budget = self.budget(time, SEARCH_ENTRY, held);
         unproven(bfws(&Informed(&self.plain), &self.start, &budget))
     }
 
@@ -768,12 +773,12 @@ impl<'g> Run<'g> {
         }
     }
 
-    /// The portfolio: breadth-first search for [`Limits::bfs_share`] of
-    /// the time limit; when it neither solved the level nor proved it
-    /// unwinnable, it is paused (its tables kept, counted against the
-    /// memory of the others) while best-first width search
-    /// ([`Run::widths`]) and weighted A* ([`Run::retries`]) search, then
-    /// resumed for whatever time they leave ([`Run::confirm`]).
+    /// The portfolio: breadth-first search, best-first width search and
+    /// weighted A* taking turns in slices ([`Run::race`]) until one
+    /// settles the level; then breadth first, paused, resumed to prove a
+    /// solution shortest ([`Run::proved`]), or shortcuts. With
+    /// [`Limits::rounds`] 0 or no time limit, one after the other
+    /// ([`Run::in_turn`]).
     fn portfolio(&self) -> (Outcome<Input>, Method) {
         if self.limits.rounds == 0 || self.limits.time.is_none() {
             return self.in_turn();

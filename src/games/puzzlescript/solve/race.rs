@@ -10,15 +10,10 @@
 //! tables count against the memory limit at once; when it runs out, the
 //! search holding the most is dropped.
 
-use std::mem::size_of;
 use std::time::Duration;
 
-use super::{unproven, Informed, Input, Method, Paused, Run, State};
+use super::{scale, unproven, Informed, Input, Method, Paused, Run, SEARCH_ENTRY};
 use crate::solver::{BudgetExceeded, Outcome, ResumableAstar, ResumableBfws, Weighted};
-
-/// Bytes a position of width search or weighted A* holds besides its
-/// state's buffer: the state, its link and move, a table slot.
-const ENTRY: usize = size_of::<State>() + 8 + 12;
 
 /// A weighted A* on a level's [`Informed`] view.
 type Heavy<'a, 'g> = ResumableAstar<'a, Weighted<'a, Informed<'a, 'g>>>;
@@ -165,16 +160,11 @@ impl<'g> Run<'g> {
         limits.nodes = limits
             .nodes
             .map(|n| n.saturating_sub(field[i].racer.nodes()));
+        let budget = || super::budget_for(&limits, Some(slice), self.words(), SEARCH_ENTRY, held);
         let o = match &mut field[i].racer {
             Racer::Breadth(b) => self.resume_beside(b, Some(slice), held, &limits),
-            Racer::Width(w) => {
-                let budget = super::budget_for(&limits, Some(slice), self.words(), ENTRY, held);
-                unproven(w.run(&budget))
-            }
-            Racer::Heavy(h, w) => {
-                let budget = super::budget_for(&limits, Some(slice), self.words(), ENTRY, held);
-                unproven(w.claims(&self.start, h.run(&budget)))
-            }
+            Racer::Width(w) => unproven(w.run(&budget())),
+            Racer::Heavy(h, w) => unproven(w.claims(&self.start, h.run(&budget()))),
         };
         field[i].used += self.spent().saturating_sub(before);
         o
@@ -182,11 +172,11 @@ impl<'g> Run<'g> {
 
     /// The bytes `racer` holds, its states' buffers included.
     fn bytes(&self, racer: &Racer<'_, 'g>) -> usize {
-        let real = ENTRY + super::state_buffer(self.words());
+        let real = SEARCH_ENTRY + super::state_buffer(self.words());
         match racer {
             Racer::Breadth(b) => self.held(b),
-            Racer::Width(w) => scale(w.bytes(), real, ENTRY),
-            Racer::Heavy(h, _) => scale(h.bytes(), real, ENTRY),
+            Racer::Width(w) => scale(w.bytes(), real, SEARCH_ENTRY),
+            Racer::Heavy(h, _) => scale(h.bytes(), real, SEARCH_ENTRY),
         }
     }
 
@@ -231,9 +221,4 @@ fn share_of(total: Duration, share: u32) -> Duration {
         return total;
     }
     total * share / 10_000
-}
-
-/// `bytes` counted at `counted` a position, as `real` a position.
-fn scale(bytes: usize, real: usize, counted: usize) -> usize {
-    (bytes as u128 * real as u128 / counted as u128) as usize
 }
