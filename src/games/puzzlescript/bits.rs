@@ -83,6 +83,11 @@ pub fn field(b: &[u64], layer: usize) -> u64 {
     b[w] >> s & 0x1f
 }
 
+/// A word with the five-bit `value` in each of its twelve layer fields.
+pub fn every_field(value: u64) -> u64 {
+    (0..12).fold(0, |all, k| all | (value & 0x1f) << (5 * k))
+}
+
 /// Clears layer `layer`'s field of `b`.
 pub fn clear_field(b: &mut [u64], layer: usize) {
     let (w, s) = layer_field(layer);
@@ -113,6 +118,9 @@ mod tests {
         assert_eq!(field(&b, 11), 0x1f);
         assert_eq!(field(&b, 12), 0b00100);
         assert_eq!(b[1], 0b00100);
+        let every = every_field(0b10101);
+        assert!((0..12).all(|l| field(&[every], l) == 0b10101));
+        assert_eq!(every >> 60, 0, "the four bits past the fields stay clear");
         clear_field(&mut b, 11);
         assert_eq!(field(&b, 11), 0);
         let mut o = zero(words_for(70));

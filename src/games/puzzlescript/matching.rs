@@ -978,8 +978,8 @@ pub fn apply_at(
         // A row none of whose read bits was written still matches.
         let rows = rule.rows.iter().zip(&rule.row_reads).zip(tuple);
         for ((row, reads), m) in rows {
-            let spoiled = reads.len() != written.len() || bits::meets(reads, written);
-            if spoiled && !row_matches_at(row, b, m.start, d, &m.gaps) {
+            debug_assert_eq!(reads.len(), written.len());
+            if bits::meets(reads, written) && !row_matches_at(row, b, m.start, d, &m.gaps) {
                 return false;
             }
         }
@@ -1041,8 +1041,8 @@ fn replace(
     let mut rigid_change = false;
     if rigid {
         // The group's index in the field of every layer the replacement
-        // decides (twelve five-bit fields a word).
-        let every_field = (0..12).fold(0u64, |all, k| all | (rigid_index & 0x1f) << (5 * k));
+        // decides.
+        let every_field = bits::every_field(rigid_index);
         let rigid_mask = |w: usize| every_field & r.layer_mask[w];
         let group = &b.rigid_group[i * mw..(i + 1) * mw];
         let applied = &b.rigid_applied[i * mw..(i + 1) * mw];
