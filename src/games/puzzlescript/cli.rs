@@ -203,16 +203,13 @@ fn parse_keys(text: &str) -> Result<Keys, String> {
     if text.is_empty() {
         return Err("no keys: give them as one string over u d l r x".into());
     }
-    let key = |(at, c): (usize, char)| match c.to_ascii_lowercase() {
-        'u' => Ok(Input::Up),
-        'd' => Ok(Input::Down),
-        'l' => Ok(Input::Left),
-        'r' => Ok(Input::Right),
-        'x' => Ok(Input::Action),
-        _ => Err(format!(
-            "{c:?} (key {}) is not a key: give them as one string over u d l r x",
-            at + 1
-        )),
+    let key = |(at, c): (usize, char)| {
+        Input::from_letter(c.to_ascii_lowercase()).ok_or_else(|| {
+            format!(
+                "{c:?} (key {}) is not a key: give them as one string over u d l r x",
+                at + 1
+            )
+        })
     };
     text.chars()
         .enumerate()

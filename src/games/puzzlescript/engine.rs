@@ -50,6 +50,19 @@ impl Input {
         }
     }
 
+    /// The input whose letter ([`Input::letter`]) is `c`.
+    pub fn from_letter(c: char) -> Option<Input> {
+        [
+            Input::Up,
+            Input::Down,
+            Input::Left,
+            Input::Right,
+            Input::Action,
+        ]
+        .into_iter()
+        .find(|i| i.letter() == c)
+    }
+
     /// The reference's input number: 0 up, 1 left, 2 down, 3 right, 4 action.
     pub fn from_code(code: i64) -> Option<Input> {
         Some(match code {
