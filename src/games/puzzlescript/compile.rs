@@ -346,6 +346,22 @@ pub struct Group {
 }
 
 impl Group {
+    /// A group of `rules`, drawing one match at random if `random`; its
+    /// rules are numbered with the others' by [`number_rules`].
+    pub fn new(rules: Vec<Rule>, random: bool) -> Group {
+        let reads = Group::reads_of(&rules);
+        let writes = Group::writes_of(&rules);
+        Group {
+            random,
+            needs: Group::needs_of(&rules),
+            settles: Group::settles_of(&rules, &reads, &Group::changes_of(&rules)),
+            reads,
+            writes,
+            first: 0,
+            rules,
+        }
+    }
+
     /// One entry of objects then movements (the words of the rule's row
     /// masks) per rule, one after the other, each filled by `fill`.
     fn per_rule(rules: &[Rule], fill: impl Fn(&Rule, &mut [u64], &mut [u64])) -> Vec<u64> {
@@ -456,7 +472,7 @@ impl Group {
 /// Numbers the rules of `normal` then `late` (each group's
 /// [`Group::first`]) and lists the readers of every bit (`stride` words a
 /// rule in [`Group::reads`]) and the rules that settle and write it.
-fn number_rules(
+pub fn number_rules(
     normal: &mut [Group],
     late: &mut [Group],
     stride: usize,
@@ -608,17 +624,8 @@ pub fn compile(text: &str) -> Result<Game, PsError> {
                 }
                 continue;
             }
-            let reads = Group::reads_of(&kept);
-            let writes = Group::writes_of(&kept);
-            out.push(Group {
-                random: random_groups.contains(&number) && kept.iter().all(|r| r.group == number),
-                needs: Group::needs_of(&kept),
-                settles: Group::settles_of(&kept, &reads, &Group::changes_of(&kept)),
-                reads,
-                writes,
-                first: 0,
-                rules: kept,
-            });
+            let random = random_groups.contains(&number) && kept.iter().all(|r| r.group == number);
+            out.push(Group::new(kept, random));
         }
         Ok(out)
     };

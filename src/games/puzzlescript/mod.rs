@@ -3,8 +3,9 @@
 //! ([`rules`], [`compile`]), and runs its turns exactly as the reference
 //! JavaScript engine does ([`engine`]), so that recorded sessions of the
 //! reference replay to the same final level ([`conformance`]). It solves
-//! levels ([`solve`], with what the rules can still make from [`reach`]
-//! and distances around walls from [`ways`]) and plays
+//! levels ([`solve`], with what the rules can still make from [`reach`],
+//! distances around walls from [`ways`], and without the objects that
+//! only decorate from [`relevance`]) and plays
 //! them on the reference's own page in Chromium ([`page`], [`read`],
 //! [`play`], [`cli_play`]).
 
@@ -24,6 +25,7 @@ pub mod play;
 pub mod reach;
 pub mod read;
 pub mod reference;
+pub mod relevance;
 pub mod rng;
 pub mod rules;
 pub mod solve;

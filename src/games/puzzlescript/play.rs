@@ -26,6 +26,7 @@ use image::RgbaImage;
 use super::compile::{Game, Level};
 use super::engine::{Engine, Input};
 use super::read::{find_level, is_text_screen, level_sizes, Grid, Look, Seen};
+use super::relevance::Lean;
 use super::solve::{is_random, LevelProblem, SEED};
 use crate::actuator::{Gesture, KeyName};
 use crate::capture::screen::Screenshot;
@@ -128,6 +129,8 @@ impl View {
 #[derive(Debug)]
 pub struct PsGame {
     game: Game,
+    /// The game as searched, without its cosmetic objects.
+    lean: Option<Lean>,
     look: Look,
     random: bool,
     name: String,
@@ -161,6 +164,7 @@ impl PsGame {
             name: name.to_string(),
             sizes,
             window,
+            lean: Lean::of(&game),
             game,
             memory_limit_bytes: 1 << 30,
             hints: RefCell::new(Vec::new()),
@@ -487,8 +491,12 @@ impl Solving for PsGame {
             lead.push(PsMove::Dismiss);
             from.message = false;
         }
-        let problem =
-            LevelProblem::at(&self.game, from.level, &from.objects).map_err(PlanError::solver)?;
+        // Searched without the cosmetic objects: the same keys win.
+        let problem = match &self.lean {
+            Some(l) => LevelProblem::at(&l.game, from.level, &l.position(&from.objects)),
+            None => LevelProblem::at(&self.game, from.level, &from.objects),
+        }
+        .map_err(PlanError::solver)?;
         let start = problem.start();
         let outcome = bfs(
             &problem,

@@ -22,6 +22,7 @@ use super::bits;
 use super::compile::{Game, Level};
 use super::engine::{Engine, Input};
 use super::reach::{self, holds, Makers};
+use super::relevance::Lean;
 use super::rng::Rng;
 use super::walk::Walk;
 use super::ways::Ways;
@@ -617,15 +618,28 @@ fn scale(bytes: usize, real: usize, counted: usize) -> usize {
 /// Breadth-first search on a level, between slices of the portfolio.
 type Paused<'g> = ResumableBfs<LevelProblem<'g>>;
 
-/// Searches level `n` of `game` with `method` within `limits`; a solution
-/// found is replayed from the start and must win.
+/// Searches level `n` of `game` with `method` within `limits`, on the
+/// game without its cosmetic objects ([`Lean`]); a solution found is
+/// replayed from the start on the whole game and must win.
 pub fn solve_level(
     game: &Game,
     n: usize,
     method: Method,
     limits: &Limits,
 ) -> Result<Solved, SolveError> {
-    let run = Run::new(game, n, limits)?;
+    let lean = Lean::of(game);
+    if let Some(l) = &lean {
+        let names: Vec<&str> = bits::ones(&l.cosmetic)
+            .map(|id| game.objects[id].name.as_str())
+            .collect();
+        log::info!(
+            "searching without {} cosmetic objects ({}) and the {} rules that only draw them",
+            names.len(),
+            names.join(", "),
+            l.dropped
+        );
+    }
+    let run = Run::new(lean.as_ref().map_or(game, |l| &l.game), n, limits)?;
     let (o, search) = match method {
         Method::Bfs => (run.breadth_first(limits.time), Method::Bfs),
         Method::BfsNoHashing => (run.tree(limits.time), Method::BfsNoHashing),
@@ -638,7 +652,12 @@ pub fn solve_level(
         Method::Portfolio => run.portfolio(),
     };
     if let Some(keys) = &o.moves {
-        if !run.plain.wins(keys) {
+        // Replayed on the whole game, cosmetic objects and all.
+        let wins = match lean {
+            Some(_) => LevelProblem::new(game, n)?.wins(keys),
+            None => run.plain.wins(keys),
+        };
+        if !wins {
             return Err(SolveError::ReplayLost(keys_string(keys)));
         }
     }
