@@ -27,5 +27,6 @@ pub mod reference;
 pub mod rng;
 pub mod rules;
 pub mod solve;
+pub mod sweep;
 pub mod walk;
 pub mod ways;
