@@ -151,6 +151,14 @@ impl Seen {
         }
     }
 
+    /// True if one of the `n` rules from `first` on must be matched and
+    /// is not idle.
+    fn any_due(&self, first: usize, n: usize) -> bool {
+        let dirty = &self.dirty[first..first + n];
+        let idle = &self.idle[first..first + n];
+        dirty.iter().zip(idle).any(|(&d, &i)| d && !i)
+    }
+
     /// Forgets everything: every rule must be matched.
     fn reset(&mut self, rules: usize) {
         self.dirty.clear();
@@ -574,6 +582,10 @@ impl<'g> Engine<'g> {
     }
 
     fn apply_group(&mut self, group: &Group) -> bool {
+        if !group.random && !self.seen.any_due(group.first, group.rules.len()) {
+            // No rule of a loop group is due: a pass would change nothing.
+            return false;
+        }
         let mut m = std::mem::take(&mut self.scratch.matches);
         let mut t = std::mem::take(&mut self.scratch.tuple);
         let mut written = std::mem::take(&mut self.scratch.written);
