@@ -934,7 +934,7 @@ impl Matches {
         let exact = self.boards.compute(row, b, d);
         let starts = &mut self.boards.starts;
         let cells = b.cells();
-        if cells % 64 != 0 {
+        if !cells.is_multiple_of(64) {
             // Only a cell that excludes objects and needs none may start
             // past the board's end.
             starts[cells / 64] &= (1u64 << (cells % 64)) - 1;
@@ -943,13 +943,13 @@ impl Matches {
             let Pattern::Cell(p) = &row[0] else {
                 return starts;
             };
-            for w in 0..starts.len() {
-                let mut word = starts[w];
+            for (w, start) in starts.iter_mut().enumerate() {
+                let mut word = *start;
                 while word != 0 {
                     let k = word.trailing_zeros() as usize;
                     word &= word - 1;
                     if !cell_matches(p, b, w * 64 + k) {
-                        starts[w] &= !(1u64 << k);
+                        *start &= !(1u64 << k);
                     }
                 }
             }
@@ -1104,6 +1104,9 @@ fn replace(
     let Some(r) = &p.replacement else {
         return false;
     };
+    if !r.random && !rigid {
+        return b.write_replacement(r, i, written);
+    }
     let (ow, mw) = (b.ow, b.mw);
     let mut set = Cow::Borrowed(&r.set[..]);
     let mut clear = Cow::Borrowed(&r.clear[..]);
