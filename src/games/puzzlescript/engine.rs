@@ -8,9 +8,10 @@
 use rustc_hash::FxHashMap;
 
 use super::bits;
-use super::compile::{Game, Group, Level};
+use super::compile::{Game, Group, Level, Rule};
 use super::matching::{apply_at, find_matches, Board, Matches, RowMatch};
 use super::rng::Rng;
+use super::sweep::{one_cell, sweep};
 
 /// An input of a turn.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -148,6 +149,14 @@ impl Seen {
                 self.idle[r as usize] = false;
             }
         }
+    }
+
+    /// True if one of the `n` rules from `first` on must be matched and
+    /// is not idle.
+    fn any_due(&self, first: usize, n: usize) -> bool {
+        let dirty = &self.dirty[first..first + n];
+        let idle = &self.idle[first..first + n];
+        dirty.iter().zip(idle).any(|(&d, &i)| d && !i)
     }
 
     /// Forgets everything: every rule must be matched.
@@ -573,6 +582,10 @@ impl<'g> Engine<'g> {
     }
 
     fn apply_group(&mut self, group: &Group) -> bool {
+        if !group.random && !self.seen.any_due(group.first, group.rules.len()) {
+            // No rule of a loop group is due: a pass would change nothing.
+            return false;
+        }
         let mut m = std::mem::take(&mut self.scratch.matches);
         let mut t = std::mem::take(&mut self.scratch.tuple);
         let mut written = std::mem::take(&mut self.scratch.written);
@@ -618,29 +631,18 @@ impl<'g> Engine<'g> {
                 }
                 let absent =
                     needs.is_some_and(|n| !self.board.may_hold(&n[r * stride..(r + 1) * stride]));
-                if !absent {
-                    find_matches(rule, &self.board, m);
-                }
-                if absent || m.is_empty() {
+                let rule_reads = reads.map(|b| &b[r * stride..(r + 1) * stride]);
+                let found = if absent {
+                    None
+                } else {
+                    self.apply_rule(rule, rule_reads, m, t, written)
+                };
+                let Some(result) = found else {
                     // Without the bits it reads, a rule finds nothing again.
                     self.seen.dirty[group.first + r] = reads.is_none();
                     continue;
-                }
-                let mut result = false;
+                };
                 if rule.has_replacements {
-                    // A match found before this rule's first replacement
-                    // still holds unless one of them wrote a bit it reads.
-                    let rule_reads = reads.map(|b| &b[r * stride..(r + 1) * stride]);
-                    written.fill(0);
-                    m.first_combination(t);
-                    for k in 0..m.combinations() {
-                        if k > 0 {
-                            m.next_combination(t);
-                        }
-                        let check = k > 0 && rule_reads.is_none_or(|b| bits::meets(b, written));
-                        let board = &mut self.board;
-                        result |= apply_at(game, rule, t, check, board, &mut self.rng, written);
-                    }
                     self.seen.mark(game, written);
                     // Applied to all its matches: a rule that settles has
                     // nothing left to do until woken.
@@ -652,6 +654,45 @@ impl<'g> Engine<'g> {
             changed |= made;
         }
         changed
+    }
+
+    /// Applies `rule` to all its matches, one after the other, each after
+    /// the first checked again unless no bit it reads (`rule_reads`, every
+    /// bit when unknown) was written; a rule of one cell is swept (see
+    /// [`sweep`]). `None` if it matches nowhere, else true if a cell
+    /// changed; the bits written are in `written`.
+    fn apply_rule(
+        &mut self,
+        rule: &Rule,
+        rule_reads: Option<&[u64]>,
+        m: &mut Matches,
+        t: &mut Vec<RowMatch>,
+        written: &mut [u64],
+    ) -> Option<bool> {
+        written.fill(0);
+        if let Some(cell) = one_cell(rule) {
+            return sweep(rule, cell, &mut self.board, m, written);
+        }
+        find_matches(rule, &self.board, m);
+        if m.is_empty() {
+            return None;
+        }
+        if !rule.has_replacements {
+            return Some(false);
+        }
+        // A match found before this rule's first replacement still holds
+        // unless one of them wrote a bit it reads.
+        let mut result = false;
+        m.first_combination(t);
+        for k in 0..m.combinations() {
+            if k > 0 {
+                m.next_combination(t);
+            }
+            let check = k > 0 && rule_reads.is_none_or(|b| bits::meets(b, written));
+            let board = &mut self.board;
+            result |= apply_at(self.game, rule, t, check, board, &mut self.rng, written);
+        }
+        Some(result)
     }
 
     /// A random group: one match of all its rules' matches, chosen by the
@@ -687,7 +728,7 @@ impl<'g> Engine<'g> {
         modified
     }
 
-    fn queue_commands(&mut self, rule: &super::compile::Rule) {
+    fn queue_commands(&mut self, rule: &Rule) {
         if rule.commands.is_empty() || self.queue.iter().any(|c| c == "cancel") {
             return;
         }

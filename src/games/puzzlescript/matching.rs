@@ -11,7 +11,7 @@
 use std::borrow::Cow;
 
 use super::bits::{self, Bits};
-use super::compile::{CellPattern, Game, Pattern, Rule, TestKind};
+use super::compile::{CellPattern, Game, Pattern, Replacement, Rule, TestKind};
 use super::rng::Rng;
 
 /// A level's cells while a turn is played.
@@ -104,7 +104,7 @@ impl Board {
     /// True if rows are matched on the occupancy: the board is large
     /// enough, or the game's rules many enough (a small board of a game
     /// with few rules is scanned: keeping the occupancy would cost more).
-    fn anchored(&self) -> bool {
+    pub(super) fn anchored(&self) -> bool {
         self.bit_boards
     }
 
@@ -330,7 +330,13 @@ impl Board {
 
     /// True if row `y` (or column `x` when `column`) may hold `objects` and
     /// `moves`; always on an anchored board, which keeps no line masks.
-    fn line_may_match(&self, column: bool, k: usize, objects: &[u64], moves: &[u64]) -> bool {
+    pub(super) fn line_may_match(
+        &self,
+        column: bool,
+        k: usize,
+        objects: &[u64],
+        moves: &[u64],
+    ) -> bool {
         if self.anchored() {
             return true;
         }
@@ -348,7 +354,63 @@ impl Board {
     /// movements (`mw` words), each somewhere.
     pub fn may_hold(&self, needs: &[u64]) -> bool {
         let (objects, moves) = needs.split_at(self.ow);
+        self.may_hold_all(objects, moves)
+    }
+
+    /// True if the board may hold every bit of `objects` and of `moves`,
+    /// each somewhere.
+    pub fn may_hold_all(&self, objects: &[u64], moves: &[u64]) -> bool {
         bits::subset(objects, &self.all_objects) && bits::subset(moves, &self.all_moves)
+    }
+
+    /// Writes replacement `r` (neither random nor rigid) into cell `i`,
+    /// its masks and the occupancy; true if it changed. The bits that
+    /// changed are ORed into `written`.
+    pub(super) fn write_replacement(
+        &mut self,
+        r: &Replacement,
+        i: usize,
+        written: &mut [u64],
+    ) -> bool {
+        let (ow, mw) = (self.ow, self.mw);
+        let mut changed = 0;
+        for &w in &r.object_words {
+            let old = self.objects[i * ow + w];
+            let x = self.write_objects(i, w, (old & !r.clear[w]) | r.set[w]);
+            written[w] |= x;
+            changed |= x;
+        }
+        for &w in &r.move_words {
+            let old = self.movements[i * mw + w];
+            let new = (old & !(r.moves_clear[w] | r.layer_mask[w])) | r.moves_set[w];
+            let x = self.write_moves(i, w, new);
+            written[ow + w] |= x;
+            changed |= x;
+        }
+        changed != 0
+    }
+
+    /// After replacement `r` (neither random nor rigid) was written into
+    /// the words of `cells` (one bit a cell, at least one): the occupancy
+    /// of the objects it sets gains them and that of the objects it
+    /// clears loses them, a word of cells at a time, and the board's
+    /// masks gain what it sets (a cell that held it already was in them).
+    pub(super) fn occupy_cells(&mut self, r: &Replacement, cells: &[u64]) {
+        let cw = self.occupancy_words();
+        for &w in &r.object_words {
+            let (set, cleared) = (r.set[w], r.clear[w] & !r.set[w]);
+            for id in bits::ones(&[set]).map(|k| w * 64 + k) {
+                bits::or(&mut self.occupancy[id * cw..(id + 1) * cw], cells);
+            }
+            for id in bits::ones(&[cleared]).map(|k| w * 64 + k) {
+                bits::and_not(&mut self.occupancy[id * cw..(id + 1) * cw], cells);
+            }
+            self.all_objects[w] |= set;
+        }
+        for &w in &r.move_words {
+            self.all_moves[w] |= r.moves_set[w];
+            self.still = false;
+        }
     }
 
     /// Movement bits that may be somewhere on the board (a superset).
@@ -447,7 +509,7 @@ pub struct RowMatch {
 }
 
 #[inline]
-fn cell_matches(p: &CellPattern, b: &Board, i: usize) -> bool {
+pub(super) fn cell_matches(p: &CellPattern, b: &Board, i: usize) -> bool {
     match &p.single {
         Some(s) => s.matches(
             b.objects[i * b.ow + s.word],
@@ -865,6 +927,36 @@ impl Matches {
         &self.all[start..self.ends[r]]
     }
 
+    /// The cells where the one cell of `row` (in direction step `d`)
+    /// matches, one bit a cell in the occupancy's order, on an anchored
+    /// board.
+    pub(super) fn cells_matching(&mut self, row: &[Pattern], b: &Board, d: isize) -> &[u64] {
+        let exact = self.boards.compute(row, b, d);
+        let starts = &mut self.boards.starts;
+        let cells = b.cells();
+        if !cells.is_multiple_of(64) {
+            // Only a cell that excludes objects and needs none may start
+            // past the board's end.
+            starts[cells / 64] &= (1u64 << (cells % 64)) - 1;
+        }
+        if exact != Some(true) {
+            let Pattern::Cell(p) = &row[0] else {
+                return starts;
+            };
+            for (w, start) in starts.iter_mut().enumerate() {
+                let mut word = *start;
+                while word != 0 {
+                    let k = word.trailing_zeros() as usize;
+                    word &= word - 1;
+                    if !cell_matches(p, b, w * 64 + k) {
+                        *start &= !(1u64 << k);
+                    }
+                }
+            }
+        }
+        starts
+    }
+
     /// The number of combinations of one match per row.
     pub fn combinations(&self) -> usize {
         (0..self.ends.len()).map(|r| self.row(r).len()).product()
@@ -1012,6 +1104,9 @@ fn replace(
     let Some(r) = &p.replacement else {
         return false;
     };
+    if !r.random && !rigid {
+        return b.write_replacement(r, i, written);
+    }
     let (ow, mw) = (b.ow, b.mw);
     let mut set = Cow::Borrowed(&r.set[..]);
     let mut clear = Cow::Borrowed(&r.clear[..]);

@@ -29,5 +29,6 @@ pub mod relevance;
 pub mod rng;
 pub mod rules;
 pub mod solve;
+pub mod sweep;
 pub mod walk;
 pub mod ways;
