@@ -686,6 +686,32 @@ mod tests {
         assert!(game.predict(&s, PsMove::Dismiss).won);
     }
 
+    /// Walls cast a shadow that the rules clear and draw again every turn.
+    const SHADOW_GAME: &str = "run_rules_on_level_start\n\nOBJECTS\n\nBackground\ngreen\n\nTarget\nblue\n\nPlayer\nred\n\nWall\nbrown\n\nShadow\ngray\n\nLEGEND\n\n. = Background\n# = Wall\nP = Player\nO = Target\n\nSOUNDS\n\nCOLLISIONLAYERS\n\nBackground\nTarget\nPlayer, Wall\nShadow\n\nRULES\n\n[ Shadow ] -> []\nlate down [ Wall | no Wall ] -> [ Wall | Shadow ]\n\nWINCONDITIONS\n\nall target on player\n\nLEVELS\n\n######\n#P.O.#\n######\n";
+
+    #[test]
+    fn a_game_with_cosmetic_objects_is_planned_without_them() {
+        let game = PsGame::new(compile(SHADOW_GAME).unwrap(), "test").unwrap();
+        assert!(game.lean.is_some(), "the shadow is cosmetic");
+        let start = game.start_of(0).unwrap();
+        let shadow = game.game.objects.iter().position(|o| o.name == "shadow");
+        let shadow = shadow.unwrap();
+        let ow = game.game.object_words;
+        assert!(start
+            .objects
+            .chunks(ow)
+            .any(|c| super::super::bits::get(c, shadow)));
+        let plan = game.plan(&start, Duration::from_secs(5)).unwrap();
+        let right = PsMove::Key(Input::Right);
+        assert_eq!(plan.moves, vec![right, right]);
+        assert!(plan.proven_optimal);
+        let mut s = start;
+        for &m in &plan.moves {
+            s = game.predict(&s, m);
+        }
+        assert!(s.won, "the plan wins the whole game: {s:?}");
+    }
+
     /// The recorded pages read as the levels they show, at two window
     /// sizes, without calibration or hints.
     #[test]
