@@ -363,27 +363,26 @@ impl Board {
         bits::subset(objects, &self.all_objects) && bits::subset(moves, &self.all_moves)
     }
 
-    /// Writes replacement `r` (neither random nor rigid) into cell `i`,
-    /// its masks and the occupancy; true if it changed. The bits that
-    /// changed are ORed into `written`.
+    /// Writes replacement `r` into cell `i` with `masks` (its own, or
+    /// with what a random pick added), updating the cell's masks and the
+    /// occupancy; true if it changed. The bits that changed are ORed into
+    /// `written`.
     pub(super) fn write_replacement(
         &mut self,
         r: &Replacement,
+        masks: &CellWrite,
         i: usize,
         written: &mut [u64],
     ) -> bool {
         let (ow, mw) = (self.ow, self.mw);
         let mut changed = 0;
         for &w in &r.object_words {
-            let old = self.objects[i * ow + w];
-            let x = self.write_objects(i, w, (old & !r.clear[w]) | r.set[w]);
+            let x = self.write_objects(i, w, masks.objects(w, self.objects[i * ow + w]));
             written[w] |= x;
             changed |= x;
         }
         for &w in &r.move_words {
-            let old = self.movements[i * mw + w];
-            let new = (old & !(r.moves_clear[w] | r.layer_mask[w])) | r.moves_set[w];
-            let x = self.write_moves(i, w, new);
+            let x = self.write_moves(i, w, masks.moves(w, self.movements[i * mw + w]));
             written[ow + w] |= x;
             changed |= x;
         }
@@ -1105,9 +1104,9 @@ fn replace(
         return false;
     };
     if !r.random && !rigid {
-        return b.write_replacement(r, i, written);
+        return b.write_replacement(r, &CellWrite::of(r), i, written);
     }
-    let (ow, mw) = (b.ow, b.mw);
+    let mw = b.mw;
     let mut set = Cow::Borrowed(&r.set[..]);
     let mut clear = Cow::Borrowed(&r.clear[..]);
     let mut moves_set = Cow::Borrowed(&r.moves_set[..]);
@@ -1152,21 +1151,52 @@ fn replace(
         }
     }
     // Writing what a cell holds already changes nothing (not its masks).
-    let mut changed = 0;
-    for &w in &r.object_words {
-        let old = b.objects[i * ow + w];
-        let x = b.write_objects(i, w, (old & !clear[w]) | set[w]);
-        written[w] |= x;
-        changed |= x;
+    let masks = CellWrite {
+        set: &set,
+        clear: &clear,
+        moves_set: &moves_set,
+        moves_clear: &moves_clear,
+        layer_mask: &r.layer_mask,
+    };
+    b.write_replacement(r, &masks, i, written) || rigid_change
+}
+
+/// The masks a replacement writes a cell with: its own, or with what a
+/// random pick added.
+pub struct CellWrite<'a> {
+    /// Objects added.
+    pub set: &'a [u64],
+    /// Objects removed.
+    pub clear: &'a [u64],
+    /// Movements set.
+    pub moves_set: &'a [u64],
+    /// Movements cleared.
+    pub moves_clear: &'a [u64],
+    /// Layers whose movement the replacement decides (cleared too).
+    pub layer_mask: &'a [u64],
+}
+
+impl<'a> CellWrite<'a> {
+    /// The masks of `r` as written.
+    pub fn of(r: &'a Replacement) -> CellWrite<'a> {
+        CellWrite {
+            set: &r.set,
+            clear: &r.clear,
+            moves_set: &r.moves_set,
+            moves_clear: &r.moves_clear,
+            layer_mask: &r.layer_mask,
+        }
     }
-    for &w in &r.move_words {
-        let old = b.movements[i * mw + w];
-        let new = (old & !(moves_clear[w] | r.layer_mask[w])) | moves_set[w];
-        let x = b.write_moves(i, w, new);
-        written[ow + w] |= x;
-        changed |= x;
+
+    /// Object word `w` of a cell that held `old`.
+    pub fn objects(&self, w: usize, old: u64) -> u64 {
+        (old & !self.clear[w]) | self.set[w]
     }
-    changed != 0 || rigid_change
+
+    /// Movement word `w` of a cell that had `old`.
+    pub fn moves(&self, w: usize, old: u64) -> u64 {
+        (old & !(self.moves_clear[w] | self.layer_mask[w])) | self.moves_set[w]
+    }
 }
 
 #[cfg(test)]

@@ -8,7 +8,7 @@
 
 use super::bits;
 use super::compile::{CellPattern, Pattern, Replacement, Rule};
-use super::matching::{cell_matches, Board, Matches};
+use super::matching::{cell_matches, Board, CellWrite, Matches};
 
 /// The cell and replacement of `rule` if it can be swept: one row of one
 /// cell with a replacement that is neither random nor rigid.
@@ -71,7 +71,7 @@ fn sweep_cells(
         for i in x * h..(x + 1) * h {
             if cell_matches(p, b, i) {
                 found = true;
-                changed |= b.write_replacement(r, i, written);
+                changed |= b.write_replacement(r, &CellWrite::of(r), i, written);
             }
         }
     }
@@ -82,17 +82,18 @@ fn sweep_cells(
 /// occupancy and the masks to [`Board::occupy_cells`]; true if it changed.
 fn write_words(r: &Replacement, b: &mut Board, i: usize, written: &mut [u64]) -> bool {
     let (ow, mw) = (b.ow, b.mw);
+    let masks = CellWrite::of(r);
     let mut changed = 0;
     for &w in &r.object_words {
         let old = b.objects[i * ow + w];
-        let new = (old & !r.clear[w]) | r.set[w];
+        let new = masks.objects(w, old);
         b.objects[i * ow + w] = new;
         written[w] |= old ^ new;
         changed |= old ^ new;
     }
     for &w in &r.move_words {
         let old = b.movements[i * mw + w];
-        let new = (old & !(r.moves_clear[w] | r.layer_mask[w])) | r.moves_set[w];
+        let new = masks.moves(w, old);
         b.movements[i * mw + w] = new;
         written[ow + w] |= old ^ new;
         changed |= old ^ new;
