@@ -106,6 +106,38 @@ pub fn ones(b: &[u64]) -> impl Iterator<Item = usize> + '_ {
     })
 }
 
+/// The OR of every record of `records` (records of `out.len()` words each,
+/// back to back) into `out` (overwritten).
+pub fn or_records(records: &[u64], out: &mut [u64]) {
+    if let [only] = out {
+        // One word a record: a plain fold, which the compiler vectorises.
+        *only = records.iter().fold(0, |all, &w| all | w);
+        return;
+    }
+    out.fill(0);
+    for record in records.chunks_exact(out.len().max(1)) {
+        or(out, record);
+    }
+}
+
+/// The indices of the records of `width` words (back to back in
+/// `records`) that have a bit set, in order, into `out` (not cleared).
+/// Blocks of zero words, the common case, are skipped eight at a time.
+pub fn nonzero_records(records: &[u64], width: usize, out: &mut Vec<usize>) {
+    const BLOCK: usize = 8;
+    for (b, block) in records.chunks(BLOCK).enumerate() {
+        if block.iter().fold(0, |all, &w| all | w) == 0 {
+            continue;
+        }
+        for (k, &w) in block.iter().enumerate() {
+            let record = (b * BLOCK + k) / width.max(1);
+            if w != 0 && out.last() != Some(&record) {
+                out.push(record);
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -128,5 +160,24 @@ mod tests {
         set(&mut o, 66);
         assert_eq!(ones(&o).collect::<Vec<_>>(), vec![3, 66]);
         assert!(subset(&o, &o) && meets(&o, &o) && !is_zero(&o));
+    }
+
+    #[test]
+    fn records_are_folded_and_found_by_their_set_bits() {
+        for width in 1..4 {
+            let mut records = vec![0u64; 40 * width];
+            let marked = [0usize, 9, 17, 39];
+            for (k, &r) in marked.iter().enumerate() {
+                records[r * width + k % width] = 1 << (k + 1);
+            }
+            let mut found = Vec::new();
+            nonzero_records(&records, width, &mut found);
+            assert_eq!(found, marked, "width {width}");
+            let mut all = vec![!0u64; width];
+            or_records(&records, &mut all);
+            let expected: u64 = (1..=4).map(|k| 1u64 << k).sum();
+            assert_eq!(all.iter().fold(0, |a, &w| a | w), expected);
+            assert_eq!(all[0] & 1, 0, "width {width}: overwritten, not ORed");
+        }
     }
 }

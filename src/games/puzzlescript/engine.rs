@@ -776,8 +776,9 @@ impl<'g> Engine<'g> {
         // now are the only ones to visit, in the same order.
         let mut movers = std::mem::take(&mut self.scratch.movers);
         movers.clear();
+        let mw = self.board.mw;
         let cells = self.board.cells();
-        movers.extend((0..cells).filter(|&i| !bits::is_zero(self.board.moves(i))));
+        bits::nonzero_records(&self.board.movements[..cells * mw], mw, &mut movers);
         let mut moved = true;
         while moved {
             moved = false;
@@ -785,19 +786,20 @@ impl<'g> Engine<'g> {
                 moved = self.reposition_cell(i) || moved;
             }
         }
+        let undo = self.game.rigid && self.rigid_failed(&movers, banned);
         self.scratch.movers = movers;
-        let undo = self.game.rigid && self.rigid_failed(banned);
         self.board.clear_movements();
         undo
     }
 
     /// After movements are resolved: bans the rigid group of the first
     /// movement of each cell a rigid rule applied to that could not be
-    /// made; true if one was newly banned.
-    fn rigid_failed(&mut self, banned: &mut [bool]) -> bool {
+    /// made; true if one was newly banned. Only `movers`, the cells that
+    /// had a movement before resolving, can still have one.
+    fn rigid_failed(&mut self, movers: &[usize], banned: &mut [bool]) -> bool {
         let mut undo = false;
         let mw = self.board.mw;
-        for i in 0..self.board.cells() {
+        for &i in movers {
             if bits::is_zero(self.board.moves(i)) {
                 continue;
             }

@@ -232,10 +232,7 @@ impl Board {
                 bits::set(&mut self.all_objects, id);
             }
         }
-        self.all_moves.fill(0);
-        for cell in self.movements.chunks_exact(self.mw) {
-            bits::or(&mut self.all_moves, cell);
-        }
+        bits::or_records(&self.movements, &mut self.all_moves);
     }
 
     /// Adds cell `i`'s objects and movements to its row and column masks.
