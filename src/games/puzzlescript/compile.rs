@@ -49,6 +49,41 @@ pub struct CellPattern {
     /// The tests as masks of one word each, when they fit (see
     /// [`SingleWord`]).
     pub single: Option<SingleWord>,
+    /// The object tests as lists of objects, for matching on bit boards.
+    pub board: BoardTest,
+}
+
+/// A cell pattern's object tests as lists of object ids (filled by
+/// [`CellPattern::seal`]): matching on bit boards reads one board per
+/// object listed, with no walk over the bits of the masks.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct BoardTest {
+    /// Objects that must all be there.
+    pub present: Box<[usize]>,
+    /// Objects that must all be absent.
+    pub missing: Box<[usize]>,
+    /// Sets of which at least one object must be there.
+    pub any: Box<[Box<[usize]>]>,
+    /// True if the pattern also tests movements (a bit board of objects
+    /// then only narrows where it matches).
+    pub moves: bool,
+}
+
+impl BoardTest {
+    fn of(p: &CellPattern) -> BoardTest {
+        let ids = |b: &[u64]| bits::ones(b).collect::<Box<[usize]>>();
+        BoardTest {
+            present: ids(&p.present),
+            missing: ids(&p.missing),
+            any: p.any_present.iter().map(|set| ids(set)).collect(),
+            moves: !bits::is_zero(&p.moves_present) || !bits::is_zero(&p.moves_missing),
+        }
+    }
+
+    /// True if the pattern tests no object.
+    pub fn is_empty(&self) -> bool {
+        self.present.is_empty() && self.missing.is_empty() && self.any.is_empty()
+    }
 }
 
 /// A cell pattern whose tests read one object word and one movement
@@ -189,6 +224,7 @@ impl CellPattern {
         add(true, &self.moves_present, TestKind::All);
         add(true, &self.moves_missing, TestKind::None);
         self.single = (!wide_any).then(|| SingleWord::of(&tests)).flatten();
+        self.board = BoardTest::of(self);
         self.tests = tests;
         self.wide_any = wide_any;
         if let Some(r) = &mut self.replacement {
@@ -1174,6 +1210,7 @@ impl Names {
             tests: Vec::new(),
             wide_any: false,
             single: None,
+            board: BoardTest::default(),
         };
         let mut layers_l: Vec<Option<&str>> = vec![None; self.layers];
         let mut object_layers_l = bits::zero(mw);

@@ -11,7 +11,7 @@
 use std::borrow::Cow;
 
 use super::bits::{self, Bits};
-use super::compile::{CellPattern, Game, Pattern, Replacement, Rule, TestKind};
+use super::compile::{BoardTest, CellPattern, Game, Pattern, Replacement, Rule, TestKind};
 use super::rng::Rng;
 
 /// A level's cells while a turn is played.
@@ -618,14 +618,12 @@ impl Boards {
         self.starts.resize(cw, !0);
         for (k, p) in segment.iter().enumerate() {
             let Pattern::Cell(c) = p else { continue };
-            if !bits::is_zero(&c.moves_present) || !bits::is_zero(&c.moves_missing) {
-                exact = false;
-            }
+            exact &= !c.board.moves;
             if narrowed && bits::is_zero(&self.starts) {
                 // No start is left: the later cells cannot add one.
                 continue;
             }
-            let Some(cell) = Self::cell_board(&mut self.cell, &mut self.union, c, b) else {
+            let Some(cell) = Self::cell_board(&mut self.cell, &mut self.union, &c.board, b) else {
                 continue;
             };
             narrowed = true;
@@ -634,36 +632,37 @@ impl Boards {
         narrowed.then_some(exact)
     }
 
-    /// The cells that pass the object tests of `c`: the AND of the boards
-    /// of the objects it needs, less those of the objects it excludes,
-    /// ANDed with the OR of each property's. A cell that needs one object
-    /// and tests nothing else is that object's board, not copied. `None`
-    /// if `c` tests no object.
+    /// The cells that pass the object tests `t` of a cell: the AND of the
+    /// boards of the objects it needs, less those of the objects it
+    /// excludes, ANDed with the OR of each property's. A cell that needs
+    /// one object and tests nothing else is that object's board, not
+    /// copied. `None` if `t` tests no object.
     fn cell_board<'a>(
         cell: &'a mut Vec<u64>,
         union: &mut Vec<u64>,
-        c: &CellPattern,
+        t: &BoardTest,
         b: &'a Board,
     ) -> Option<&'a [u64]> {
-        let mut present = bits::ones(&c.present);
-        let first = present.next();
-        let alone = present.next().is_none();
-        if alone && bits::is_zero(&c.missing) && c.any_present.is_empty() {
-            return first.map(|id| b.occupied(id));
+        match (&t.present[..], t.missing.is_empty(), t.any.is_empty()) {
+            ([only], true, true) => return Some(b.occupied(*only)),
+            _ if t.is_empty() => return None,
+            _ => {}
         }
-        let cw = b.occupancy_words();
         cell.clear();
-        cell.resize(cw, !0);
-        for id in bits::ones(&c.present) {
+        match t.present.split_first() {
+            Some((&first, _)) => cell.extend_from_slice(b.occupied(first)),
+            None => cell.resize(b.occupancy_words(), !0),
+        }
+        for &id in t.present.iter().skip(1) {
             bits::and(cell, b.occupied(id));
         }
-        for id in bits::ones(&c.missing) {
+        for &id in t.missing.iter() {
             bits::and_not(cell, b.occupied(id));
         }
-        for set in &c.any_present {
+        for set in t.any.iter() {
             union.clear();
-            union.resize(cw, 0);
-            for id in bits::ones(set) {
+            union.resize(cell.len(), 0);
+            for &id in set.iter() {
                 bits::or(union, b.occupied(id));
             }
             bits::and(cell, union);
