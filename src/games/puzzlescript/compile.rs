@@ -61,28 +61,50 @@ pub struct BoardTest {
     /// Objects that must all be there.
     pub present: Box<[usize]>,
     /// Objects that must all be absent.
-    pub missing: Box<[usize]>,
+    pub missing: ObjectSet,
     /// Sets of which at least one object must be there.
-    pub any: Box<[Box<[usize]>]>,
+    pub any: Box<[ObjectSet]>,
     /// True if the pattern also tests movements (a bit board of objects
     /// then only narrows where it matches).
     pub moves: bool,
 }
 
+/// Objects whose bit boards are ORed: a property, or the objects a cell
+/// excludes.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ObjectSet {
+    /// The objects.
+    pub ids: Box<[usize]>,
+    /// Where a cache of ORed boards keeps this set's (a hash of `ids`).
+    pub slot: usize,
+}
+
+impl ObjectSet {
+    fn of(b: &[u64]) -> ObjectSet {
+        let ids: Box<[usize]> = bits::ones(b).collect();
+        let hash = ids.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &id| {
+            (h ^ id as u64).wrapping_mul(0x0100_0000_01b3)
+        });
+        ObjectSet {
+            slot: (hash >> 32) as usize,
+            ids,
+        }
+    }
+}
+
 impl BoardTest {
     fn of(p: &CellPattern) -> BoardTest {
-        let ids = |b: &[u64]| bits::ones(b).collect::<Box<[usize]>>();
         BoardTest {
-            present: ids(&p.present),
-            missing: ids(&p.missing),
-            any: p.any_present.iter().map(|set| ids(set)).collect(),
+            present: bits::ones(&p.present).collect(),
+            missing: ObjectSet::of(&p.missing),
+            any: p.any_present.iter().map(|set| ObjectSet::of(set)).collect(),
             moves: !bits::is_zero(&p.moves_present) || !bits::is_zero(&p.moves_missing),
         }
     }
 
     /// True if the pattern tests no object.
     pub fn is_empty(&self) -> bool {
-        self.present.is_empty() && self.missing.is_empty() && self.any.is_empty()
+        self.present.is_empty() && self.missing.ids.is_empty() && self.any.is_empty()
     }
 }
 

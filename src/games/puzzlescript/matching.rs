@@ -11,7 +11,9 @@
 use std::borrow::Cow;
 
 use super::bits::{self, Bits};
-use super::compile::{BoardTest, CellPattern, Game, Pattern, Replacement, Rule, TestKind};
+use super::compile::{
+    BoardTest, CellPattern, Game, ObjectSet, Pattern, Replacement, Rule, TestKind,
+};
 use super::rng::Rng;
 
 /// A level's cells while a turn is played.
@@ -57,6 +59,8 @@ pub struct Board {
     occupancy_exact: bool,
     /// No cell has a movement or a rigid mark: clearing them is free.
     still: bool,
+    /// Counts the changes of the occupancy (see [`Union`]).
+    generation: u64,
 }
 
 impl Board {
@@ -82,6 +86,7 @@ impl Board {
             bit_boards: n >= ANCHOR_MIN_CELLS,
             occupancy_exact: false,
             still: false,
+            generation: 0,
         }
     }
 
@@ -111,6 +116,7 @@ impl Board {
     /// Rebuilds the occupancy from the cells.
     fn rebuild_occupancy(&mut self) {
         let (ow, cw) = (self.ow, self.occupancy_words());
+        self.generation += 1;
         self.occupancy.fill(0);
         for (i, cell) in self.objects.chunks_exact(ow).enumerate() {
             let bit = 1u64 << (i % 64);
@@ -148,6 +154,8 @@ impl Board {
         self.all_objects.clone_from(&other.all_objects);
         self.all_moves.clone_from(&other.all_moves);
         self.occupancy.clone_from(&other.occupancy);
+        // What was ORed from this board's occupancy no longer holds.
+        self.generation = self.generation.max(other.generation) + 1;
         self.bit_boards = other.bit_boards;
         self.occupancy_exact = other.occupancy_exact;
         self.still = other.still;
@@ -279,6 +287,7 @@ impl Board {
         let cw = self.occupancy_words();
         let (word, bit) = (i / 64, 1u64 << (i % 64));
         let (mut added, mut removed) = (new & !old, old & !new);
+        self.generation += u64::from(added | removed != 0);
         while added != 0 {
             let id = w * 64 + added.trailing_zeros() as usize;
             added &= added - 1;
@@ -313,7 +322,8 @@ impl Board {
     /// movements it gains to the line masks. Returns the bits that changed.
     fn write_moves(&mut self, i: usize, w: usize, new: u64) -> u64 {
         let mw = self.mw;
-        self.still = false;
+        // Clearing movements keeps a still board still.
+        self.still &= new == 0;
         let old = std::mem::replace(&mut self.movements[i * mw + w], new);
         let added = new & !old;
         if added != 0 {
@@ -393,6 +403,7 @@ impl Board {
     /// masks gain what it sets (a cell that held it already was in them).
     pub(super) fn occupy_cells(&mut self, r: &Replacement, cells: &[u64]) {
         let cw = self.occupancy_words();
+        self.generation += 1;
         for &w in &r.object_words {
             let (set, cleared) = (r.set[w], r.clear[w] & !r.set[w]);
             for id in bits::ones(&[set]).map(|k| w * 64 + k) {
@@ -405,7 +416,8 @@ impl Board {
         }
         for &w in &r.move_words {
             self.all_moves[w] |= r.moves_set[w];
-            self.still = false;
+            // Clearing movements keeps a still board still.
+            self.still &= r.moves_set[w] == 0;
         }
     }
 
@@ -597,8 +609,49 @@ pub struct Boards {
     starts: Vec<u64>,
     /// One cell's board.
     cell: Vec<u64>,
-    /// One property's board.
-    union: Vec<u64>,
+    /// The boards of object sets last ORed (see [`Union`]).
+    unions: Vec<Union>,
+}
+
+/// The OR of the bit boards of an [`ObjectSet`], kept while the board's
+/// occupancy is unchanged: rules tested one after the other without a
+/// write between them (most find nothing) share it.
+#[derive(Debug, Clone, Default)]
+pub struct Union {
+    /// The objects ORed.
+    ids: Vec<usize>,
+    /// The board's [`Board::generation`] then.
+    generation: u64,
+    /// Their cells.
+    board: Vec<u64>,
+}
+
+impl Union {
+    /// Slots of the cache, a power of two.
+    const SLOTS: usize = 32;
+
+    /// The cells of `b` that hold an object of `set`: from the cache when
+    /// nothing was written since it was ORed.
+    fn of<'a>(cache: &'a mut Vec<Union>, set: &ObjectSet, b: &'a Board) -> &'a [u64] {
+        if let [only] = set.ids[..] {
+            return b.occupied(only);
+        }
+        if cache.is_empty() {
+            cache.resize(Self::SLOTS, Union::default());
+        }
+        let u = &mut cache[set.slot % Self::SLOTS];
+        if u.generation != b.generation || u.ids[..] != set.ids[..] || u.board.is_empty() {
+            u.board.clear();
+            u.board.resize(b.occupancy_words(), 0);
+            for &id in set.ids.iter() {
+                bits::or(&mut u.board, b.occupied(id));
+            }
+            u.generation = b.generation;
+            u.ids.clear();
+            u.ids.extend_from_slice(&set.ids);
+        }
+        &u.board
+    }
 }
 
 impl Boards {
@@ -623,7 +676,7 @@ impl Boards {
                 // No start is left: the later cells cannot add one.
                 continue;
             }
-            let Some(cell) = Self::cell_board(&mut self.cell, &mut self.union, &c.board, b) else {
+            let Some(cell) = Self::cell_board(&mut self.cell, &mut self.unions, &c.board, b) else {
                 continue;
             };
             narrowed = true;
@@ -639,12 +692,13 @@ impl Boards {
     /// copied. `None` if `t` tests no object.
     fn cell_board<'a>(
         cell: &'a mut Vec<u64>,
-        union: &mut Vec<u64>,
+        unions: &'a mut Vec<Union>,
         t: &BoardTest,
         b: &'a Board,
     ) -> Option<&'a [u64]> {
-        match (&t.present[..], t.missing.is_empty(), t.any.is_empty()) {
+        match (&t.present[..], t.missing.ids.is_empty(), t.any.is_empty()) {
             ([only], true, true) => return Some(b.occupied(*only)),
+            ([], true, false) if t.any.len() == 1 => return Some(Union::of(unions, &t.any[0], b)),
             _ if t.is_empty() => return None,
             _ => {}
         }
@@ -656,16 +710,11 @@ impl Boards {
         for &id in t.present.iter().skip(1) {
             bits::and(cell, b.occupied(id));
         }
-        for &id in t.missing.iter() {
-            bits::and_not(cell, b.occupied(id));
+        if !t.missing.ids.is_empty() {
+            bits::and_not(cell, Union::of(unions, &t.missing, b));
         }
         for set in t.any.iter() {
-            union.clear();
-            union.resize(cell.len(), 0);
-            for &id in set.iter() {
-                bits::or(union, b.occupied(id));
-            }
-            bits::and(cell, union);
+            bits::and(cell, Union::of(unions, set, b));
         }
         Some(cell)
     }
