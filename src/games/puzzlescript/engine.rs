@@ -123,10 +123,11 @@ pub struct Engine<'g> {
 /// else: applying it again would change nothing.
 #[derive(Debug, Clone, Default)]
 struct Seen {
-    /// Per rule: true if it must be matched.
-    dirty: Vec<bool>,
-    /// Per rule: true if it is idle (skipped although it matches).
-    idle: Vec<bool>,
+    /// Per rule, one bit a rule: set if it must be matched.
+    dirty: Vec<u64>,
+    /// Per rule, one bit a rule: set if it is idle (skipped although it
+    /// matches).
+    idle: Vec<u64>,
     /// The objects when the flags were last up to date.
     objects: Vec<u64>,
     /// Movement bits that may have been on the board then.
@@ -142,29 +143,56 @@ impl Seen {
     fn mark(&mut self, game: &Game, written: &[u64]) {
         for bit in bits::ones(written) {
             for &r in &game.readers[bit] {
-                self.dirty[r as usize] = true;
-                self.idle[r as usize] = false;
+                bits::set(&mut self.dirty, r as usize);
+                bits::clear(&mut self.idle, r as usize);
             }
             for &r in &game.writers[bit] {
-                self.idle[r as usize] = false;
+                bits::clear(&mut self.idle, r as usize);
             }
         }
     }
 
-    /// True if one of the `n` rules from `first` on must be matched and
-    /// is not idle.
-    fn any_due(&self, first: usize, n: usize) -> bool {
-        let dirty = &self.dirty[first..first + n];
-        let idle = &self.idle[first..first + n];
-        dirty.iter().zip(idle).any(|(&d, &i)| d && !i)
+    /// The first rule from `from` on and before `end` that must be matched
+    /// and is not idle.
+    fn next_due(&self, from: usize, end: usize) -> Option<usize> {
+        let mut w = from / 64;
+        let mut keep = !0u64 << (from % 64);
+        while w * 64 < end {
+            let due = self.dirty[w] & !self.idle[w] & keep;
+            if due != 0 {
+                let r = w * 64 + due.trailing_zeros() as usize;
+                return (r < end).then_some(r);
+            }
+            w += 1;
+            keep = !0;
+        }
+        None
+    }
+
+    /// Sets whether rule `r` must be matched.
+    fn set_dirty(&mut self, r: usize, dirty: bool) {
+        if dirty {
+            bits::set(&mut self.dirty, r);
+        } else {
+            bits::clear(&mut self.dirty, r);
+        }
+    }
+
+    /// Sets whether rule `r` is idle.
+    fn set_idle(&mut self, r: usize, idle: bool) {
+        if idle {
+            bits::set(&mut self.idle, r);
+        } else {
+            bits::clear(&mut self.idle, r);
+        }
     }
 
     /// Forgets everything: every rule must be matched.
     fn reset(&mut self, rules: usize) {
         self.dirty.clear();
-        self.dirty.resize(rules, true);
+        self.dirty.resize(rules.div_ceil(64), !0);
         self.idle.clear();
-        self.idle.resize(rules, false);
+        self.idle.resize(rules.div_ceil(64), 0);
     }
 
     /// Brings the flags up to date with `board` at the start of a turn
@@ -173,7 +201,7 @@ impl Seen {
     /// movement bit then or now is marked. `written` is a buffer.
     fn catch_up(&mut self, game: &Game, board: &Board, written: &mut Vec<u64>) {
         let (ow, mw) = (board.ow, board.mw);
-        if self.dirty.len() != game.rule_count()
+        if self.dirty.len() != game.rule_count().div_ceil(64)
             || self.size != (board.width, board.height)
             || self.objects.len() != board.objects.len()
             || self.moves.len() != mw
@@ -582,7 +610,8 @@ impl<'g> Engine<'g> {
     }
 
     fn apply_group(&mut self, group: &Group) -> bool {
-        if !group.random && !self.seen.any_due(group.first, group.rules.len()) {
+        let end = group.first + group.rules.len();
+        if !group.random && self.seen.next_due(group.first, end).is_none() {
             // No rule of a loop group is due: a pass would change nothing.
             return false;
         }
@@ -614,46 +643,62 @@ impl<'g> Engine<'g> {
         t: &mut Vec<RowMatch>,
         written: &mut [u64],
     ) -> bool {
-        let game = self.game;
-        let stride = self.board.ow + self.board.mw;
-        let n = group.rules.len();
-        let needs = (group.needs.len() == n * stride).then_some(&group.needs);
-        let reads = (group.reads.len() == n * stride).then_some(&group.reads);
+        let end = group.first + group.rules.len();
         let mut changed = false;
         let mut loops = 0;
         let mut made = true;
         while made && loops < 200 {
             loops += 1;
             made = false;
-            for (r, rule) in group.rules.iter().enumerate() {
-                if !self.seen.dirty[group.first + r] || self.seen.idle[group.first + r] {
-                    continue;
-                }
-                let absent =
-                    needs.is_some_and(|n| !self.board.may_hold(&n[r * stride..(r + 1) * stride]));
-                let rule_reads = reads.map(|b| &b[r * stride..(r + 1) * stride]);
-                let found = if absent {
-                    None
-                } else {
-                    self.apply_rule(rule, rule_reads, m, t, written)
-                };
-                let Some(result) = found else {
-                    // Without the bits it reads, a rule finds nothing again.
-                    self.seen.dirty[group.first + r] = reads.is_none();
-                    continue;
-                };
-                if rule.has_replacements {
-                    self.seen.mark(game, written);
-                    // Applied to all its matches: a rule that settles has
-                    // nothing left to do until woken.
-                    self.seen.idle[group.first + r] = group.settles.get(r) == Some(&true);
-                }
-                self.queue_commands(rule);
-                made |= result;
+            // Applying a rule marks others: the next one due is looked up
+            // after each.
+            let mut next = self.seen.next_due(group.first, end);
+            while let Some(at) = next {
+                made |= self.apply_due_rule(group, at - group.first, m, t, written);
+                next = self.seen.next_due(at + 1, end);
             }
             changed |= made;
         }
         changed
+    }
+
+    /// Matches rule `r` of loop group `group` and applies it to all its
+    /// matches, updating what the rules last found (see [`Seen`]); true
+    /// if a cell changed.
+    fn apply_due_rule(
+        &mut self,
+        group: &Group,
+        r: usize,
+        m: &mut Matches,
+        t: &mut Vec<RowMatch>,
+        written: &mut [u64],
+    ) -> bool {
+        let stride = self.board.ow + self.board.mw;
+        let n = group.rules.len();
+        let needs = (group.needs.len() == n * stride).then_some(&group.needs);
+        let reads = (group.reads.len() == n * stride).then_some(&group.reads);
+        let rule = &group.rules[r];
+        let absent = needs.is_some_and(|n| !self.board.may_hold(&n[r * stride..(r + 1) * stride]));
+        let rule_reads = reads.map(|b| &b[r * stride..(r + 1) * stride]);
+        let found = if absent {
+            None
+        } else {
+            self.apply_rule(rule, rule_reads, m, t, written)
+        };
+        let Some(result) = found else {
+            // Without the bits it reads, a rule finds nothing again.
+            self.seen.set_dirty(group.first + r, reads.is_none());
+            return false;
+        };
+        if rule.has_replacements {
+            self.seen.mark(self.game, written);
+            // Applied to all its matches: a rule that settles has
+            // nothing left to do until woken.
+            let settles = group.settles.get(r) == Some(&true);
+            self.seen.set_idle(group.first + r, settles);
+        }
+        self.queue_commands(rule);
+        result
     }
 
     /// Applies `rule` to all its matches, one after the other, each after
