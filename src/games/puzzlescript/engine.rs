@@ -141,15 +141,7 @@ impl Seen {
     /// movements) as needing a match, and wakes them and the settled rules
     /// that write those bits.
     fn mark(&mut self, game: &Game, written: &[u64]) {
-        for bit in bits::ones(written) {
-            for &r in &game.readers[bit] {
-                bits::set(&mut self.dirty, r as usize);
-                bits::clear(&mut self.idle, r as usize);
-            }
-            for &r in &game.writers[bit] {
-                bits::clear(&mut self.idle, r as usize);
-            }
-        }
+        game.marks.mark(written, &mut self.dirty, &mut self.idle);
     }
 
     /// The first rule from `from` on and before `end` that must be matched
