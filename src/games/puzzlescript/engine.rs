@@ -573,18 +573,27 @@ impl<'g> Engine<'g> {
         changed
     }
 
+    /// Plays `groups` in order (but those `banned`), going back at the
+    /// loop points while a pass of a loop changes something. The scratch
+    /// buffers are taken once for all the groups.
     fn apply_rules(
         &mut self,
         groups: &[Group],
         loop_point: &FxHashMap<usize, usize>,
         banned: Option<&[bool]>,
     ) {
+        let mut m = std::mem::take(&mut self.scratch.matches);
+        let mut t = std::mem::take(&mut self.scratch.tuple);
+        let mut written = std::mem::take(&mut self.scratch.written);
+        written.clear();
+        written.resize(self.board.ow + self.board.mw, 0);
         let mut propagated = false;
         let mut loops = 0;
         let mut g = 0;
         while g < groups.len() {
             if !banned.is_some_and(|b| b[g]) {
-                propagated = self.apply_group(&groups[g]) || propagated;
+                let group = &groups[g];
+                propagated = self.apply_group(group, &mut m, &mut t, &mut written) || propagated;
             }
             if propagated {
                 if let Some(&back) = loop_point.get(&g) {
@@ -599,28 +608,28 @@ impl<'g> Engine<'g> {
             }
             g += 1;
         }
-    }
-
-    fn apply_group(&mut self, group: &Group) -> bool {
-        let end = group.first + group.rules.len();
-        if !group.random && self.seen.next_due(group.first, end).is_none() {
-            // No rule of a loop group is due: a pass would change nothing.
-            return false;
-        }
-        let mut m = std::mem::take(&mut self.scratch.matches);
-        let mut t = std::mem::take(&mut self.scratch.tuple);
-        let mut written = std::mem::take(&mut self.scratch.written);
-        written.clear();
-        written.resize(self.board.ow + self.board.mw, 0);
-        let changed = if group.random {
-            self.apply_random_group(group, &mut m, &mut written)
-        } else {
-            self.apply_loop_group(group, &mut m, &mut t, &mut written)
-        };
         self.scratch.matches = m;
         self.scratch.tuple = t;
         self.scratch.written = written;
-        changed
+    }
+
+    /// Plays one group; true if it changed a cell.
+    fn apply_group(
+        &mut self,
+        group: &Group,
+        m: &mut Matches,
+        t: &mut Vec<RowMatch>,
+        written: &mut [u64],
+    ) -> bool {
+        if group.random {
+            return self.apply_random_group(group, m, written);
+        }
+        let end = group.first + group.rules.len();
+        if self.seen.next_due(group.first, end).is_none() {
+            // No rule of a loop group is due: a pass would change nothing.
+            return false;
+        }
+        self.apply_loop_group(group, m, t, written)
     }
 
     /// A group played pass after pass until a pass changes nothing. A rule
