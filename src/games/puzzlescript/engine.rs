@@ -247,6 +247,14 @@ struct Scratch {
     written: Vec<u64>,
 }
 
+/// The buffers of the rules, taken out of the [`Scratch`] while the rules
+/// are played.
+struct RuleBuffers {
+    matches: Matches,
+    tuple: Vec<RowMatch>,
+    written: Vec<u64>,
+}
+
 impl<'g> Engine<'g> {
     /// Starts level `index` of `game` (`None` if there is none), random
     /// numbers seeded by `seed`.
@@ -575,25 +583,23 @@ impl<'g> Engine<'g> {
 
     /// Plays `groups` in order (but those `banned`), going back at the
     /// loop points while a pass of a loop changes something. The scratch
-    /// buffers are taken once for all the groups.
+    /// buffers are taken once, when the first group is due, for all the
+    /// groups.
     fn apply_rules(
         &mut self,
         groups: &[Group],
         loop_point: &FxHashMap<usize, usize>,
         banned: Option<&[bool]>,
     ) {
-        let mut m = std::mem::take(&mut self.scratch.matches);
-        let mut t = std::mem::take(&mut self.scratch.tuple);
-        let mut written = std::mem::take(&mut self.scratch.written);
-        written.clear();
-        written.resize(self.board.ow + self.board.mw, 0);
+        let mut buffers: Option<RuleBuffers> = None;
         let mut propagated = false;
         let mut loops = 0;
         let mut g = 0;
         while g < groups.len() {
-            if !banned.is_some_and(|b| b[g]) {
-                let group = &groups[g];
-                propagated = self.apply_group(group, &mut m, &mut t, &mut written) || propagated;
+            let group = &groups[g];
+            if !banned.is_some_and(|b| b[g]) && self.due(group) {
+                let b = buffers.get_or_insert_with(|| self.take_rule_buffers());
+                propagated = self.apply_group(group, b) || propagated;
             }
             if propagated {
                 if let Some(&back) = loop_point.get(&g) {
@@ -608,28 +614,40 @@ impl<'g> Engine<'g> {
             }
             g += 1;
         }
-        self.scratch.matches = m;
-        self.scratch.tuple = t;
-        self.scratch.written = written;
+        if let Some(b) = buffers {
+            self.scratch.matches = b.matches;
+            self.scratch.tuple = b.tuple;
+            self.scratch.written = b.written;
+        }
     }
 
-    /// Plays one group; true if it changed a cell.
-    fn apply_group(
-        &mut self,
-        group: &Group,
-        m: &mut Matches,
-        t: &mut Vec<RowMatch>,
-        written: &mut [u64],
-    ) -> bool {
-        if group.random {
-            return self.apply_random_group(group, m, written);
-        }
+    /// True if `group` must be played: a random group always, a loop
+    /// group if one of its rules is due (else a pass would change nothing).
+    fn due(&self, group: &Group) -> bool {
         let end = group.first + group.rules.len();
-        if self.seen.next_due(group.first, end).is_none() {
-            // No rule of a loop group is due: a pass would change nothing.
-            return false;
+        group.random || self.seen.next_due(group.first, end).is_some()
+    }
+
+    /// Takes the buffers the rules use out of the scratch, `written` sized
+    /// for the board (every rule clears it).
+    fn take_rule_buffers(&mut self) -> RuleBuffers {
+        let mut written = std::mem::take(&mut self.scratch.written);
+        written.clear();
+        written.resize(self.board.ow + self.board.mw, 0);
+        RuleBuffers {
+            matches: std::mem::take(&mut self.scratch.matches),
+            tuple: std::mem::take(&mut self.scratch.tuple),
+            written,
         }
-        self.apply_loop_group(group, m, t, written)
+    }
+
+    /// Plays one group that is due; true if it changed a cell.
+    fn apply_group(&mut self, group: &Group, b: &mut RuleBuffers) -> bool {
+        if group.random {
+            self.apply_random_group(group, &mut b.matches, &mut b.written)
+        } else {
+            self.apply_loop_group(group, &mut b.matches, &mut b.tuple, &mut b.written)
+        }
     }
 
     /// A group played pass after pass until a pass changes nothing. A rule
