@@ -25,6 +25,11 @@ pub fn set(b: &mut [u64], i: usize) {
     b[i / 64] |= 1 << (i % 64);
 }
 
+/// Clears bit `i`.
+pub fn clear(b: &mut [u64], i: usize) {
+    b[i / 64] &= !(1 << (i % 64));
+}
+
 /// True if bit `i` is set.
 pub fn get(b: &[u64], i: usize) -> bool {
     b[i / 64] >> (i % 64) & 1 == 1

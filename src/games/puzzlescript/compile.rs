@@ -9,6 +9,7 @@ use rustc_hash::FxHashMap;
 
 use super::bits::{self, Bits};
 use super::error::PsError;
+use super::marks::RuleMarks;
 use super::parse::{parse_source, LevelDef, Source};
 use super::rules::{self, Command, Legend};
 
@@ -528,13 +529,9 @@ impl Group {
 }
 
 /// Numbers the rules of `normal` then `late` (each group's
-/// [`Group::first`]) and lists the readers of every bit (`stride` words a
+/// [`Group::first`]) and gathers the readers of every bit (`stride` words a
 /// rule in [`Group::reads`]) and the rules that settle and write it.
-pub fn number_rules(
-    normal: &mut [Group],
-    late: &mut [Group],
-    stride: usize,
-) -> (Vec<Vec<u32>>, Vec<Vec<u32>>) {
+pub fn number_rules(normal: &mut [Group], late: &mut [Group], stride: usize) -> RuleMarks {
     let mut readers = vec![Vec::new(); stride * 64];
     let mut writers = vec![Vec::new(); stride * 64];
     let mut next = 0;
@@ -553,7 +550,7 @@ pub fn number_rules(
         }
         next += g.rules.len();
     }
-    (readers, writers)
+    RuleMarks::new(&readers, &writers)
 }
 
 /// A win condition.
@@ -608,13 +605,10 @@ pub struct Game {
     pub rules: Vec<Group>,
     /// Late rule groups.
     pub late_rules: Vec<Group>,
-    /// Per object bit, then per movement bit (`64 * (object_words +
-    /// movement_words)` entries), the numbers of the rules that read it
-    /// (see [`Group::first`]).
-    pub readers: Vec<Vec<u32>>,
-    /// The same layout: the numbers of the rules that settle and may
-    /// write the bit (see [`Group::settles`]).
-    pub writers: Vec<Vec<u32>>,
+    /// Per object bit, then per movement bit, the rules that read it and
+    /// the rules that settle and may write it (rules numbered as
+    /// [`Group::first`] says).
+    pub marks: RuleMarks,
     /// Loop points: group index at the end of a loop -> group to go back to.
     pub loop_point: FxHashMap<usize, usize>,
     /// The same for late groups.
@@ -689,7 +683,7 @@ pub fn compile(text: &str) -> Result<Game, PsError> {
     };
     let mut rule_groups = groups(normal)?;
     let mut late_groups = groups(late)?;
-    let (readers, writers) = number_rules(&mut rule_groups, &mut late_groups, names.ow + names.mw);
+    let marks = number_rules(&mut rule_groups, &mut late_groups, names.ow + names.mw);
     let mut rigid_index_of_group = HashMap::new();
     let mut group_of_rigid_index = Vec::new();
     for (i, g) in rule_groups.iter().enumerate() {
@@ -720,8 +714,7 @@ pub fn compile(text: &str) -> Result<Game, PsError> {
         late_loop_point: loop_points(&loops, &late_groups),
         rules: rule_groups,
         late_rules: late_groups,
-        readers,
-        writers,
+        marks,
         rigid: !group_of_rigid_index.is_empty(),
         rigid_index_of_group,
         group_of_rigid_index,

@@ -123,10 +123,11 @@ pub struct Engine<'g> {
 /// else: applying it again would change nothing.
 #[derive(Debug, Clone, Default)]
 struct Seen {
-    /// Per rule: true if it must be matched.
-    dirty: Vec<bool>,
-    /// Per rule: true if it is idle (skipped although it matches).
-    idle: Vec<bool>,
+    /// Per rule, one bit a rule: set if it must be matched.
+    dirty: Vec<u64>,
+    /// Per rule, one bit a rule: set if it is idle (skipped although it
+    /// matches).
+    idle: Vec<u64>,
     /// The objects when the flags were last up to date.
     objects: Vec<u64>,
     /// Movement bits that may have been on the board then.
@@ -140,31 +141,50 @@ impl Seen {
     /// movements) as needing a match, and wakes them and the settled rules
     /// that write those bits.
     fn mark(&mut self, game: &Game, written: &[u64]) {
-        for bit in bits::ones(written) {
-            for &r in &game.readers[bit] {
-                self.dirty[r as usize] = true;
-                self.idle[r as usize] = false;
+        game.marks.mark(written, &mut self.dirty, &mut self.idle);
+    }
+
+    /// The first rule from `from` on and before `end` that must be matched
+    /// and is not idle.
+    fn next_due(&self, from: usize, end: usize) -> Option<usize> {
+        let mut w = from / 64;
+        let mut keep = !0u64 << (from % 64);
+        while w * 64 < end {
+            let due = self.dirty[w] & !self.idle[w] & keep;
+            if due != 0 {
+                let r = w * 64 + due.trailing_zeros() as usize;
+                return (r < end).then_some(r);
             }
-            for &r in &game.writers[bit] {
-                self.idle[r as usize] = false;
-            }
+            w += 1;
+            keep = !0;
+        }
+        None
+    }
+
+    /// Sets whether rule `r` must be matched.
+    fn set_dirty(&mut self, r: usize, dirty: bool) {
+        if dirty {
+            bits::set(&mut self.dirty, r);
+        } else {
+            bits::clear(&mut self.dirty, r);
         }
     }
 
-    /// True if one of the `n` rules from `first` on must be matched and
-    /// is not idle.
-    fn any_due(&self, first: usize, n: usize) -> bool {
-        let dirty = &self.dirty[first..first + n];
-        let idle = &self.idle[first..first + n];
-        dirty.iter().zip(idle).any(|(&d, &i)| d && !i)
+    /// Sets whether rule `r` is idle.
+    fn set_idle(&mut self, r: usize, idle: bool) {
+        if idle {
+            bits::set(&mut self.idle, r);
+        } else {
+            bits::clear(&mut self.idle, r);
+        }
     }
 
     /// Forgets everything: every rule must be matched.
     fn reset(&mut self, rules: usize) {
         self.dirty.clear();
-        self.dirty.resize(rules, true);
+        self.dirty.resize(rules.div_ceil(64), !0);
         self.idle.clear();
-        self.idle.resize(rules, false);
+        self.idle.resize(rules.div_ceil(64), 0);
     }
 
     /// Brings the flags up to date with `board` at the start of a turn
@@ -173,7 +193,7 @@ impl Seen {
     /// movement bit then or now is marked. `written` is a buffer.
     fn catch_up(&mut self, game: &Game, board: &Board, written: &mut Vec<u64>) {
         let (ow, mw) = (board.ow, board.mw);
-        if self.dirty.len() != game.rule_count()
+        if self.dirty.len() != game.rule_count().div_ceil(64)
             || self.size != (board.width, board.height)
             || self.objects.len() != board.objects.len()
             || self.moves.len() != mw
@@ -224,6 +244,14 @@ struct Scratch {
     matches: Matches,
     tuple: Vec<RowMatch>,
     /// The bits a rule's replacements changed (objects then movements).
+    written: Vec<u64>,
+}
+
+/// The buffers of the rules, taken out of the [`Scratch`] while the rules
+/// are played.
+struct RuleBuffers {
+    matches: Matches,
+    tuple: Vec<RowMatch>,
     written: Vec<u64>,
 }
 
@@ -553,18 +581,25 @@ impl<'g> Engine<'g> {
         changed
     }
 
+    /// Plays `groups` in order (but those `banned`), going back at the
+    /// loop points while a pass of a loop changes something. The scratch
+    /// buffers are taken once, when the first group is due, for all the
+    /// groups.
     fn apply_rules(
         &mut self,
         groups: &[Group],
         loop_point: &FxHashMap<usize, usize>,
         banned: Option<&[bool]>,
     ) {
+        let mut buffers: Option<RuleBuffers> = None;
         let mut propagated = false;
         let mut loops = 0;
         let mut g = 0;
         while g < groups.len() {
-            if !banned.is_some_and(|b| b[g]) {
-                propagated = self.apply_group(&groups[g]) || propagated;
+            let group = &groups[g];
+            if !banned.is_some_and(|b| b[g]) && self.due(group) {
+                let b = buffers.get_or_insert_with(|| self.take_rule_buffers());
+                propagated = self.apply_group(group, b) || propagated;
             }
             if propagated {
                 if let Some(&back) = loop_point.get(&g) {
@@ -579,27 +614,40 @@ impl<'g> Engine<'g> {
             }
             g += 1;
         }
+        if let Some(b) = buffers {
+            self.scratch.matches = b.matches;
+            self.scratch.tuple = b.tuple;
+            self.scratch.written = b.written;
+        }
     }
 
-    fn apply_group(&mut self, group: &Group) -> bool {
-        if !group.random && !self.seen.any_due(group.first, group.rules.len()) {
-            // No rule of a loop group is due: a pass would change nothing.
-            return false;
-        }
-        let mut m = std::mem::take(&mut self.scratch.matches);
-        let mut t = std::mem::take(&mut self.scratch.tuple);
+    /// True if `group` must be played: a random group always, a loop
+    /// group if one of its rules is due (else a pass would change nothing).
+    fn due(&self, group: &Group) -> bool {
+        let end = group.first + group.rules.len();
+        group.random || self.seen.next_due(group.first, end).is_some()
+    }
+
+    /// Takes the buffers the rules use out of the scratch, `written` sized
+    /// for the board (every rule clears it).
+    fn take_rule_buffers(&mut self) -> RuleBuffers {
         let mut written = std::mem::take(&mut self.scratch.written);
         written.clear();
         written.resize(self.board.ow + self.board.mw, 0);
-        let changed = if group.random {
-            self.apply_random_group(group, &mut m, &mut written)
+        RuleBuffers {
+            matches: std::mem::take(&mut self.scratch.matches),
+            tuple: std::mem::take(&mut self.scratch.tuple),
+            written,
+        }
+    }
+
+    /// Plays one group that is due; true if it changed a cell.
+    fn apply_group(&mut self, group: &Group, b: &mut RuleBuffers) -> bool {
+        if group.random {
+            self.apply_random_group(group, &mut b.matches, &mut b.written)
         } else {
-            self.apply_loop_group(group, &mut m, &mut t, &mut written)
-        };
-        self.scratch.matches = m;
-        self.scratch.tuple = t;
-        self.scratch.written = written;
-        changed
+            self.apply_loop_group(group, &mut b.matches, &mut b.tuple, &mut b.written)
+        }
     }
 
     /// A group played pass after pass until a pass changes nothing. A rule
@@ -614,46 +662,62 @@ impl<'g> Engine<'g> {
         t: &mut Vec<RowMatch>,
         written: &mut [u64],
     ) -> bool {
-        let game = self.game;
-        let stride = self.board.ow + self.board.mw;
-        let n = group.rules.len();
-        let needs = (group.needs.len() == n * stride).then_some(&group.needs);
-        let reads = (group.reads.len() == n * stride).then_some(&group.reads);
+        let end = group.first + group.rules.len();
         let mut changed = false;
         let mut loops = 0;
         let mut made = true;
         while made && loops < 200 {
             loops += 1;
             made = false;
-            for (r, rule) in group.rules.iter().enumerate() {
-                if !self.seen.dirty[group.first + r] || self.seen.idle[group.first + r] {
-                    continue;
-                }
-                let absent =
-                    needs.is_some_and(|n| !self.board.may_hold(&n[r * stride..(r + 1) * stride]));
-                let rule_reads = reads.map(|b| &b[r * stride..(r + 1) * stride]);
-                let found = if absent {
-                    None
-                } else {
-                    self.apply_rule(rule, rule_reads, m, t, written)
-                };
-                let Some(result) = found else {
-                    // Without the bits it reads, a rule finds nothing again.
-                    self.seen.dirty[group.first + r] = reads.is_none();
-                    continue;
-                };
-                if rule.has_replacements {
-                    self.seen.mark(game, written);
-                    // Applied to all its matches: a rule that settles has
-                    // nothing left to do until woken.
-                    self.seen.idle[group.first + r] = group.settles.get(r) == Some(&true);
-                }
-                self.queue_commands(rule);
-                made |= result;
+            // Applying a rule marks others: the next one due is looked up
+            // after each.
+            let mut next = self.seen.next_due(group.first, end);
+            while let Some(at) = next {
+                made |= self.apply_due_rule(group, at - group.first, m, t, written);
+                next = self.seen.next_due(at + 1, end);
             }
             changed |= made;
         }
         changed
+    }
+
+    /// Matches rule `r` of loop group `group` and applies it to all its
+    /// matches, updating what the rules last found (see [`Seen`]); true
+    /// if a cell changed.
+    fn apply_due_rule(
+        &mut self,
+        group: &Group,
+        r: usize,
+        m: &mut Matches,
+        t: &mut Vec<RowMatch>,
+        written: &mut [u64],
+    ) -> bool {
+        let stride = self.board.ow + self.board.mw;
+        let n = group.rules.len();
+        let needs = (group.needs.len() == n * stride).then_some(&group.needs);
+        let reads = (group.reads.len() == n * stride).then_some(&group.reads);
+        let rule = &group.rules[r];
+        let absent = needs.is_some_and(|n| !self.board.may_hold(&n[r * stride..(r + 1) * stride]));
+        let rule_reads = reads.map(|b| &b[r * stride..(r + 1) * stride]);
+        let found = if absent {
+            None
+        } else {
+            self.apply_rule(rule, rule_reads, m, t, written)
+        };
+        let Some(result) = found else {
+            // Without the bits it reads, a rule finds nothing again.
+            self.seen.set_dirty(group.first + r, reads.is_none());
+            return false;
+        };
+        if rule.has_replacements {
+            self.seen.mark(self.game, written);
+            // Applied to all its matches: a rule that settles has
+            // nothing left to do until woken.
+            let settles = group.settles.get(r) == Some(&true);
+            self.seen.set_idle(group.first + r, settles);
+        }
+        self.queue_commands(rule);
+        result
     }
 
     /// Applies `rule` to all its matches, one after the other, each after

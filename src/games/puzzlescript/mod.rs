@@ -1,6 +1,6 @@
 //! PuzzleScript: the open description language of puzzle games. This
 //! folder reads a game's source ([`parse`]), compiles its rules
-//! ([`rules`], [`compile`]), and runs its turns exactly as the reference
+//! ([`rules`], [`compile`], [`marks`]), and runs its turns exactly as the reference
 //! JavaScript engine does ([`engine`]), so that recorded sessions of the
 //! reference replay to the same final level ([`conformance`]). It solves
 //! levels ([`solve`], with what the rules can still make from [`reach`],
@@ -17,6 +17,7 @@ pub mod compile;
 pub mod conformance;
 pub mod engine;
 pub mod error;
+pub mod marks;
 pub mod matching;
 pub mod page;
 pub mod palette;

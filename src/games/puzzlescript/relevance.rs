@@ -74,7 +74,7 @@ impl Lean {
         lean.rules = keep(&game.rules);
         lean.late_rules = keep(&game.late_rules);
         let stride = game.object_words + game.movement_words;
-        (lean.readers, lean.writers) = number_rules(&mut lean.rules, &mut lean.late_rules, stride);
+        lean.marks = number_rules(&mut lean.rules, &mut lean.late_rules, stride);
         for level in &mut lean.levels {
             if let Level::Map { cells, .. } = level {
                 strip(cells, &cosmetic);
