@@ -146,6 +146,7 @@ impl Seen {
 
     /// The first rule from `from` on and before `end` that must be matched
     /// and is not idle.
+    #[inline]
     fn next_due(&self, from: usize, end: usize) -> Option<usize> {
         let mut w = from / 64;
         let mut keep = !0u64 << (from % 64);
