@@ -4,8 +4,9 @@
 //! points and rigid indices, win conditions, and the levels as packed cells.
 
 use std::collections::HashMap;
+use std::hash::BuildHasher;
 
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxBuildHasher, FxHashMap};
 
 use super::bits::{self, Bits};
 use super::error::PsError;
@@ -83,9 +84,7 @@ pub struct ObjectSet {
 impl ObjectSet {
     fn of(b: &[u64]) -> ObjectSet {
         let ids: Box<[usize]> = bits::ones(b).collect();
-        let hash = ids.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &id| {
-            (h ^ id as u64).wrapping_mul(0x0100_0000_01b3)
-        });
+        let hash = FxBuildHasher.hash_one(&ids);
         ObjectSet {
             slot: (hash >> 32) as usize,
             ids,
