@@ -30,6 +30,7 @@ pub mod relevance;
 pub mod rng;
 pub mod rules;
 pub mod solve;
+pub mod stranded;
 pub mod sweep;
 pub mod walk;
 pub mod ways;

@@ -81,7 +81,7 @@ fn fires_on(c: &CellPattern, have: &[u64]) -> bool {
 /// The objects `c`'s replacement may remove: cleared, or replaced by
 /// another object of their layer, among those the cell can hold (what it
 /// needs in that layer, or anything of the layer).
-fn removes(game: &Game, c: &CellPattern) -> Bits {
+pub(super) fn removes(game: &Game, c: &CellPattern) -> Bits {
     let mut out = bits::zero(game.object_words);
     let Some(r) = &c.replacement else {
         return out;
@@ -115,7 +115,7 @@ fn there(c: &CellPattern, layer: &[u64]) -> Bits {
 /// The objects `c`'s replacement may give a movement: per layer it sets
 /// a new movement in, those the cell can hold there ([`there`]) and those
 /// the replacement writes there.
-fn moves(game: &Game, c: &CellPattern) -> Bits {
+pub(super) fn moves(game: &Game, c: &CellPattern) -> Bits {
     let mut out = bits::zero(game.object_words);
     let Some(r) = &c.replacement else {
         return out;
