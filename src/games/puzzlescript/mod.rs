@@ -17,6 +17,7 @@ pub mod compile;
 pub mod conformance;
 pub mod engine;
 pub mod error;
+pub mod ground;
 pub mod marks;
 pub mod matching;
 pub mod page;

@@ -96,7 +96,7 @@ pub struct LevelProblem<'g> {
     walk: Option<Walk>,
     /// Objects frozen where an `all X on Y` condition can no longer be
     /// met ([`Stranded::dead`]).
-    stranded: Option<Stranded>,
+    stranded: Option<Stranded<'g>>,
     /// The game draws random numbers: they are part of a position.
     random: bool,
     /// The level's walls, for the estimate's distances.

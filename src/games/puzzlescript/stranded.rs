@@ -1,252 +1,95 @@
 //! Objects stranded where they can never meet their win condition,
-//! Sokoban's dead squares for any game: a proven cut of dead positions
-//! for `all X on Y` win conditions.
+//! Sokoban's dead squares and frozen crates for any game: proven cuts of
+//! dead positions for `all X on Y` win conditions.
 //!
-//! An object moves only when a movement in its collision layer is set in
-//! its cell and the cell beyond is free in that layer, one cell a turn.
-//! Movements come from the keys (only in player objects' cells) and from
-//! rules that set a new one. Such a rule matches a row of cells around
-//! the object at fixed offsets (up to an ellipsis); if one of those cells
-//! is off the board or holds, for good, an object that keeps out what the
-//! rule needs there (a fixed object of the same layer: a wall where the
-//! pushing player would stand), the rule cannot fire with the object in
-//! that cell. Fixed objects ([`walk::fixed`]) never move and are never
-//! removed, so from the level's start alone this gives, for an object
-//! that is not a player object and that no rule creates or removes, the
-//! cells it may go to from each cell, and so the cells from which it can
-//! never get to a given set of cells.
+//! From the level's start, [`Ground`] gives, for an object that is not a
+//! player object and that no rule creates or removes, the cells it may go
+//! to from each cell among the fixed objects, and so the cells from which
+//! it can never get to a given set of cells. For one position, such
+//! objects may also be *frozen*: held in place by each other and the
+//! fixed objects (two crates side by side against a wall). All of them
+//! are taken as walls, then taken out one by one while one of them can
+//! move with the others still in place; those left can never move, since
+//! the first of them to move would have to move while all the others are
+//! still in place.
 //!
 //! Two cuts follow, each for an `all X on Y` condition (neither set an
 //! aggregate):
 //! - X can move, Y objects never appear, move or leave (fixed and never
-//!   created): an X in a cell from which it can never get to a Y cell can
-//!   never be on one.
+//!   created): an X in a cell from which it can never get to a Y cell, or
+//!   frozen in a cell without a Y, can never be on one.
 //! - X objects never appear, move or leave, Y objects are never created
 //!   or removed: every X cell needs a Y object of its own, so the position
-//!   is dead when fewer Y objects than X cells are left outside the cells
-//!   from which a Y can never get to an X cell.
+//!   is dead when fewer Y objects than X cells are left once those that
+//!   can never get to an X cell, or are frozen outside one, are counted
+//!   out.
 //!
 //! Games whose rules `restart`, go back to a `checkpoint` or say `win`
 //! are not analysed, as in [`super::reach`].
 
+use std::cell::RefCell;
+
 use super::bits::{self, Bits};
-use super::compile::{CellPattern, Game, Pattern, Rule, WinCondition};
+use super::compile::{Game, Pattern, Rule, WinCondition};
+use super::ground::{origins, Ground, Origin, Walls, STEPS};
 use super::walk;
 
-/// The four directions: movement bit, column step, row step.
-const STEPS: [(u64, isize, isize); 4] = [(1, 0, -1), (2, 0, 1), (4, -1, 0), (8, 1, 0)];
-
-/// The level's dead cells per object, as the cut tests them.
-#[derive(Debug, Clone)]
-pub struct Stranded {
+/// The cuts of a level: per object, the cells it can never leave for a
+/// cell it must reach, and the objects that may freeze.
+#[derive(Debug)]
+pub struct Stranded<'g> {
+    game: &'g Game,
+    ground: Ground,
+    /// The level's fixed objects.
+    fixed: Walls,
     /// Per cell, the objects that make a position dead there (they can
     /// never get from it to a cell with the Y they need).
     deadly: Vec<u64>,
+    /// Per cell, the objects that make a position dead if frozen there
+    /// (an X of the first cut, in a cell without a Y).
+    off: Vec<u64>,
     /// The second cut, per condition it applies to.
     short: Vec<Short>,
-    /// Object words per cell.
-    words: usize,
+    /// The objects that may freeze: never created or removed, not player
+    /// objects, not fixed; per object id, how rules move it.
+    movers: Vec<Option<Mover<'g>>>,
+    mover_mask: Bits,
+    /// Per cell, the objects whose freezing there would matter to a cut
+    /// (`off` and the second cut's `off` together).
+    matters: Vec<u64>,
+    /// The buffers of [`Stranded::freeze`].
+    scratch: RefCell<Freeze>,
+}
+
+/// The buffers of [`Stranded::freeze`]: the walls (the fixed objects
+/// between two calls), the frozen candidates (cell, object), one cell's
+/// words, the cells changed.
+#[derive(Debug, Default)]
+struct Freeze {
+    walls: Walls,
+    live: Vec<(usize, usize)>,
+    put: Vec<u64>,
+    touched: Vec<usize>,
+}
+
+/// How the rules move an object: the rule cells that give it a movement,
+/// and its layer's objects.
+#[derive(Debug)]
+struct Mover<'g> {
+    origins: Vec<Origin<'g>>,
+    layer: Bits,
 }
 
 /// The second cut for one condition: per cell, the Y objects stranded
-/// there (never to get to an X cell), how many Y objects there are, how
-/// many X cells.
-#[derive(Debug, Clone)]
+/// there (never to get to an X cell) and the Y objects that would be
+/// useless if frozen there (outside the X cells), how many Y objects
+/// there are, how many X cells.
+#[derive(Debug)]
 struct Short {
     stuck: Vec<u64>,
+    off: Vec<u64>,
     objects: usize,
     targets: usize,
-}
-
-/// A way a rule may give an object a movement: the rule's row, the index
-/// of the cell that sets it, the row's step and the directions set.
-struct Origin<'g> {
-    row: &'g [Pattern],
-    at: usize,
-    step: (isize, isize),
-    dirs: u64,
-}
-
-/// The level: its size, and per cell its fixed objects and the objects
-/// those keep out (the others of their layers).
-struct Ground {
-    width: usize,
-    height: usize,
-    words: usize,
-    fixed: Vec<u64>,
-    kept_out: Vec<u64>,
-}
-
-impl Ground {
-    fn new(game: &Game, objects: &[u64], height: usize) -> Ground {
-        let words = game.object_words;
-        let cells = objects.len() / words.max(1);
-        let fixed_objects = walk::fixed(game);
-        let mut fixed = vec![0; objects.len()];
-        let mut kept_out = vec![0; objects.len()];
-        for i in 0..cells {
-            let cell = &objects[i * words..(i + 1) * words];
-            let f = &mut fixed[i * words..(i + 1) * words];
-            for w in 0..words {
-                f[w] = cell[w] & fixed_objects[w];
-            }
-            for o in bits::ones(&fixed[i * words..(i + 1) * words]) {
-                let layer = &game.layer_masks[game.objects[o].layer];
-                for w in 0..words {
-                    kept_out[i * words + w] |= layer[w];
-                }
-            }
-            for w in 0..words {
-                kept_out[i * words + w] &= !fixed[i * words + w];
-            }
-        }
-        Ground {
-            width: cells / height.max(1),
-            height,
-            words,
-            fixed,
-            kept_out,
-        }
-    }
-
-    /// The cell `n` steps of `step` from `i`, if on the board.
-    fn beyond(&self, i: usize, step: (isize, isize), n: isize) -> Option<usize> {
-        let h = self.height as isize;
-        let (x, y) = ((i as isize) / h, (i as isize) % h);
-        let (x, y) = (x + step.0 * n, y + step.1 * n);
-        let inside = (0..self.width as isize).contains(&x) && (0..h).contains(&y);
-        inside.then(|| (x * h + y) as usize)
-    }
-
-    fn cell<'a>(&self, v: &'a [u64], i: usize) -> &'a [u64] {
-        &v[i * self.words..(i + 1) * self.words]
-    }
-
-    /// True if no match of `c` can ever be in cell `i`: it needs an
-    /// object kept out of it, or the absence of a fixed object there.
-    fn keeps_out(&self, c: &CellPattern, i: usize) -> bool {
-        let out = self.cell(&self.kept_out, i);
-        bits::meets(&c.present, out)
-            || bits::meets(&c.missing, self.cell(&self.fixed, i))
-            || c.any_present
-                .iter()
-                .any(|a| !bits::is_zero(a) && bits::subset(a, out))
-    }
-
-    /// True if the rule of `o` may fire with its setting cell in `i`:
-    /// every cell at a fixed offset from it is on the board and can be
-    /// matched there.
-    fn may_fire(&self, o: &Origin, i: usize) -> bool {
-        if let Pattern::Cell(c) = &o.row[o.at] {
-            if self.keeps_out(c, i) {
-                return false;
-            }
-        }
-        let ahead = o.row[o.at + 1..].iter().zip(1isize..);
-        let behind = o.row[..o.at].iter().rev().zip(1isize..);
-        self.side_fits(ahead, o.step, i) && self.side_fits(behind.map(|(p, n)| (p, -n)), o.step, i)
-    }
-
-    /// True if the cells of `side` (patterns and their offsets from `i`
-    /// in steps of `step`, up to an ellipsis) are on the board and can
-    /// be matched there.
-    fn side_fits<'p>(
-        &self,
-        side: impl Iterator<Item = (&'p Pattern, isize)>,
-        step: (isize, isize),
-        i: usize,
-    ) -> bool {
-        for (p, n) in side {
-            let Pattern::Cell(c) = p else { break };
-            match self.beyond(i, step, n) {
-                Some(j) if !self.keeps_out(c, j) => {}
-                _ => return false,
-            }
-        }
-        true
-    }
-
-    /// The cells `object` may move to from cell `i` in one turn: the
-    /// neighbours not walled off in its layer in a direction some rule
-    /// may give it there.
-    fn steps(&self, game: &Game, origins: &[Origin], object: usize, i: usize) -> Vec<usize> {
-        let layer = &game.layer_masks[game.objects[object].layer];
-        let open = |&(dir, dx, dy): &(u64, isize, isize)| {
-            let j = self.beyond(i, (dx, dy), 1)?;
-            let walled = bits::meets(self.cell(&self.fixed, j), layer);
-            let pushed = || {
-                origins
-                    .iter()
-                    .any(|o| o.dirs & dir != 0 && self.may_fire(o, i))
-            };
-            (!walled && pushed()).then_some(j)
-        };
-        STEPS.iter().filter_map(open).collect()
-    }
-
-    /// Per cell, true if `object` can get from it to a cell of `goal`
-    /// (moving one cell a turn as [`Ground::steps`] allows).
-    fn reaching(&self, game: &Game, object: usize, goal: &[bool]) -> Vec<bool> {
-        let origins = origins(game, object);
-        let mut into: Vec<Vec<usize>> = vec![Vec::new(); goal.len()];
-        for i in 0..goal.len() {
-            for j in self.steps(game, &origins, object, i) {
-                into[j].push(i);
-            }
-        }
-        let mut reach = goal.to_vec();
-        let mut queue: Vec<usize> = (0..goal.len()).filter(|&i| goal[i]).collect();
-        while let Some(j) = queue.pop() {
-            for &i in &into[j] {
-                if !reach[i] {
-                    reach[i] = true;
-                    queue.push(i);
-                }
-            }
-        }
-        reach
-    }
-}
-
-/// The row step of a rule's direction.
-fn step_of(rule: &Rule) -> (isize, isize) {
-    let &(_, dx, dy) = STEPS
-        .iter()
-        .find(|s| s.0 == rule.direction as u64)
-        .unwrap_or(&STEPS[0]);
-    (dx, dy)
-}
-
-/// Every rule cell that may give `object` a new movement.
-fn origins(game: &Game, object: usize) -> Vec<Origin<'_>> {
-    let layer = game.objects[object].layer;
-    let mut out = Vec::new();
-    let groups = game.rules.iter().chain(&game.late_rules);
-    for rule in groups.flat_map(|g| &g.rules) {
-        for row in &rule.rows {
-            for (at, p) in row.iter().enumerate() {
-                let Pattern::Cell(c) = p else { continue };
-                let Some(r) = &c.replacement else { continue };
-                if !bits::get(&walk::moves(game, c), object) {
-                    continue;
-                }
-                let random = bits::field(&r.random_dir, layer) != 0;
-                let dirs = if random {
-                    15
-                } else {
-                    bits::field(&r.moves_set, layer) & 15
-                };
-                let step = step_of(rule);
-                out.push(Origin {
-                    row,
-                    at,
-                    step,
-                    dirs,
-                });
-            }
-        }
-    }
-    out
 }
 
 /// What the rules do to objects: those created, those removed.
@@ -272,76 +115,98 @@ fn members(set: &[u64], objects: usize) -> Vec<usize> {
     bits::ones(set).filter(|&o| o < objects).collect()
 }
 
-impl Stranded {
+/// True if `rule` can end the level another way than by its conditions,
+/// or bring back an earlier position.
+fn escapes(rule: &Rule) -> bool {
+    rule.gives("restart") || rule.gives("checkpoint") || rule.gives("win")
+}
+
+impl<'g> Stranded<'g> {
     /// The analysis of a level of `game` starting with `objects` (columns
-    /// of `height` cells); `None` when it does not hold or finds nothing
-    /// to cut.
-    pub fn new(game: &Game, objects: &[u64], height: usize) -> Option<Stranded> {
-        let gives = |r: &Rule| r.gives("restart") || r.gives("checkpoint") || r.gives("win");
+    /// of `height` cells); `None` when it does not hold or no condition
+    /// has a cut.
+    pub fn new(game: &'g Game, objects: &[u64], height: usize) -> Option<Stranded<'g>> {
         let groups = game.rules.iter().chain(&game.late_rules);
-        if groups.flat_map(|g| &g.rules).any(gives) || game.object_words == 0 {
+        if groups.flat_map(|g| &g.rules).any(escapes) || game.object_words == 0 {
             return None;
         }
-        let ground = Ground::new(game, objects, height);
+        let words = game.object_words;
+        let ground = Ground {
+            width: objects.len() / words / height.max(1),
+            height,
+            words,
+        };
         let (created, removed) = changed(game);
         let fixed = walk::fixed(game);
         let n = game.objects.len();
         let kept = |o: usize| {
             !bits::get(&game.player.1, o) && !bits::get(&created, o) && !bits::get(&removed, o)
         };
-        let settled = |o: usize| bits::get(&fixed, o) && !bits::get(&created, o);
         let mut out = Stranded {
+            game,
+            ground,
+            fixed: ground.fixed(game, objects),
             deadly: vec![0; objects.len()],
+            off: vec![0; objects.len()],
             short: Vec::new(),
-            words: game.object_words,
+            movers: (0..n).map(|_| None).collect(),
+            mover_mask: bits::zero(words),
+            matters: Vec::new(),
+            scratch: RefCell::default(),
         };
+        for o in (0..n).filter(|&o| kept(o) && !bits::get(&fixed, o)) {
+            bits::set(&mut out.mover_mask, o);
+            out.movers[o] = Some(Mover {
+                origins: origins(game, o),
+                layer: game.layer_masks[game.objects[o].layer].clone(),
+            });
+        }
+        let settled = |o: usize| bits::get(&fixed, o) && !bits::get(&created, o);
         let mut found = false;
         for wc in game.winconditions.iter().filter(|w| simple(w)) {
             let (xs, ys) = (members(&wc.first, n), members(&wc.second, n));
             if ys.iter().all(|&y| settled(y)) {
                 for &x in xs.iter().filter(|&&x| kept(x)) {
-                    found |= out.stuck_off(game, &ground, x, &wc.second);
+                    out.stuck_off(x, &wc.second);
+                    found = true;
                 }
             } else if xs.iter().all(|&x| settled(x)) && ys.iter().all(|&y| kept(y)) {
-                found |= out.short_of(game, &ground, objects, wc);
+                out.short_of(objects, wc);
+                found = true;
             }
         }
-        if found {
-            let deadly = out.deadly.iter().map(|w| w.count_ones()).sum::<u32>();
-            log::debug!(
-                "stranded objects: {deadly} deadly object cells, {} counted conditions",
-                out.short.len()
-            );
+        out.matters = out.off.clone();
+        for s in &out.short {
+            bits::or(&mut out.matters, &s.off);
+        }
+        for (m, k) in out.matters.iter_mut().zip(0..) {
+            *m &= out.mover_mask[k % words];
         }
         found.then_some(out)
     }
 
     /// Marks the cells from which `x` can never get to a cell with a
-    /// `second` object as deadly for it; true if there is one.
-    fn stuck_off(&mut self, game: &Game, ground: &Ground, x: usize, second: &[u64]) -> bool {
-        let cells = self.deadly.len() / self.words;
+    /// `second` object as deadly for it, and those without one as off.
+    fn stuck_off(&mut self, x: usize, second: &[u64]) {
+        let (g, words) = (&self.ground, self.ground.words);
+        let cells = self.deadly.len() / words;
         let goal: Vec<bool> = (0..cells)
-            .map(|i| bits::meets(ground.cell(&ground.fixed, i), second))
+            .map(|i| bits::meets(g.cell(&self.fixed.put, i), second))
             .collect();
-        let reach = ground.reaching(game, x, &goal);
-        let mut any = false;
-        for i in (0..cells).filter(|&i| !reach[i]) {
-            bits::set(&mut self.deadly[i * self.words..(i + 1) * self.words], x);
-            any = true;
+        let reach = g.reaching(self.game, &self.fixed, x, &goal);
+        for i in 0..cells {
+            if !reach[i] {
+                bits::set(&mut self.deadly[i * words..(i + 1) * words], x);
+            }
+            if !goal[i] {
+                bits::set(&mut self.off[i * words..(i + 1) * words], x);
+            }
         }
-        any
     }
 
-    /// Adds the second cut for `wc`; true if a Y object can be stranded,
-    /// in a cell from which it can never get to an X cell.
-    fn short_of(
-        &mut self,
-        game: &Game,
-        ground: &Ground,
-        objects: &[u64],
-        wc: &WinCondition,
-    ) -> bool {
-        let words = self.words;
+    /// Adds the second cut for `wc`.
+    fn short_of(&mut self, objects: &[u64], wc: &WinCondition) {
+        let words = self.ground.words;
         let cells = objects.len() / words;
         let cell = |i: usize| &objects[i * words..(i + 1) * words];
         let goal: Vec<bool> = (0..cells)
@@ -354,34 +219,142 @@ impl Stranded {
                 .sum::<usize>()
         };
         let mut stuck = vec![0; objects.len()];
-        let mut any = false;
-        for y in members(&wc.second, game.objects.len()) {
-            let reach = ground.reaching(game, y, &goal);
-            for i in (0..cells).filter(|&i| !reach[i]) {
-                bits::set(&mut stuck[i * words..(i + 1) * words], y);
-                any = true;
+        let mut off = vec![0; objects.len()];
+        for y in members(&wc.second, self.game.objects.len()) {
+            let reach = self.ground.reaching(self.game, &self.fixed, y, &goal);
+            for i in 0..cells {
+                if !reach[i] {
+                    bits::set(&mut stuck[i * words..(i + 1) * words], y);
+                }
+                if !goal[i] {
+                    bits::set(&mut off[i * words..(i + 1) * words], y);
+                }
             }
         }
-        if any {
-            self.short.push(Short {
-                stuck,
-                objects: (0..cells).map(count).sum(),
-                targets: goal.iter().filter(|&&g| g).count(),
-            });
-        }
-        any
+        self.short.push(Short {
+            stuck,
+            off,
+            objects: (0..cells).map(count).sum(),
+            targets: goal.iter().filter(|&&g| g).count(),
+        });
     }
 
-    /// True if the position `objects` is dead by either cut.
+    /// True if the position `objects` is dead: an object is stranded
+    /// where it cannot meet its condition, or frozen there.
     pub fn dead(&self, objects: &[u64]) -> bool {
-        let hit = objects.iter().zip(&self.deadly).any(|(o, d)| o & d != 0);
-        hit || self.short.iter().any(|s| {
-            let stuck: usize = objects
-                .iter()
-                .zip(&s.stuck)
-                .map(|(o, d)| (o & d).count_ones() as usize)
-                .sum();
-            s.objects < s.targets + stuck
+        let count = |a: &[u64], b: &[u64]| -> usize {
+            a.iter()
+                .zip(b)
+                .map(|(x, y)| (x & y).count_ones() as usize)
+                .sum()
+        };
+        if objects.iter().zip(&self.deadly).any(|(o, d)| o & d != 0) {
+            return true;
+        }
+        if self
+            .short
+            .iter()
+            .any(|s| s.objects < s.targets + count(objects, &s.stuck))
+        {
+            return true;
+        }
+        let mut scratch = self.scratch.borrow_mut();
+        let Freeze {
+            walls,
+            live,
+            put,
+            touched,
+        } = &mut *scratch;
+        if walls.put.is_empty() {
+            walls.clone_from(&self.fixed);
+        }
+        if !self.freeze(objects, walls, live, put, touched) {
+            return false;
+        }
+        let words = self.ground.words;
+        let has =
+            |v: &[u64], &(i, o): &(usize, usize)| bits::get(&v[i * words..(i + 1) * words], o);
+        if live.iter().any(|f| has(&self.off, f)) {
+            return true;
+        }
+        self.short.iter().any(|s| {
+            let stuck = count(objects, &s.stuck);
+            let useless = live.iter().filter(|f| has(&s.off, f) && !has(&s.stuck, f));
+            s.objects < s.targets + stuck + useless.count()
+        })
+    }
+
+    /// The objects of `objects` that may freeze, held as walls in `walls`
+    /// beside the fixed ones, then taken out one by one while one of them
+    /// can move with the others in place, until none can: those left, in
+    /// `live` (cell, object), can never move (the first of them to move
+    /// would have to move while all the others are still in place).
+    /// `walls` holds the fixed objects before and after. False, and
+    /// nothing done, if none may freeze where it matters.
+    fn freeze(
+        &self,
+        objects: &[u64],
+        walls: &mut Walls,
+        live: &mut Vec<(usize, usize)>,
+        put: &mut Vec<u64>,
+        touched: &mut Vec<usize>,
+    ) -> bool {
+        let words = self.ground.words;
+        if !objects.iter().zip(&self.matters).any(|(o, m)| o & m != 0) {
+            return false;
+        }
+        live.clear();
+        touched.clear();
+        put.resize(words, 0);
+        for i in 0..objects.len() / words {
+            let cell = &objects[i * words..(i + 1) * words];
+            if !bits::meets(cell, &self.mover_mask) {
+                continue;
+            }
+            for w in 0..words {
+                put[w] = self.fixed.put[i * words + w] | (cell[w] & self.mover_mask[w]);
+                let mut m = cell[w] & self.mover_mask[w];
+                while m != 0 {
+                    live.push((i, w * 64 + m.trailing_zeros() as usize));
+                    m &= m - 1;
+                }
+            }
+            walls.set_cell(self.game, i, put);
+            touched.push(i);
+        }
+        loop {
+            let before = live.len();
+            let mut k = 0;
+            while k < live.len() {
+                let (i, o) = live[k];
+                if self.can_move(walls, i, o) {
+                    put.copy_from_slice(self.ground.cell(&walls.put, i));
+                    bits::clear(put, o);
+                    walls.set_cell(self.game, i, put);
+                    live.swap_remove(k);
+                } else {
+                    k += 1;
+                }
+            }
+            if live.len() == before {
+                break;
+            }
+        }
+        for &i in touched.iter() {
+            walls.set_cell(self.game, i, self.ground.cell(&self.fixed.put, i));
+        }
+        true
+    }
+
+    /// True if `object` in cell `i` may move while `walls` stay.
+    fn can_move(&self, walls: &Walls, i: usize, object: usize) -> bool {
+        let Some(m) = &self.movers[object] else {
+            return true;
+        };
+        STEPS.iter().any(|s| {
+            self.ground
+                .step(walls, &m.origins, &m.layer, i, s)
+                .is_some()
         })
     }
 }
@@ -430,6 +403,18 @@ mod tests {
             assert!(!dead_at_start(&sokoban(win, "", HOME)), "{win}");
             assert!(dead_at_start(&sokoban(win, "", EDGE)), "{win}");
             assert!(dead_at_start(&sokoban(win, "", TWO)), "{win}");
+        }
+    }
+
+    #[test]
+    fn crates_side_by_side_against_a_wall_freeze_unless_one_pushes_the_other() {
+        let pair = "########\n#O.**..#\n#......#\n#..P..O#\n########\n";
+        let apart = "########\n#O.*.*.#\n#......#\n#..P..O#\n########\n";
+        let chain = "[ > Crate | Crate ] -> [ > Crate | > Crate ]";
+        for win in WINS {
+            assert!(dead_at_start(&sokoban(win, "", pair)), "{win}");
+            assert!(!dead_at_start(&sokoban(win, "", apart)), "{win}");
+            assert!(!dead_at_start(&sokoban(win, chain, pair)), "{win}");
         }
     }
 
