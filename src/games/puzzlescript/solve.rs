@@ -24,14 +24,16 @@ use super::engine::{Engine, Input};
 use super::reach::{self, holds, Makers};
 use super::relevance::Lean;
 use super::rng::Rng;
-use super::walk::Walk;
+use super::walk::{self, Walk};
 use super::ways::Ways;
 use crate::measure::thread_cpu;
 use crate::solver::{
-    bfs::bfs, bfs_without_duplicates, bfws, shortcut, weighted_astar, AstarProblem, AtomProblem,
-    Budget, BudgetExceeded, Keyed, Outcome, Problem, ResumableBfs, Weighted,
+    bfs::bfs, bfs_without_duplicates, bfws, shortcut, weighted_astar, AstarProblem, Budget,
+    BudgetExceeded, Keyed, Outcome, Problem, ResumableBfs, Weighted,
 };
 
+mod assign;
+mod atoms;
 mod race;
 
 /// Why a level cannot be searched.
@@ -97,6 +99,23 @@ pub struct LevelProblem<'g> {
     random: bool,
     /// The level's walls, for the estimate's distances.
     ways: Ways,
+    /// The objects that are not fixed ([`walk::fixed`]), a mask of
+    /// object words (empty when every object is fixed).
+    changing: Vec<u64>,
+}
+
+/// The objects of `game` that are not fixed ([`walk::fixed`]), as a mask
+/// of `words` object words (a cell's); empty when every object is fixed.
+fn changing(game: &Game, words: usize) -> Vec<u64> {
+    let fixed = walk::fixed(game);
+    let mut mask = vec![0u64; words.max(1)];
+    for o in (0..game.objects.len()).filter(|&o| !bits::get(&fixed, o)) {
+        bits::set(&mut mask, o);
+    }
+    if bits::is_zero(&mask) {
+        mask.clear();
+    }
+    mask
 }
 
 /// The seed of the random numbers the solver searches with (a game's
@@ -185,6 +204,7 @@ impl<'g> LevelProblem<'g> {
             walk: Walk::new(game),
             random: is_random(game),
             ways: Ways::new(game, &start.board.objects, start.board.height),
+            changing: changing(game, start.board.ow),
             start,
         })
     }
@@ -279,11 +299,23 @@ impl<'g> LevelProblem<'g> {
             match wc.quantifier {
                 1 => {
                     let wrong: Vec<usize> = first.iter().copied().filter(|i| !on(i)).collect();
-                    if !wrong.is_empty() {
-                        total += ways.with_map(game, &movers, &second, far, |d| {
-                            wrong.iter().map(|&x| d[x]).sum::<usize>()
-                        });
-                        total += walk(&wrong);
+                    if wrong.is_empty() {
+                        continue;
+                    }
+                    let is_first = |i: &usize| holds(&wc.first, wc.first_all, cell(*i));
+                    let free: Vec<usize> =
+                        second.iter().copied().filter(|i| !is_first(i)).collect();
+                    let x_moves = ways.any_changes(&wc.first);
+                    let sides = (&wrong[..], &free[..]);
+                    match assign::assign(ways, game, &movers, sides, far, (!x_moves, x_moves)) {
+                        Some(a) if !a.movers.is_empty() => total += a.cost + walk(&a.movers),
+                        Some(a) => total += a.cost + walk(&wrong),
+                        None => {
+                            total += ways.with_map(game, &movers, &second, far, |d| {
+                                wrong.iter().map(|&x| d[x]).sum::<usize>()
+                            });
+                            total += walk(&wrong);
+                        }
                     }
                 }
                 0 if first.is_empty() || second.is_empty() => {
@@ -420,14 +452,6 @@ impl Keyed for Informed<'_, '_> {
 }
 
 impl AstarProblem for Informed<'_, '_> {}
-
-/// A position's atoms for best-first width search: its object bits
-/// (object `o` in cell `i`).
-impl AtomProblem for Informed<'_, '_> {
-    fn atoms(&self, state: &State, out: &mut Vec<u64>) {
-        out.extend_from_slice(&state.objects);
-    }
-}
 
 /// Searches level `n` of `game` breadth first within `budget`; a solution
 /// found is replayed from the start and must win.
@@ -970,7 +994,7 @@ mod tests {
     use super::*;
     use crate::games::puzzlescript::compile::compile;
 
-    const PUSH: &str = "OBJECTS\n\nBackground\nblack\n\nTarget\nyellow\n\nPlayer\nwhite\n\nCrate\norange\n\nWall\nbrown\n\nLEGEND\n\n. = Background\n# = Wall\nP = Player\n* = Crate\nO = Target\n\nSOUNDS\n\nCOLLISIONLAYERS\n\nBackground\nTarget\nPlayer, Wall, Crate\n\nRULES\n\n[ > Player | Crate ] -> [ > Player | > Crate ]\n\nWINCONDITIONS\n\nall crate on target\n\nLEVELS\n\nmessage start\n\n######\n#P*.O#\n######\n\n#####\n#.O.#\n#.*.#\n#.P.#\n#####\n\n#####\n#..O#\n#P*.#\n#####\n";
+    pub(super) const PUSH: &str = "OBJECTS\n\nBackground\nblack\n\nTarget\nyellow\n\nPlayer\nwhite\n\nCrate\norange\n\nWall\nbrown\n\nLEGEND\n\n. = Background\n# = Wall\nP = Player\n* = Crate\nO = Target\n\nSOUNDS\n\nCOLLISIONLAYERS\n\nBackground\nTarget\nPlayer, Wall, Crate\n\nRULES\n\n[ > Player | Crate ] -> [ > Player | > Crate ]\n\nWINCONDITIONS\n\nall crate on target\n\nLEVELS\n\nmessage start\n\n######\n#P*.O#\n######\n\n#####\n#.O.#\n#.*.#\n#.P.#\n#####\n\n#####\n#..O#\n#P*.#\n#####\n";
 
     #[test]
     fn bad_sources_are_refused_not_panicked_on() {
@@ -1146,6 +1170,20 @@ mod tests {
         let game = compile(PUSH).unwrap();
         let p = LevelProblem::new(&game, 1).unwrap();
         assert_eq!(p.estimate(&p.start().objects), 2);
+    }
+
+    /// Two crates whose nearest target is the same one: the estimate
+    /// sends one to each target (a greedy assignment), not both to the
+    /// nearer, and the player to the crate nearest it.
+    #[test]
+    fn the_estimate_gives_each_crate_its_own_target() {
+        let rules = PUSH.split("LEVELS").next().unwrap();
+        let level = "#########\n#O**...O#\n#....P..#\n#########\n";
+        let game = compile(&format!("{rules}LEVELS\n\n{level}")).unwrap();
+        let p = LevelProblem::new(&game, 1).unwrap();
+        // Crates 1 and 4 cells from their targets (both nearest the left
+        // one: 1 + 2); the player 3 cells from the nearer crate, less 1.
+        assert_eq!(p.estimate(&p.start().objects), 1 + 4 + 2);
     }
 
     #[test]
