@@ -250,10 +250,12 @@ impl<'g> LevelProblem<'g> {
     /// An estimate of the keys still needed from `objects`, from the win
     /// conditions, with distances in cells along the way around the
     /// level's walls ([`Ways`]: cells holding a fixed object of the
-    /// mover's layer): for `all X on Y`, the way of every X not on a Y to
-    /// its nearest Y, plus the player's way to the nearest such X (less
-    /// one); for `some X on Y` when none is, the shortest way between an
-    /// X and a Y, or, when there is no X (or no Y) at all, what the rules
+    /// mover's layer): for `all X on Y`, the ways of the Xs not on a Y
+    /// to distinct Ys no X holds (`solve/assign.rs`; each to its nearest Y when
+    /// the movers are players, or there are too many pairs), plus the
+    /// player's way to the nearest mover of those pairs (less one); for
+    /// `some X on Y` when none is, the shortest way between an X and a Y,
+    /// or, when there is no X (or no Y) at all, what the rules
     /// need to make one ([`Makers::need`]: the rules that make it, how far
     /// apart the cells they need are, and the removal of what would
     /// destroy one of them on the way); for `no X on Y`, how many cells
@@ -307,7 +309,11 @@ impl<'g> LevelProblem<'g> {
                         second.iter().copied().filter(|i| !is_first(i)).collect();
                     let x_moves = ways.any_changes(&wc.first);
                     let sides = (&wrong[..], &free[..]);
-                    match assign::assign(ways, game, &movers, sides, far, (!x_moves, x_moves)) {
+                    // Several players move as one: each to its nearest Y.
+                    let assigned = (!bits::meets(&movers, player)).then(|| {
+                        assign::assign(ways, game, &movers, sides, far, (!x_moves, x_moves))
+                    });
+                    match assigned.flatten() {
                         Some(a) if !a.movers.is_empty() => total += a.cost + walk(&a.movers),
                         Some(a) => total += a.cost + walk(&wrong),
                         None => {
