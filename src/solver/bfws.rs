@@ -22,7 +22,7 @@
 //! its length meets the start's [`Problem::lower_bound`] (an admissible
 //! bound where the problem says so).
 
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 use std::mem::size_of;
 use std::time::{Duration, Instant};
 
@@ -33,12 +33,31 @@ use super::problem::Keyed;
 use super::queue::BucketQueue;
 use super::table::{IndexTable, Probe};
 
+/// The most pairs of atoms a search keeps ([`AtomProblem::pair_atoms`]):
+/// past it, no state is novel at width 2.
+const PAIRS_HELD: usize = 1 << 22;
+
+/// The most pairs checked for one state.
+const PAIRS_CHECKED: usize = 512;
+
 /// A problem whose states are described by atoms.
 pub trait AtomProblem: Keyed {
     /// Appends the state's atoms as bit words to `out` (bit `j` of word
     /// `k` is atom `64 k + j`). Every state should give the same number
     /// of words.
     fn atoms(&self, state: &Self::State, out: &mut Vec<u64>);
+
+    /// Appends, in increasing order, the indices of the state's atoms
+    /// that count in pairs (width 2: a state is novel at width 2 when it
+    /// makes true a pair of them no earlier state of its partition had).
+    /// None by default: no state is novel at width 2.
+    fn pair_atoms(&self, _state: &Self::State, _out: &mut Vec<u32>) {}
+
+    /// The partition of a state whose bound is `h` (the novelty of a state
+    /// counts against the states of its partition): `h` by default.
+    fn partition(&self, _state: &Self::State, h: u32) -> u64 {
+        h as u64
+    }
 }
 
 /// One node of the arena: the state, its parent and the move from it.
@@ -173,9 +192,20 @@ struct Search<'a, P: AtomProblem> {
     arena: Vec<Node<P::State, P::Move>>,
     seen: IndexTable,
     novel: BucketQueue<u32>,
+    /// States novel at width 2 only.
+    wide: BucketQueue<u32>,
     rest: BucketQueue<u32>,
     /// The atoms seen so far, by partition.
-    atoms_seen: FxHashMap<u32, Vec<u64>>,
+    atoms_seen: FxHashMap<u64, Vec<u64>>,
+    /// The pairs of atoms seen so far, with their partition (mixed into
+    /// one word: two pairs that mix alike count as one, so a state is at
+    /// worst taken for not novel); at most [`PAIRS_HELD`].
+    pairs_seen: FxHashSet<u64>,
+    /// The pair atoms of the state being expanded: a child's pairs are
+    /// those with an atom its parent did not have.
+    parent_pairs: Vec<u32>,
+    /// The pair atoms of the state being placed.
+    pair_atoms: Vec<u32>,
     /// IW(1): one partition, breadth first, states not novel dropped.
     iw: bool,
     /// A state was dropped (IW(1), or children lost when memory ran out
@@ -198,8 +228,12 @@ impl<'a, P: AtomProblem> Search<'a, P> {
             arena: Vec::with_capacity(1024),
             seen: IndexTable::with_capacity(8192),
             novel: BucketQueue::new(),
+            wide: BucketQueue::new(),
             rest: BucketQueue::new(),
             atoms_seen: FxHashMap::default(),
+            pairs_seen: FxHashSet::default(),
+            parent_pairs: Vec::new(),
+            pair_atoms: Vec::new(),
             iw,
             dropped: false,
             nodes: 0,
@@ -233,11 +267,13 @@ impl<'a, P: AtomProblem> Search<'a, P> {
         }
         let bound = self.problem.lower_bound(start);
         let mut succ = Vec::with_capacity(8);
-        while !(self.novel.is_empty() && self.rest.is_empty()) {
+        while !(self.novel.is_empty() && self.wide.is_empty() && self.rest.is_empty()) {
             if let Err(why) = self.check() {
                 return Outcome::stopped(None, bound, why, self.nodes, self.t0.elapsed());
             }
-            let popped = self.novel.pop().or_else(|| self.rest.pop());
+            let popped = (self.novel.pop())
+                .or_else(|| self.wide.pop())
+                .or_else(|| self.rest.pop());
             let Some((_, g, idx)) = popped else { break };
             self.nodes += 1;
             match self.expand(idx, g as u32 + 1, &mut succ) {
@@ -295,7 +331,9 @@ impl<'a, P: AtomProblem> Search<'a, P> {
         self.arena.capacity() * Self::NODE_BYTES
             + self.seen.bytes()
             + self.novel.bytes()
+            + self.wide.bytes()
             + self.rest.bytes()
+            + self.pairs_seen.capacity() * (size_of::<u64>() + 1)
             + atoms
     }
 
@@ -310,6 +348,10 @@ impl<'a, P: AtomProblem> Search<'a, P> {
         succ.clear();
         self.moves.clear();
         let state = &self.arena[idx as usize].state;
+        self.parent_pairs.clear();
+        if !self.iw {
+            self.problem.pair_atoms(state, &mut self.parent_pairs);
+        }
         self.problem.moves(state, &mut self.moves);
         succ.extend(
             self.moves
@@ -348,22 +390,55 @@ impl<'a, P: AtomProblem> Search<'a, P> {
         Ok(None)
     }
 
-    /// Puts node `idx` (depth `g`, estimate `h`) on its open list, or
-    /// drops it (IW(1), not novel).
+    /// Puts node `idx` (depth `g`, estimate `h`) on its open list (novel
+    /// at width 1, at width 2, or neither), or drops it (IW(1), not
+    /// novel).
     fn place(&mut self, idx: u32, g: u32, h: u32) {
-        let partition = if self.iw { 0 } else { h };
-        let novel = self.is_novel(idx, partition);
-        let f = if self.iw { g } else { h };
-        match (novel, self.iw) {
-            (true, _) => self.novel.push(f as usize, g as usize, idx),
-            (false, false) => self.rest.push(f as usize, g as usize, idx),
-            (false, true) => self.dropped = true,
+        if self.iw {
+            match self.is_novel(idx, 0) {
+                true => self.novel.push(g as usize, g as usize, idx),
+                false => self.dropped = true,
+            }
+            return;
         }
+        let partition = self.problem.partition(&self.arena[idx as usize].state, h);
+        let novel = self.is_novel(idx, partition);
+        let wide = self.is_pair_novel(idx, partition);
+        let list = match (novel, wide) {
+            (true, _) => &mut self.novel,
+            (false, true) => &mut self.wide,
+            (false, false) => &mut self.rest,
+        };
+        list.push(h as usize, g as usize, idx);
+    }
+
+    /// True when node `idx` has a pair of atoms its partition had not
+    /// seen (which it has now): pairs with an atom its parent did not
+    /// have, at most [`PAIRS_CHECKED`] of them.
+    fn is_pair_novel(&mut self, idx: u32, partition: u64) -> bool {
+        self.pair_atoms.clear();
+        let state = &self.arena[idx as usize].state;
+        self.problem.pair_atoms(state, &mut self.pair_atoms);
+        let salt = partition.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        let (atoms, parent) = (&self.pair_atoms, &self.parent_pairs);
+        let mut novel = false;
+        let mut checked = 0;
+        for &a in atoms.iter().filter(|a| parent.binary_search(a).is_err()) {
+            for &b in atoms.iter().filter(|&&b| b != a) {
+                if checked == PAIRS_CHECKED || self.pairs_seen.len() >= PAIRS_HELD {
+                    return novel;
+                }
+                checked += 1;
+                let (lo, hi) = (a.min(b) as u64, a.max(b) as u64);
+                novel |= self.pairs_seen.insert(salt ^ (lo << 32 | hi));
+            }
+        }
+        novel
     }
 
     /// True when node `idx` has an atom its partition had not seen (which
     /// it has now).
-    fn is_novel(&mut self, idx: u32, partition: u32) -> bool {
+    fn is_novel(&mut self, idx: u32, partition: u64) -> bool {
         self.words.clear();
         self.problem
             .atoms(&self.arena[idx as usize].state, &mut self.words);
@@ -414,6 +489,48 @@ mod tests {
                 w |= 1 << (9 * Eight::tile(*s, c) + c);
             }
             out.extend([w as u64, (w >> 64) as u64]);
+        }
+    }
+
+    /// The 8-puzzle with its atoms also counted in pairs (width 2), and
+    /// one partition per count of tiles out of place.
+    struct Paired(Eight);
+
+    impl Problem for Paired {
+        type State = EightState;
+        type Move = Slide;
+        fn moves(&self, s: &EightState, out: &mut Vec<Slide>) {
+            self.0.moves(s, out);
+        }
+        fn apply(&self, s: &EightState, m: Slide) -> EightState {
+            self.0.apply(s, m)
+        }
+        fn is_goal(&self, s: &EightState) -> bool {
+            self.0.is_goal(s)
+        }
+        fn lower_bound(&self, s: &EightState) -> u32 {
+            self.0.lower_bound(s)
+        }
+    }
+
+    impl Keyed for Paired {
+        type Key = u64;
+        fn key(&self, s: &EightState) -> u64 {
+            *s
+        }
+    }
+
+    impl AtomProblem for Paired {
+        fn atoms(&self, s: &EightState, out: &mut Vec<u64>) {
+            self.0.atoms(s, out);
+        }
+        fn pair_atoms(&self, s: &EightState, out: &mut Vec<u32>) {
+            out.extend((0..9).map(|c| 9 * Eight::tile(*s, c) + c));
+            out.sort_unstable();
+        }
+        fn partition(&self, s: &EightState, _: u32) -> u64 {
+            let home = |c: u32| Eight::tile(*s, c) == (c + 1) % 9;
+            (0..9).filter(|&c| !home(c)).count() as u64
         }
     }
 
@@ -477,6 +594,55 @@ mod tests {
         let o = iw1(&p, &swapped, &Budget::unlimited());
         assert!(!o.proven_unsolvable && o.moves.is_none() && o.stopped.is_none());
         assert!(o.nodes < 1000);
+    }
+
+    /// With pairs of atoms (three lists: novel at width 1, at width 2,
+    /// neither) the search still wins, still proves an unsolvable puzzle
+    /// by expanding every position, and its pairs count in its bytes.
+    #[test]
+    fn width_two_keeps_the_search_complete() {
+        let p = Paired(Eight { manhattan: true });
+        let mut rng = Rng::new(3);
+        let mut pairs_expanded = 0;
+        for _ in 0..5 {
+            let s = Eight::scrambled(&mut rng, 60);
+            let o = bfws(&p, &s, &Budget::unlimited());
+            assert!(wins(&p, &s, o.moves.as_ref().unwrap()));
+            let mut search = ResumableBfws::new(&p, &s);
+            search.run(&Budget::unlimited());
+            pairs_expanded += search.search.pairs_seen.len();
+            assert!(search.bytes() >= search.search.pairs_seen.len() * 8);
+        }
+        assert!(pairs_expanded > 0);
+        let swapped: EightState = Eight::goal() ^ 3 ^ (3 << 4);
+        let o = bfws(&p, &swapped, &Budget::unlimited());
+        assert!(o.proven_unsolvable && o.nodes == 181_440);
+    }
+
+    /// Pairs are novel once per partition, and only the pairs with an
+    /// atom the parent did not have are looked at.
+    #[test]
+    fn pairs_are_novel_once_per_partition() {
+        let p = Paired(Eight { manhattan: false });
+        let mut search = Search::new(&p, &Eight::goal(), false);
+        let (a, b) = (Eight::goal(), p.apply(&Eight::goal(), Slide::Up));
+        search.arena.push(Node {
+            state: b,
+            parent: 0,
+            mv: None,
+        });
+        search.parent_pairs.clear();
+        assert!(search.is_pair_novel(1, 7), "a new partition");
+        assert!(!search.is_pair_novel(1, 7), "the same pairs again");
+        assert!(search.is_pair_novel(1, 8), "another partition");
+        p.pair_atoms(&b, &mut search.parent_pairs);
+        assert!(!search.is_pair_novel(1, 9), "no atom its parent lacked");
+        search.arena.push(Node {
+            state: a,
+            parent: 1,
+            mv: None,
+        });
+        assert!(search.is_pair_novel(2, 7), "the tile and blank moved");
     }
 
     #[test]

@@ -25,14 +25,16 @@ use super::reach::{self, holds, Makers};
 use super::relevance::Lean;
 use super::rng::Rng;
 use super::stranded::Stranded;
-use super::walk::Walk;
+use super::walk::{self, Walk};
 use super::ways::Ways;
 use crate::measure::thread_cpu;
 use crate::solver::{
-    bfs::bfs, bfs_without_duplicates, bfws, shortcut, weighted_astar, AstarProblem, AtomProblem,
-    Budget, BudgetExceeded, Keyed, Outcome, Problem, ResumableBfs, Weighted,
+    bfs::bfs, bfs_without_duplicates, bfws, shortcut, weighted_astar, AstarProblem, Budget,
+    BudgetExceeded, Keyed, Outcome, Problem, ResumableBfs, Weighted,
 };
 
+mod assign;
+mod atoms;
 mod race;
 
 /// Why a level cannot be searched.
@@ -101,6 +103,23 @@ pub struct LevelProblem<'g> {
     random: bool,
     /// The level's walls, for the estimate's distances.
     ways: Ways,
+    /// The objects that are not fixed ([`walk::fixed`]), a mask of
+    /// object words (empty when every object is fixed).
+    changing: Vec<u64>,
+}
+
+/// The objects of `game` that are not fixed ([`walk::fixed`]), as a mask
+/// of `words` object words (a cell's); empty when every object is fixed.
+fn changing(game: &Game, words: usize) -> Vec<u64> {
+    let fixed = walk::fixed(game);
+    let mut mask = vec![0u64; words.max(1)];
+    for o in (0..game.objects.len()).filter(|&o| !bits::get(&fixed, o)) {
+        bits::set(&mut mask, o);
+    }
+    if bits::is_zero(&mask) {
+        mask.clear();
+    }
+    mask
 }
 
 /// The seed of the random numbers the solver searches with (a game's
@@ -190,6 +209,7 @@ impl<'g> LevelProblem<'g> {
             stranded: Stranded::new(game, &start.board.objects, start.board.height),
             random: is_random(game),
             ways: Ways::new(game, &start.board.objects, start.board.height),
+            changing: changing(game, start.board.ow),
             start,
         })
     }
@@ -238,10 +258,12 @@ impl<'g> LevelProblem<'g> {
     /// An estimate of the keys still needed from `objects`, from the win
     /// conditions, with distances in cells along the way around the
     /// level's walls ([`Ways`]: cells holding a fixed object of the
-    /// mover's layer): for `all X on Y`, the way of every X not on a Y to
-    /// its nearest Y, plus the player's way to the nearest such X (less
-    /// one); for `some X on Y` when none is, the shortest way between an
-    /// X and a Y, or, when there is no X (or no Y) at all, what the rules
+    /// mover's layer): for `all X on Y`, the ways of the Xs not on a Y
+    /// to distinct Ys no X holds (`solve/assign.rs`; each to its nearest Y when
+    /// the movers are players, or there are too many pairs), plus the
+    /// player's way to the nearest mover of those pairs (less one); for
+    /// `some X on Y` when none is, the shortest way between an X and a Y,
+    /// or, when there is no X (or no Y) at all, what the rules
     /// need to make one ([`Makers::need`]: the rules that make it, how far
     /// apart the cells they need are, and the removal of what would
     /// destroy one of them on the way); for `no X on Y`, how many cells
@@ -287,11 +309,27 @@ impl<'g> LevelProblem<'g> {
             match wc.quantifier {
                 1 => {
                     let wrong: Vec<usize> = first.iter().copied().filter(|i| !on(i)).collect();
-                    if !wrong.is_empty() {
-                        total += ways.with_map(game, &movers, &second, far, |d| {
-                            wrong.iter().map(|&x| d[x]).sum::<usize>()
-                        });
-                        total += walk(&wrong);
+                    if wrong.is_empty() {
+                        continue;
+                    }
+                    let is_first = |i: &usize| holds(&wc.first, wc.first_all, cell(*i));
+                    let free: Vec<usize> =
+                        second.iter().copied().filter(|i| !is_first(i)).collect();
+                    let x_moves = ways.any_changes(&wc.first);
+                    let sides = (&wrong[..], &free[..]);
+                    // Several players move as one: each to its nearest Y.
+                    let assigned = (!bits::meets(&movers, player)).then(|| {
+                        assign::assign(ways, game, &movers, sides, far, (!x_moves, x_moves))
+                    });
+                    match assigned.flatten() {
+                        Some(a) if !a.movers.is_empty() => total += a.cost + walk(&a.movers),
+                        Some(a) => total += a.cost + walk(&wrong),
+                        None => {
+                            total += ways.with_map(game, &movers, &second, far, |d| {
+                                wrong.iter().map(|&x| d[x]).sum::<usize>()
+                            });
+                            total += walk(&wrong);
+                        }
                     }
                 }
                 0 if first.is_empty() || second.is_empty() => {
@@ -428,14 +466,6 @@ impl Keyed for Informed<'_, '_> {
 }
 
 impl AstarProblem for Informed<'_, '_> {}
-
-/// A position's atoms for best-first width search: its object bits
-/// (object `o` in cell `i`).
-impl AtomProblem for Informed<'_, '_> {
-    fn atoms(&self, state: &State, out: &mut Vec<u64>) {
-        out.extend_from_slice(&state.objects);
-    }
-}
 
 /// Searches level `n` of `game` breadth first within `budget`; a solution
 /// found is replayed from the start and must win.
@@ -978,7 +1008,7 @@ mod tests {
     use super::*;
     use crate::games::puzzlescript::compile::compile;
 
-    const PUSH: &str = "OBJECTS\n\nBackground\nblack\n\nTarget\nyellow\n\nPlayer\nwhite\n\nCrate\norange\n\nWall\nbrown\n\nLEGEND\n\n. = Background\n# = Wall\nP = Player\n* = Crate\nO = Target\n\nSOUNDS\n\nCOLLISIONLAYERS\n\nBackground\nTarget\nPlayer, Wall, Crate\n\nRULES\n\n[ > Player | Crate ] -> [ > Player | > Crate ]\n\nWINCONDITIONS\n\nall crate on target\n\nLEVELS\n\nmessage start\n\n######\n#P*.O#\n######\n\n#####\n#.O.#\n#.*.#\n#.P.#\n#####\n\n#####\n#..O#\n#P*.#\n#####\n";
+    pub(super) const PUSH: &str = "OBJECTS\n\nBackground\nblack\n\nTarget\nyellow\n\nPlayer\nwhite\n\nCrate\norange\n\nWall\nbrown\n\nLEGEND\n\n. = Background\n# = Wall\nP = Player\n* = Crate\nO = Target\n\nSOUNDS\n\nCOLLISIONLAYERS\n\nBackground\nTarget\nPlayer, Wall, Crate\n\nRULES\n\n[ > Player | Crate ] -> [ > Player | > Crate ]\n\nWINCONDITIONS\n\nall crate on target\n\nLEVELS\n\nmessage start\n\n######\n#P*.O#\n######\n\n#####\n#.O.#\n#.*.#\n#.P.#\n#####\n\n#####\n#..O#\n#P*.#\n#####\n";
 
     #[test]
     fn bad_sources_are_refused_not_panicked_on() {
@@ -1155,6 +1185,20 @@ mod tests {
         let game = compile(PUSH).unwrap();
         let p = LevelProblem::new(&game, 1).unwrap();
         assert_eq!(p.estimate(&p.start().objects), 2);
+    }
+
+    /// Two crates whose nearest target is the same one: the estimate
+    /// sends one to each target (a greedy assignment), not both to the
+    /// nearer, and the player to the crate nearest it.
+    #[test]
+    fn the_estimate_gives_each_crate_its_own_target() {
+        let rules = PUSH.split("LEVELS").next().unwrap();
+        let level = "#########\n#O**...O#\n#....P..#\n#########\n";
+        let game = compile(&format!("{rules}LEVELS\n\n{level}")).unwrap();
+        let p = LevelProblem::new(&game, 1).unwrap();
+        // Crates 1 and 4 cells from their targets (both nearest the left
+        // one: 1 + 2); the player 3 cells from the nearer crate, less 1.
+        assert_eq!(p.estimate(&p.start().objects), 1 + 4 + 2);
     }
 
     #[test]

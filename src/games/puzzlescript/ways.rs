@@ -43,7 +43,7 @@ pub struct Ways {
 type Map = (Bits, Vec<usize>, Vec<usize>);
 
 /// How many distance maps [`Ways`] keeps.
-const KEPT: usize = 8;
+const KEPT: usize = 32;
 
 impl Ways {
     /// The walls of a level whose cells (column-major, `height` a column)
@@ -86,6 +86,11 @@ impl Ways {
         } else {
             moving
         }
+    }
+
+    /// True when some object of `set` is not fixed (it can move or go).
+    pub fn any_changes(&self, set: &[u64]) -> bool {
+        set.iter().zip(&self.fixed).any(|(o, f)| o & !f != 0)
     }
 
     /// The cells no object of `side` can enter: each of its objects'
