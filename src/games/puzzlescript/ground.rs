@@ -110,9 +110,9 @@ pub struct Ground {
 }
 
 impl Ground {
-    /// The fixed objects of the level starting with `objects`.
-    pub fn fixed(&self, game: &Game, objects: &[u64]) -> Walls {
-        let fixed = walk::fixed(game);
+    /// The objects of `fixed` ([`walk::fixed`]) in the level starting
+    /// with `objects`.
+    pub fn fixed(&self, game: &Game, fixed: &[u64], objects: &[u64]) -> Walls {
         let mut walls = Walls {
             put: vec![0; objects.len()],
             kept_out: vec![0; objects.len()],

@@ -30,7 +30,7 @@
 use std::cell::RefCell;
 
 use super::bits::{self, Bits};
-use super::compile::{Game, Pattern, Rule, WinCondition};
+use super::compile::{Game, Rule, WinCondition};
 use super::ground::{origins, Ground, Origin, Walls, STEPS};
 use super::walk;
 
@@ -92,24 +92,6 @@ struct Short {
     targets: usize,
 }
 
-/// What the rules do to objects: those created, those removed.
-fn changed(game: &Game) -> (Bits, Bits) {
-    let mut created = bits::zero(game.object_words);
-    let mut removed = bits::zero(game.object_words);
-    let groups = game.rules.iter().chain(&game.late_rules);
-    for rule in groups.flat_map(|g| &g.rules) {
-        for p in rule.rows.iter().flatten() {
-            let Pattern::Cell(c) = p else { continue };
-            let Some(r) = &c.replacement else { continue };
-            for w in 0..game.object_words {
-                created[w] |= (r.set[w] & !c.present[w]) | r.random_entity[w];
-            }
-            bits::or(&mut removed, &walk::removes(game, c));
-        }
-    }
-    (created, removed)
-}
-
 /// The objects a win condition's set names.
 fn members(set: &[u64], objects: usize) -> Vec<usize> {
     bits::ones(set).filter(|&o| o < objects).collect()
@@ -136,16 +118,18 @@ impl<'g> Stranded<'g> {
             height,
             words,
         };
-        let (created, removed) = changed(game);
+        let walk::Changes {
+            created, removable, ..
+        } = walk::changes(game, &walk::rule_cells(game));
         let fixed = walk::fixed(game);
         let n = game.objects.len();
         let kept = |o: usize| {
-            !bits::get(&game.player.1, o) && !bits::get(&created, o) && !bits::get(&removed, o)
+            !bits::get(&game.player.1, o) && !bits::get(&created, o) && !bits::get(&removable, o)
         };
         let mut out = Stranded {
             game,
             ground,
-            fixed: ground.fixed(game, objects),
+            fixed: ground.fixed(game, &fixed, objects),
             deadly: vec![0; objects.len()],
             off: vec![0; objects.len()],
             short: Vec::new(),

@@ -141,7 +141,7 @@ fn sets_movement(c: &CellPattern, r: &Replacement, l: usize) -> bool {
 
 /// One cell of a rule, with the rule's commands and whether it is late,
 /// alone in its rule, and in a group that fires one rule at random.
-struct RuleCell<'g> {
+pub(super) struct RuleCell<'g> {
     cell: &'g CellPattern,
     late: bool,
     alone: bool,
@@ -149,7 +149,7 @@ struct RuleCell<'g> {
     commands: Vec<&'g str>,
 }
 
-fn rule_cells(game: &Game) -> Vec<RuleCell<'_>> {
+pub(super) fn rule_cells(game: &Game) -> Vec<RuleCell<'_>> {
     let normal = game.rules.iter().map(|g| (g, false));
     let late = game.late_rules.iter().map(|g| (g, true));
     let mut out = Vec::new();
@@ -175,22 +175,27 @@ fn rule_cells(game: &Game) -> Vec<RuleCell<'_>> {
 
 /// What the rules change: the layers given a movement, the objects
 /// removed, and those removed without a player object in their cell.
-struct Changes {
+pub(super) struct Changes {
     moved: Vec<bool>,
     /// The objects a rule may give a movement ([`moves`]).
     moving: Bits,
-    removable: Bits,
+    /// The objects a rule may remove ([`removes`]).
+    pub removable: Bits,
     unpinned: Bits,
+    /// The objects a rule may put in a cell its left-hand side does not
+    /// need them in (written, or picked at random).
+    pub created: Bits,
 }
 
 /// What the rules of `cells` change.
-fn changes(game: &Game, cells: &[RuleCell]) -> Changes {
+pub(super) fn changes(game: &Game, cells: &[RuleCell]) -> Changes {
     let player = &game.player.1;
     let mut out = Changes {
         moved: vec![false; game.layers],
         moving: bits::zero(game.object_words),
         removable: bits::zero(game.object_words),
         unpinned: bits::zero(game.object_words),
+        created: bits::zero(game.object_words),
     };
     for rc in cells {
         let c = rc.cell;
@@ -199,6 +204,9 @@ fn changes(game: &Game, cells: &[RuleCell]) -> Changes {
             *m |= sets_movement(c, r, l);
         }
         bits::or(&mut out.moving, &moves(game, c));
+        for w in 0..game.object_words {
+            out.created[w] |= (r.set[w] & !c.present[w]) | r.random_entity[w];
+        }
         let gone = removes(game, c);
         bits::or(&mut out.removable, &gone);
         if !needs_player(c, player) {
