@@ -36,6 +36,9 @@ use crate::solver::{
 mod assign;
 mod atoms;
 mod race;
+mod strides;
+
+pub use strides::{Stride, Strides};
 
 /// Why a level cannot be searched.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -806,19 +809,17 @@ impl<'g> Run<'g> {
     /// holding `held` bytes.
     fn weighted(&self, time: Option<Duration>, weight: u32, held: usize) -> Outcome<Input> {
         let budget = self.budget(time, SEARCH_ENTRY, held);
-        unproven(weighted_astar(
-            &Informed(&self.plain),
-            &self.start,
-            &budget,
-            weight,
-        ))
+        let strides = Strides::new(&self.plain);
+        let o = weighted_astar(&strides, &self.start, &budget, weight);
+        unproven(strides.in_keys(&self.start, o))
     }
 
     /// Best-first width search for `time` (unproven), beside searches
     /// holding `held` bytes.
     fn width(&self, time: Option<Duration>, held: usize) -> Outcome<Input> {
         let budget = self.budget(time, SEARCH_ENTRY, held);
-        unproven(bfws(&Informed(&self.plain), &self.start, &budget))
+        let strides = Strides::new(&self.plain);
+        unproven(strides.in_keys(&self.start, bfws(&strides, &self.start, &budget)))
     }
 
     /// `o` after the searches before it, which expanded `nodes`.
@@ -840,13 +841,13 @@ impl<'g> Run<'g> {
         if self.limits.rounds == 0 || self.limits.time.is_none() {
             return self.in_turn();
         }
-        let informed = Informed(&self.plain);
+        let strides = Strides::new(&self.plain);
         let l = &self.limits;
-        let mut weights = vec![Weighted::new(&informed, l.weight)];
+        let mut weights = vec![Weighted::new(&strides, l.weight)];
         if l.retry_weight != l.weight {
-            weights.push(Weighted::new(&informed, l.retry_weight));
+            weights.push(Weighted::new(&strides, l.retry_weight));
         }
-        let end = self.race(&informed, &weights, l.rounds);
+        let end = self.race(&strides, &weights, l.rounds);
         let (found, search) = (end.outcome, end.settled_by.unwrap_or(Method::Portfolio));
         match end.breadth {
             Some(paused) if !found.proven_unsolvable => self.proved(paused, found, search),
