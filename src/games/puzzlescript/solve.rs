@@ -3,10 +3,11 @@
 //! right, action), a turn includes the `again` turns it starts, and the
 //! goal is a turn that wins. Breadth-first search with exact duplicate
 //! detection finds a shortest key sequence; it is called shortest only
-//! when the game has no randomness. When it does not finish, weighted A*
-//! (the solver core's) searches on with an estimate from the win
-//! conditions ([`LevelProblem::estimate`]); what it finds is never called
-//! shortest, since no estimate holds for every game's rules. Both searches
+//! when the game has no randomness. When it does not finish, width
+//! search and weighted A* (the solver core's) search on with an estimate
+//! from the win conditions ([`LevelProblem::estimate`]), a walk and a key
+//! at a time ([`Strides`]); what they find is never called shortest,
+//! since no estimate holds for every game's rules. Both searches
 //! skip dead positions, where a win condition needs an object the rules
 //! can no longer make ([`super::reach`]): that cut is proven, so breadth
 //! first still proves shortest solutions and unwinnable levels.
@@ -684,7 +685,7 @@ pub fn solve_level(
     let (o, search) = match method {
         Method::Bfs => (run.breadth_first(limits.time), Method::Bfs),
         Method::BfsNoHashing => (run.tree(limits.time), Method::BfsNoHashing),
-        Method::Astar => (run.weighted(limits.time, 1, 0), Method::Astar),
+        Method::Astar => (run.astar(limits.time), Method::Astar),
         Method::WeightedAstar => (
             run.weighted(limits.time, limits.weight, 0),
             Method::WeightedAstar,
@@ -805,8 +806,20 @@ impl<'g> Run<'g> {
         bfs_without_duplicates(&self.plain, &self.start, &budget)
     }
 
-    /// Weighted A* with `weight` for `time` (unproven), beside searches
-    /// holding `held` bytes.
+    /// A* key by key for `time` (unproven: the estimate is not
+    /// admissible).
+    fn astar(&self, time: Option<Duration>) -> Outcome<Input> {
+        let budget = self.budget(time, SEARCH_ENTRY, 0);
+        unproven(weighted_astar(
+            &Informed(&self.plain),
+            &self.start,
+            &budget,
+            1,
+        ))
+    }
+
+    /// Weighted A* with `weight` on strides for `time` (unproven), beside
+    /// searches holding `held` bytes.
     fn weighted(&self, time: Option<Duration>, weight: u32, held: usize) -> Outcome<Input> {
         let budget = self.budget(time, SEARCH_ENTRY, held);
         let strides = Strides::new(&self.plain);
@@ -814,8 +827,8 @@ impl<'g> Run<'g> {
         unproven(strides.in_keys(&self.start, o))
     }
 
-    /// Best-first width search for `time` (unproven), beside searches
-    /// holding `held` bytes.
+    /// Best-first width search on strides for `time` (unproven), beside
+    /// searches holding `held` bytes.
     fn width(&self, time: Option<Duration>, held: usize) -> Outcome<Input> {
         let budget = self.budget(time, SEARCH_ENTRY, held);
         let strides = Strides::new(&self.plain);

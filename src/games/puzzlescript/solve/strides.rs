@@ -10,13 +10,14 @@
 //! level these searches spend most of their nodes on plateaus of player
 //! positions; here a node is a position after something happened. Every
 //! position of the plain level is still reached (as a walk of a stride's
-//! start or as a stride's end), so a search that runs dry still proves
-//! the level unwinnable. A stride costs one however long its walk, so
+//! start or as a stride's end), so a search that runs dry proves the
+//! level unwinnable, unless positions were merged by the region they
+//! walk ([`Strides::expand`]). A stride costs one however long its walk, so
 //! nothing found here is shortest; [`Strides::keys`] turns a solution
 //! back into keys. Games with randomness are searched key by key (no
 //! walks): a turn there also draws numbers.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use std::time::{Duration, Instant};
 
@@ -55,6 +56,8 @@ struct Expansion {
     walks: Vec<(Rc<[u64]>, u16, Input)>,
     /// The strides and the positions they lead to.
     strides: Vec<(Stride, State)>,
+    /// Every walk was expanded (none left for a deadline or the turns).
+    complete: bool,
 }
 
 /// A level searched stride by stride, with the estimate of [`Informed`].
@@ -65,6 +68,12 @@ pub struct Strides<'a, 'g> {
     /// Whether moves walk (false in games with randomness).
     walking: bool,
     last: RefCell<Expansion>,
+    /// The least position (by its object words) of every complete walk
+    /// expanded: a position whose walks reach one of them again is not
+    /// expanded twice (see [`Strides::expand`]).
+    regions: RefCell<FxHashSet<Rc<[u64]>>>,
+    /// Some position was left unexpanded for that.
+    merged: Cell<bool>,
 }
 
 impl<'a, 'g> Strides<'a, 'g> {
@@ -78,6 +87,8 @@ impl<'a, 'g> Strides<'a, 'g> {
             player,
             walking: !level.random,
             last: RefCell::new(Expansion::default()),
+            regions: RefCell::new(FxHashSet::default()),
+            merged: Cell::new(false),
         }
     }
 
@@ -95,11 +106,28 @@ impl<'a, 'g> Strides<'a, 'g> {
             .all(|((&b, &a), &p)| (b ^ a) & !p == 0)
     }
 
-    /// Expands `state` into `self.last` unless it holds it already.
+    /// Expands `state` into `self.last` unless it holds it already. A
+    /// position whose walks are complete and whose least walk is the
+    /// least walk of a position expanded before gets no strides: where
+    /// walking is reversible both walked the same region and have the
+    /// same strides (two orders of the same pushes, say). Where it is
+    /// not, its strides may be lost, so a search that ran dry after
+    /// such a merge no longer proves anything ([`Strides::in_keys`]).
     fn expand(&self, state: &State) {
         let mut last = self.last.borrow_mut();
-        if last.origin.as_ref() != Some(&state.objects) {
-            *last = self.expansion(state, Some(Instant::now() + WALK_TIME));
+        if last.origin.as_ref() == Some(&state.objects) {
+            return;
+        }
+        *last = self.expansion(state, Some(Instant::now() + WALK_TIME));
+        if !last.complete || last.walks.len() < 2 {
+            return;
+        }
+        let least = last.walks.iter().map(|w| &w.0).min().cloned();
+        if let Some(least) = least {
+            if !self.regions.borrow_mut().insert(least) {
+                last.strides.clear();
+                self.merged.set(true);
+            }
         }
     }
 
@@ -112,6 +140,7 @@ impl<'a, 'g> Strides<'a, 'g> {
             origin: Some(state.objects.clone()),
             walks: vec![(state.objects.clone(), 0, Input::Up)],
             strides: Vec::new(),
+            complete: true,
         };
         if state.won || self.level().is_dead(&state.objects) {
             return x;
@@ -145,6 +174,7 @@ impl<'a, 'g> Strides<'a, 'g> {
             }
             i += 1;
         }
+        x.complete = i == x.walks.len();
         // The walks found but not expanded: a stride to each.
         for (objects, walk, key) in &x.walks[i.max(1)..] {
             let (walk, key) = (*walk, *key);
@@ -198,7 +228,7 @@ impl<'a, 'g> Strides<'a, 'g> {
             moves: o.moves.as_ref().map(|m| self.keys(start, m)),
             lower_bound: o.lower_bound,
             proven_optimal: o.proven_optimal,
-            proven_unsolvable: o.proven_unsolvable,
+            proven_unsolvable: o.proven_unsolvable && !self.merged.get(),
             nodes: o.nodes,
             elapsed: o.elapsed,
             stopped: o.stopped,
@@ -317,6 +347,26 @@ mod tests {
         let p = LevelProblem::new(&game, 3).unwrap();
         let o = weighted_astar(&Strides::new(&p), &p.start(), &Budget::unlimited(), 3);
         assert!(o.proven_unsolvable);
+    }
+
+    /// Three crates for two targets: no win, but no crate is stranded.
+    /// Crates pushed in either order end in the same region, the second
+    /// is not expanded, so running dry proves nothing any more (breadth
+    /// first on the plain level does).
+    #[test]
+    fn pushes_in_either_order_merge() {
+        let src = AROUND.replace(
+            "#######\n#O*..P#\n#.....#\n#######\n",
+            "#######\n#.....#\n#.*.*.#\n#.*...#\n#..O..#\n#.O.P.#\n#######\n",
+        );
+        let game = compile(&src).unwrap();
+        let p = LevelProblem::new(&game, 1).unwrap();
+        let strides = Strides::new(&p);
+        let o = weighted_astar(&strides, &p.start(), &Budget::unlimited(), 3);
+        assert!(o.moves.is_none() && o.stopped.is_none());
+        assert!(strides.merged.get());
+        assert!(!strides.in_keys(&p.start(), o).proven_unsolvable);
+        assert!(crate::solver::bfs::bfs(&p, &p.start(), &Budget::unlimited()).proven_unsolvable);
     }
 
     /// Walking changes only player objects; a push changes a crate.
