@@ -3,11 +3,11 @@
 //! right, action), a turn includes the `again` turns it starts, and the
 //! goal is a turn that wins. Breadth-first search with exact duplicate
 //! detection finds a shortest key sequence; it is called shortest only
-//! when the game has no randomness. When it does not finish, width
-//! search and weighted A* (the solver core's) search on with an estimate
-//! from the win conditions ([`LevelProblem::estimate`]), a walk and a key
-//! at a time ([`Strides`]); what they find is never called shortest,
-//! since no estimate holds for every game's rules. Both searches
+//! when the game has no randomness. When it does not finish, weighted A*
+//! and width search (the solver core's) search on with an estimate from
+//! the win conditions ([`LevelProblem::estimate`]), width search a walk
+//! and a key at a time ([`Strides`]); what they find is never called
+//! shortest, since no estimate holds for every game's rules. Both searches
 //! skip dead positions, where a win condition needs an object the rules
 //! can no longer make ([`super::reach`]): that cut is proven, so breadth
 //! first still proves shortest solutions and unwinnable levels.
@@ -685,7 +685,7 @@ pub fn solve_level(
     let (o, search) = match method {
         Method::Bfs => (run.breadth_first(limits.time), Method::Bfs),
         Method::BfsNoHashing => (run.tree(limits.time), Method::BfsNoHashing),
-        Method::Astar => (run.astar(limits.time), Method::Astar),
+        Method::Astar => (run.weighted(limits.time, 1, 0), Method::Astar),
         Method::WeightedAstar => (
             run.weighted(limits.time, limits.weight, 0),
             Method::WeightedAstar,
@@ -806,25 +806,16 @@ impl<'g> Run<'g> {
         bfs_without_duplicates(&self.plain, &self.start, &budget)
     }
 
-    /// A* key by key for `time` (unproven: the estimate is not
-    /// admissible).
-    fn astar(&self, time: Option<Duration>) -> Outcome<Input> {
-        let budget = self.budget(time, SEARCH_ENTRY, 0);
+    /// Weighted A* with `weight` for `time` (unproven), beside searches
+    /// holding `held` bytes.
+    fn weighted(&self, time: Option<Duration>, weight: u32, held: usize) -> Outcome<Input> {
+        let budget = self.budget(time, SEARCH_ENTRY, held);
         unproven(weighted_astar(
             &Informed(&self.plain),
             &self.start,
             &budget,
-            1,
+            weight,
         ))
-    }
-
-    /// Weighted A* with `weight` on strides for `time` (unproven), beside
-    /// searches holding `held` bytes.
-    fn weighted(&self, time: Option<Duration>, weight: u32, held: usize) -> Outcome<Input> {
-        let budget = self.budget(time, SEARCH_ENTRY, held);
-        let strides = Strides::new(&self.plain);
-        let o = weighted_astar(&strides, &self.start, &budget, weight);
-        unproven(strides.in_keys(&self.start, o))
     }
 
     /// Best-first width search on strides for `time` (unproven), beside
@@ -855,10 +846,11 @@ impl<'g> Run<'g> {
             return self.in_turn();
         }
         let strides = Strides::new(&self.plain);
+        let informed = Informed(&self.plain);
         let l = &self.limits;
-        let mut weights = vec![Weighted::new(&strides, l.weight)];
+        let mut weights = vec![Weighted::new(&informed, l.weight)];
         if l.retry_weight != l.weight {
-            weights.push(Weighted::new(&strides, l.retry_weight));
+            weights.push(Weighted::new(&informed, l.retry_weight));
         }
         let end = self.race(&strides, &weights, l.rounds);
         let (found, search) = (end.outcome, end.settled_by.unwrap_or(Method::Portfolio));

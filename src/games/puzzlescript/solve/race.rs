@@ -13,17 +13,17 @@
 use std::time::Duration;
 
 use super::strides::Strides;
-use super::{scale, unproven, Input, Method, Paused, Run, SEARCH_ENTRY};
+use super::{scale, unproven, Informed, Input, Method, Paused, Run, SEARCH_ENTRY};
 use crate::solver::{BudgetExceeded, Outcome, ResumableAstar, ResumableBfws, Weighted};
 
-/// A weighted A* on a level's [`Strides`].
-type Heavy<'a, 'g> = ResumableAstar<'a, Weighted<'a, Strides<'a, 'g>>>;
+/// A weighted A* on a level's [`Informed`] view.
+type Heavy<'a, 'g> = ResumableAstar<'a, Weighted<'a, Informed<'a, 'g>>>;
 
 /// One search of the round robin, between two slices.
 enum Racer<'a, 'g> {
     Breadth(Paused<'g>),
     Width(ResumableBfws<'a, Strides<'a, 'g>>),
-    Heavy(Heavy<'a, 'g>, &'a Weighted<'a, Strides<'a, 'g>>),
+    Heavy(Heavy<'a, 'g>, &'a Weighted<'a, Informed<'a, 'g>>),
 }
 
 /// A racer, its share of the time limit (parts in 10,000) and the time
@@ -64,12 +64,12 @@ pub(super) struct Finish<'g> {
 
 impl<'g> Run<'g> {
     /// The round robin over `rounds` rounds (see the module's doc), with
-    /// `strides` the level stride by stride for width search and weighted
-    /// A*, `weights` the two weighted problems built on it.
+    /// `strides` the level stride by stride for width search, `weights`
+    /// the two weighted problems of weighted A* (key by key).
     pub(super) fn race<'a>(
         &'a self,
         strides: &'a Strides<'a, 'g>,
-        weights: &'a [Weighted<'a, Strides<'a, 'g>>],
+        weights: &'a [Weighted<'a, Informed<'a, 'g>>],
         rounds: u32,
     ) -> Finish<'g> {
         let mut field = self.entrants(strides, weights);
@@ -115,7 +115,7 @@ impl<'g> Run<'g> {
     fn entrants<'a>(
         &'a self,
         strides: &'a Strides<'a, 'g>,
-        weights: &'a [Weighted<'a, Strides<'a, 'g>>],
+        weights: &'a [Weighted<'a, Informed<'a, 'g>>],
     ) -> Vec<Entrant<'a, 'g>> {
         let l = &self.limits;
         let bfs = l.bfs_share * 100;
@@ -150,7 +150,7 @@ impl<'g> Run<'g> {
     }
 
     /// Entrant `i` resumed for `slice` beside the others' tables; its
-    /// outcome (in keys, and unproven for the searches on `strides`).
+    /// outcome (in keys, and unproven for the estimate's searches).
     fn slice(
         &self,
         strides: &Strides<'_, 'g>,
@@ -171,10 +171,7 @@ impl<'g> Run<'g> {
         let o = match &mut field[i].racer {
             Racer::Breadth(b) => self.resume_beside(b, Some(slice), held, &limits),
             Racer::Width(w) => unproven(strides.in_keys(&self.start, w.run(&budget()))),
-            Racer::Heavy(h, w) => {
-                let o = w.claims(&self.start, h.run(&budget()));
-                unproven(strides.in_keys(&self.start, o))
-            }
+            Racer::Heavy(h, w) => unproven(w.claims(&self.start, h.run(&budget()))),
         };
         field[i].used += self.spent().saturating_sub(before);
         o

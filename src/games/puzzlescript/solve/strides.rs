@@ -1,19 +1,20 @@
-//! Strides: a level for the estimate's searches (width search, weighted
-//! A*) where a move is a walk and one key, as Sokoban solvers search
-//! pushes rather than steps. Expanding a position finds every position
-//! the player reaches by *walking* (turns that change nothing but the
-//! player objects' cells and do not win), breadth first from it; a
-//! stride is one of those walks followed by a key whose turn does more
-//! (moves or changes another object, or wins).
+//! Strides: a level for best-first width search where a move is a walk
+//! and one key, as Sokoban solvers search pushes rather than steps.
+//! Expanding a position finds every position the player reaches by
+//! *walking* (turns that change nothing but the player objects' cells
+//! and do not win), breadth first from it; a stride is one of those
+//! walks followed by a key whose turn does more (moves or changes
+//! another object, or wins).
 //!
 //! The estimate does not change while the player walks, so on the plain
-//! level these searches spend most of their nodes on plateaus of player
+//! level width search spends most of its nodes on plateaus of player
 //! positions; here a node is a position after something happened. Every
 //! position of the plain level is still reached (as a walk of a stride's
 //! start or as a stride's end), so a search that runs dry proves the
 //! level unwinnable, unless positions were merged by the region they
-//! walk ([`Strides::expand`]). A stride costs one however long its walk, so
-//! nothing found here is shortest; [`Strides::keys`] turns a solution
+//! walk ([`Strides::expand`]). A stride costs one however long its walk,
+//! so nothing found here is shortest, and weighted A* (which counts
+//! keys) stays on the plain level; [`Strides::keys`] turns a solution
 //! back into keys. Games with randomness are searched key by key (no
 //! walks): a turn there also draws numbers.
 
