@@ -4,9 +4,8 @@
 //! goal is a turn that wins. Breadth-first search with exact duplicate
 //! detection finds a shortest key sequence; it is called shortest only
 //! when the game has no randomness. When it does not finish, weighted A*
-//! and width search (the solver core's) search on with an estimate from
-//! the win conditions ([`LevelProblem::estimate`]), width search a walk
-//! and a key at a time ([`Strides`]); what they find is never called
+//! (the solver core's) searches on with an estimate from the win
+//! conditions ([`LevelProblem::estimate`]); what it finds is never called
 //! shortest, since no estimate holds for every game's rules. Both searches
 //! skip dead positions, where a win condition needs an object the rules
 //! can no longer make ([`super::reach`]): that cut is proven, so breadth
@@ -37,9 +36,6 @@ use crate::solver::{
 mod assign;
 mod atoms;
 mod race;
-mod strides;
-
-pub use strides::{Stride, Strides};
 
 /// Why a level cannot be searched.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -818,12 +814,11 @@ impl<'g> Run<'g> {
         ))
     }
 
-    /// Best-first width search on strides for `time` (unproven), beside
-    /// searches holding `held` bytes.
+    /// Best-first width search for `time` (unproven), beside searches
+    /// holding `held` bytes.
     fn width(&self, time: Option<Duration>, held: usize) -> Outcome<Input> {
         let budget = self.budget(time, SEARCH_ENTRY, held);
-        let strides = Strides::new(&self.plain);
-        unproven(strides.in_keys(&self.start, bfws(&strides, &self.start, &budget)))
+        unproven(bfws(&Informed(&self.plain), &self.start, &budget))
     }
 
     /// `o` after the searches before it, which expanded `nodes`.
@@ -845,14 +840,13 @@ impl<'g> Run<'g> {
         if self.limits.rounds == 0 || self.limits.time.is_none() {
             return self.in_turn();
         }
-        let strides = Strides::new(&self.plain);
         let informed = Informed(&self.plain);
         let l = &self.limits;
         let mut weights = vec![Weighted::new(&informed, l.weight)];
         if l.retry_weight != l.weight {
             weights.push(Weighted::new(&informed, l.retry_weight));
         }
-        let end = self.race(&strides, &weights, l.rounds);
+        let end = self.race(&informed, &weights, l.rounds);
         let (found, search) = (end.outcome, end.settled_by.unwrap_or(Method::Portfolio));
         match end.breadth {
             Some(paused) if !found.proven_unsolvable => self.proved(paused, found, search),

@@ -12,7 +12,6 @@
 
 use std::time::Duration;
 
-use super::strides::Strides;
 use super::{scale, unproven, Informed, Input, Method, Paused, Run, SEARCH_ENTRY};
 use crate::solver::{BudgetExceeded, Outcome, ResumableAstar, ResumableBfws, Weighted};
 
@@ -22,7 +21,7 @@ type Heavy<'a, 'g> = ResumableAstar<'a, Weighted<'a, Informed<'a, 'g>>>;
 /// One search of the round robin, between two slices.
 enum Racer<'a, 'g> {
     Breadth(Paused<'g>),
-    Width(ResumableBfws<'a, Strides<'a, 'g>>),
+    Width(ResumableBfws<'a, Informed<'a, 'g>>),
     Heavy(Heavy<'a, 'g>, &'a Weighted<'a, Informed<'a, 'g>>),
 }
 
@@ -64,15 +63,15 @@ pub(super) struct Finish<'g> {
 
 impl<'g> Run<'g> {
     /// The round robin over `rounds` rounds (see the module's doc), with
-    /// `strides` the level stride by stride for width search, `weights`
-    /// the two weighted problems of weighted A* (key by key).
+    /// `informed` the level's estimate for width search and weighted A*,
+    /// `weights` the two weighted problems built on it.
     pub(super) fn race<'a>(
         &'a self,
-        strides: &'a Strides<'a, 'g>,
+        informed: &'a Informed<'a, 'g>,
         weights: &'a [Weighted<'a, Informed<'a, 'g>>],
         rounds: u32,
     ) -> Finish<'g> {
-        let mut field = self.entrants(strides, weights);
+        let mut field = self.entrants(informed, weights);
         let total = self.limits.time.unwrap_or(Duration::MAX);
         let mut last = Outcome::stopped(None, 0, BudgetExceeded::Time, 0, Duration::ZERO);
         // Nodes of the searches that left the field.
@@ -86,7 +85,7 @@ impl<'g> Run<'g> {
                     i += 1;
                     continue;
                 };
-                let o = self.slice(strides, &mut field, i, slice);
+                let o = self.slice(&mut field, i, slice);
                 let method = field[i].racer.method();
                 if o.moves.is_some() || o.proven_unsolvable {
                     return self.finish(field, gone, o, Some(method));
@@ -114,7 +113,7 @@ impl<'g> Run<'g> {
     /// quarters and a quarter of what is left (none for a share of 0).
     fn entrants<'a>(
         &'a self,
-        strides: &'a Strides<'a, 'g>,
+        informed: &'a Informed<'a, 'g>,
         weights: &'a [Weighted<'a, Informed<'a, 'g>>],
     ) -> Vec<Entrant<'a, 'g>> {
         let l = &self.limits;
@@ -133,7 +132,7 @@ impl<'g> Run<'g> {
         }];
         if width > 0 {
             field.push(Entrant {
-                racer: Racer::Width(ResumableBfws::new(strides, &self.start)),
+                racer: Racer::Width(ResumableBfws::new(informed, &self.start)),
                 share: width,
                 used: Duration::ZERO,
             });
@@ -150,14 +149,8 @@ impl<'g> Run<'g> {
     }
 
     /// Entrant `i` resumed for `slice` beside the others' tables; its
-    /// outcome (in keys, and unproven for the estimate's searches).
-    fn slice(
-        &self,
-        strides: &Strides<'_, 'g>,
-        field: &mut [Entrant<'_, 'g>],
-        i: usize,
-        slice: Duration,
-    ) -> Outcome<Input> {
+    /// outcome (unproven for the estimate's searches).
+    fn slice(&self, field: &mut [Entrant<'_, 'g>], i: usize, slice: Duration) -> Outcome<Input> {
         let held: usize = (0..field.len())
             .filter(|&k| k != i)
             .map(|k| self.bytes(&field[k].racer))
@@ -170,7 +163,7 @@ impl<'g> Run<'g> {
         let budget = || super::budget_for(&limits, Some(slice), self.words(), SEARCH_ENTRY, held);
         let o = match &mut field[i].racer {
             Racer::Breadth(b) => self.resume_beside(b, Some(slice), held, &limits),
-            Racer::Width(w) => unproven(strides.in_keys(&self.start, w.run(&budget()))),
+            Racer::Width(w) => unproven(w.run(&budget())),
             Racer::Heavy(h, w) => unproven(w.claims(&self.start, h.run(&budget()))),
         };
         field[i].used += self.spent().saturating_sub(before);
