@@ -118,10 +118,11 @@ impl<'g> Stranded<'g> {
             height,
             words,
         };
+        let changes = walk::changes(game, &walk::rule_cells(game));
+        let fixed = changes.fixed(game);
         let walk::Changes {
             created, removable, ..
-        } = walk::changes(game, &walk::rule_cells(game));
-        let fixed = walk::fixed(game);
+        } = changes;
         let n = game.objects.len();
         let kept = |o: usize| {
             !bits::get(&game.player.1, o) && !bits::get(&created, o) && !bits::get(&removable, o)

@@ -224,15 +224,21 @@ pub(super) fn changes(game: &Game, cells: &[RuleCell]) -> Changes {
 /// do not change the answer: they bring back an earlier position, whose
 /// fixed objects are where they were.
 pub fn fixed(game: &Game) -> Bits {
-    let c = changes(game, &rule_cells(game));
-    let mut out = bits::zero(game.object_words);
-    for o in 0..game.objects.len() {
-        let still = !bits::get(&game.player.1, o) && !bits::get(&c.moving, o);
-        if still && !bits::get(&c.removable, o) {
-            bits::set(&mut out, o);
+    changes(game, &rule_cells(game)).fixed(game)
+}
+
+impl Changes {
+    /// The objects of `game` these changes leave fixed ([`fixed`]).
+    pub(super) fn fixed(&self, game: &Game) -> Bits {
+        let mut out = bits::zero(game.object_words);
+        for o in 0..game.objects.len() {
+            let still = !bits::get(&game.player.1, o) && !bits::get(&self.moving, o);
+            if still && !bits::get(&self.removable, o) {
+                bits::set(&mut out, o);
+            }
         }
+        out
     }
-    out
 }
 
 impl Walk {
