@@ -402,6 +402,8 @@ fn the_portfolio_retries_weighted_astar_with_a_smaller_weight() {
             // No width search first: the weights alone.
             "--width-share",
             "0",
+            "--stride-share",
+            "0",
         ];
         args.extend_from_slice(extra);
         solve_json(&args)

@@ -16,7 +16,7 @@ use super::conformance::{read_sessions, run_all, Outcome};
 use super::engine::Input;
 use super::solve::{
     is_random, keys_string, solve_level, LevelProblem, Limits, Method, BFS_SHARE, RETRY_WEIGHT,
-    ROUNDS, WEIGHT, WIDTH_SHARE,
+    ROUNDS, STRIDE_SHARE, WEIGHT, WIDTH_SHARE,
 };
 use crate::cli::args::{parse_bytes, parse_duration, parse_node_limit, parse_number};
 use crate::files::read_text;
@@ -79,12 +79,13 @@ pub struct SearchOptions {
     pub time_limit: Option<Duration>,
     /// The search: breadth first (proves a shortest solution), the same
     /// without duplicate detection, A*, weighted A* or best-first width
-    /// search with the win conditions' estimate (never proven), or the
-    /// portfolio (breadth first for `--bfs-share` of the time, width
-    /// search for `--width-share` of the rest, weighted A* with `--weight`
-    /// and `--retry-weight`, taking turns in slices over `--rounds`
-    /// rounds, then breadth first again to prove a solution found
-    /// shortest).
+    /// search with the win conditions' estimate, key by key or on strides
+    /// (never proven), or the portfolio (breadth first for `--bfs-share`
+    /// of the time, width search on strides for `--stride-share` of the
+    /// rest, key by key for `--width-share` of what is left, weighted A*
+    /// with `--weight` and `--retry-weight`, taking turns in slices over
+    /// `--rounds` rounds, then breadth first again to prove a solution
+    /// found shortest).
     #[arg(long, value_enum, default_value_t = Method::Portfolio)]
     pub search: Method,
     /// Stop each search after expanding this many positions.
@@ -119,6 +120,13 @@ pub struct SearchOptions {
     #[arg(long, value_name = "PERCENT", default_value_t = WIDTH_SHARE,
           value_parser = parse_number::<u32, 0, 100>)]
     pub width_share: u32,
+    /// The percentage of the time left after the portfolio's first
+    /// breadth-first search that best-first width search on strides (a
+    /// walk of the player and a key that does more) gets, before width
+    /// search key by key takes its `--width-share` of the rest (0: none).
+    #[arg(long, value_name = "PERCENT", default_value_t = STRIDE_SHARE,
+          value_parser = parse_number::<u32, 0, 100>)]
+    pub stride_share: u32,
     /// The portfolio's rounds: its searches take turns in slices that
     /// double from round to round, each resumed where it stopped (0: one
     /// after the other, each once).
@@ -143,6 +151,7 @@ impl SearchOptions {
             retry_weight: self.retry_weight,
             bfs_share: self.bfs_share,
             width_share: self.width_share,
+            stride_share: self.stride_share,
             rounds: self.rounds,
         })
     }
@@ -180,7 +189,7 @@ pub struct SolveArgs {
 }
 
 /// The search options, which `--check` (no search) does not take.
-const SEARCH_ARGS: [&str; 10] = [
+const SEARCH_ARGS: [&str; 11] = [
     "time_limit",
     "search",
     "max_nodes",
@@ -190,6 +199,7 @@ const SEARCH_ARGS: [&str; 10] = [
     "retry_weight",
     "bfs_share",
     "width_share",
+    "stride_share",
     "rounds",
 ];
 

@@ -329,6 +329,7 @@ mod tests {
             retry_weight: 3,
             bfs_share: 10,
             width_share: 0,
+            stride_share: 0,
             rounds: 0,
         };
         let s = solve_level(&game, 1, Method::Bfs, &limits);

@@ -36,6 +36,9 @@ use crate::solver::{
 mod assign;
 mod atoms;
 mod race;
+mod strides;
+
+pub use strides::{Stride, Strides};
 
 /// Why a level cannot be searched.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -497,15 +500,21 @@ pub enum Method {
     /// positions (an object in a cell no position of the same estimate
     /// had) first, then by the estimate; stops at the first solution.
     Bfws,
-    /// Breadth-first search, best-first width search and weighted A*
-    /// (`--weight`, then `--retry-weight`) taking turns in slices that
+    /// Best-first width search on strides ([`Strides`]): a move is a walk
+    /// of the player and one key whose turn does more; stops at the first
+    /// solution.
+    Strides,
+    /// Breadth-first search, best-first width search (on strides and key
+    /// by key) and weighted A* (`--weight`, then `--retry-weight`) taking
+    /// turns in slices that
     /// double over `--rounds` rounds, each resumed where it stopped, each
     /// getting its share below by the last round; the first to solve the
     /// level stops the others, and breadth first resumes as below. With
     /// `--rounds 0` (or no time limit), one after the other:
     /// breadth-first search for `--bfs-share` of the time limit, then,
     /// when it neither solved the level nor proved it unwinnable,
-    /// best-first width search for `--width-share` of the rest, then
+    /// best-first width search on strides for `--stride-share` of the
+    /// rest, key by key for `--width-share` of what is left, then
     /// weighted A* for three quarters of what is left and weighted A*
     /// with `--retry-weight` for the last quarter; then the first
     /// breadth-first search, paused meanwhile, resumes for whatever time
@@ -525,6 +534,7 @@ impl Method {
             Method::Astar => "astar",
             Method::WeightedAstar => "weighted-astar",
             Method::Bfws => "bfws",
+            Method::Strides => "strides",
         }
     }
 }
@@ -544,6 +554,11 @@ pub const BFS_SHARE: u32 = 10;
 /// The percentage of the time left after the portfolio's first
 /// breadth-first search that best-first width search gets, by default.
 pub const WIDTH_SHARE: u32 = 50;
+
+/// The percentage of the time left after the portfolio's first
+/// breadth-first search that best-first width search on strides gets, by
+/// default.
+pub const STRIDE_SHARE: u32 = 20;
 
 /// The rounds of the portfolio's round robin, by default: each search's
 /// first slice is its share of the time limit over `2^ROUNDS`, and each
@@ -588,6 +603,11 @@ pub struct Limits {
     /// breadth-first search that best-first width search gets, before
     /// weighted A* ([`WIDTH_SHARE`] by default; 0: none).
     pub width_share: u32,
+    /// The percentage of the time left after the portfolio's first
+    /// breadth-first search that best-first width search on strides gets,
+    /// before width search key by key ([`STRIDE_SHARE`] by default; 0:
+    /// none).
+    pub stride_share: u32,
     /// The portfolio's rounds ([`ROUNDS`] by default): its searches take
     /// turns in slices that double from round to round, each resumed
     /// where it stopped, until each had its share; 0: one after the
@@ -687,6 +707,7 @@ pub fn solve_level(
             Method::WeightedAstar,
         ),
         Method::Bfws => (run.width(limits.time, 0), Method::Bfws),
+        Method::Strides => (run.strides(limits.time, 0), Method::Strides),
         Method::Portfolio => run.portfolio(),
     };
     if let Some(keys) = &o.moves {
@@ -821,6 +842,14 @@ impl<'g> Run<'g> {
         unproven(bfws(&Informed(&self.plain), &self.start, &budget))
     }
 
+    /// Best-first width search on strides for `time` (unproven), beside
+    /// searches holding `held` bytes.
+    fn strides(&self, time: Option<Duration>, held: usize) -> Outcome<Input> {
+        let budget = self.budget(time, SEARCH_ENTRY, held);
+        let strides = Strides::new(&self.plain);
+        unproven(strides.in_keys(&self.start, bfws(&strides, &self.start, &budget)))
+    }
+
     /// `o` after the searches before it, which expanded `nodes`.
     fn after(&self, nodes: u64, o: Outcome<Input>) -> Outcome<Input> {
         Outcome {
@@ -846,7 +875,8 @@ impl<'g> Run<'g> {
         if l.retry_weight != l.weight {
             weights.push(Weighted::new(&informed, l.retry_weight));
         }
-        let end = self.race(&informed, &weights, l.rounds);
+        let strides = Strides::new(&self.plain);
+        let end = self.race(&informed, &strides, &weights, l.rounds);
         let (found, search) = (end.outcome, end.settled_by.unwrap_or(Method::Portfolio));
         match end.breadth {
             Some(paused) if !found.proven_unsolvable => self.proved(paused, found, search),
@@ -886,7 +916,7 @@ impl<'g> Run<'g> {
         let paused = (o.stopped != Some(BudgetExceeded::Memory)).then_some(paused);
         let held = paused.as_ref().map_or(0, |p| self.held(p));
         let (found, search) = match self.widths(o, held) {
-            (o, Method::Bfws) => (o, Method::Bfws),
+            (o, m @ (Method::Bfws | Method::Strides)) => (o, m),
             (o, _) => self.retries(o, held),
         };
         match paused {
@@ -946,21 +976,33 @@ impl<'g> Run<'g> {
         (o, by)
     }
 
-    /// Best-first width search for [`Limits::width_share`] of the time
-    /// left, after breadth-first search (`o`, paused, holding `held`
-    /// bytes) found nothing; `o` with the method that settled the level
-    /// ([`Method::Bfws`] when it did).
-    fn widths(&self, o: Outcome<Input>, held: usize) -> (Outcome<Input>, Method) {
-        if self.limits.width_share == 0 {
-            return (o, Method::Portfolio);
+    /// Best-first width search on strides for [`Limits::stride_share`] of
+    /// the time left, then key by key for [`Limits::width_share`] of what
+    /// is left then, after breadth-first search (`o`, paused, holding
+    /// `held` bytes) found nothing; `o` with the method that settled the
+    /// level ([`Method::Strides`] or [`Method::Bfws`] when one did).
+    fn widths(&self, mut o: Outcome<Input>, held: usize) -> (Outcome<Input>, Method) {
+        let l = &self.limits;
+        for (share, method) in [
+            (l.stride_share, Method::Strides),
+            (l.width_share, Method::Bfws),
+        ] {
+            if share == 0 {
+                continue;
+            }
+            let time = self.left().map(|t| t * share / 100);
+            o = self.after(
+                o.nodes,
+                match method {
+                    Method::Strides => self.strides(time, held),
+                    _ => self.width(time, held),
+                },
+            );
+            if o.moves.is_some() || o.proven_unsolvable {
+                return (o, method);
+            }
         }
-        let share = self.left().map(|t| t * self.limits.width_share / 100);
-        let w = self.after(o.nodes, self.width(share, held));
-        if w.moves.is_some() || w.proven_unsolvable {
-            (w, Method::Bfws)
-        } else {
-            (w, Method::Portfolio)
-        }
+        (o, Method::Portfolio)
     }
 
     /// Weighted A* after breadth-first search (`o`, paused, holding
@@ -1060,6 +1102,7 @@ mod tests {
             retry_weight: 3,
             bfs_share: BFS_SHARE,
             width_share: 0,
+            stride_share: 0,
             rounds: 0,
         }
     }

@@ -436,6 +436,7 @@ mod tests {
             retry_weight: 10,
             bfs_share: BFS_SHARE,
             width_share: 0,
+            stride_share: 0,
             rounds: 0,
         };
         for win in WINS {

@@ -601,6 +601,7 @@ mod tests {
             retry_weight: 10,
             bfs_share: BFS_SHARE,
             width_share: 0,
+            stride_share: 0,
             rounds: 0,
         }
     }

@@ -1,5 +1,6 @@
 //! The portfolio's round robin: breadth-first search, best-first width
-//! search and weighted A* (two weights), each paused between its slices
+//! search (key by key and on [`Strides`]) and weighted A* (two weights),
+//! each paused between its slices
 //! (its tables kept) and resumed where it stopped. Round `r` of `R`
 //! brings each search's time to its share of the limit times `2^(r-R)`
 //! (slices that double from round to round), so a level one of them
@@ -12,6 +13,7 @@
 
 use std::time::Duration;
 
+use super::strides::Strides;
 use super::{scale, unproven, Informed, Input, Method, Paused, Run, SEARCH_ENTRY};
 use crate::solver::{BudgetExceeded, Outcome, ResumableAstar, ResumableBfws, Weighted};
 
@@ -22,6 +24,7 @@ type Heavy<'a, 'g> = ResumableAstar<'a, Weighted<'a, Informed<'a, 'g>>>;
 enum Racer<'a, 'g> {
     Breadth(Paused<'g>),
     Width(ResumableBfws<'a, Informed<'a, 'g>>),
+    Strides(ResumableBfws<'a, Strides<'a, 'g>>, &'a Strides<'a, 'g>),
     Heavy(Heavy<'a, 'g>, &'a Weighted<'a, Informed<'a, 'g>>),
 }
 
@@ -39,6 +42,7 @@ impl Racer<'_, '_> {
         match self {
             Racer::Breadth(_) => Method::Bfs,
             Racer::Width(_) => Method::Bfws,
+            Racer::Strides(..) => Method::Strides,
             Racer::Heavy(..) => Method::WeightedAstar,
         }
     }
@@ -47,6 +51,7 @@ impl Racer<'_, '_> {
         match self {
             Racer::Breadth(b) => b.nodes(),
             Racer::Width(w) => w.nodes(),
+            Racer::Strides(w, _) => w.nodes(),
             Racer::Heavy(h, _) => h.nodes(),
         }
     }
@@ -64,14 +69,16 @@ pub(super) struct Finish<'g> {
 impl<'g> Run<'g> {
     /// The round robin over `rounds` rounds (see the module's doc), with
     /// `informed` the level's estimate for width search and weighted A*,
+    /// `strides` the level stride by stride for the second width search,
     /// `weights` the two weighted problems built on it.
     pub(super) fn race<'a>(
         &'a self,
         informed: &'a Informed<'a, 'g>,
+        strides: &'a Strides<'a, 'g>,
         weights: &'a [Weighted<'a, Informed<'a, 'g>>],
         rounds: u32,
     ) -> Finish<'g> {
-        let mut field = self.entrants(informed, weights);
+        let mut field = self.entrants(informed, strides, weights);
         let total = self.limits.time.unwrap_or(Duration::MAX);
         let mut last = Outcome::stopped(None, 0, BudgetExceeded::Time, 0, Duration::ZERO);
         // Nodes of the searches that left the field.
@@ -107,19 +114,23 @@ impl<'g> Run<'g> {
         self.finish(field, gone, last, None)
     }
 
-    /// The four entrants, with the limits' shares: breadth first
-    /// [`super::Limits::bfs_share`], width search
-    /// [`super::Limits::width_share`] of the rest, weighted A* three
-    /// quarters and a quarter of what is left (none for a share of 0).
+    /// The five entrants, with the limits' shares: breadth first
+    /// [`super::Limits::bfs_share`], width search on strides
+    /// [`super::Limits::stride_share`] of the rest, width search key by
+    /// key [`super::Limits::width_share`] of what is left, weighted A*
+    /// three quarters and a quarter of the remainder (none for a share
+    /// of 0).
     fn entrants<'a>(
         &'a self,
         informed: &'a Informed<'a, 'g>,
+        strides: &'a Strides<'a, 'g>,
         weights: &'a [Weighted<'a, Informed<'a, 'g>>],
     ) -> Vec<Entrant<'a, 'g>> {
         let l = &self.limits;
         let bfs = l.bfs_share * 100;
-        let width = (10_000 - bfs) * l.width_share / 100;
-        let rest = 10_000 - bfs - width;
+        let stride = (10_000 - bfs) * l.stride_share / 100;
+        let width = (10_000 - bfs - stride) * l.width_share / 100;
+        let rest = 10_000 - bfs - stride - width;
         let heavy = if weights.len() > 1 {
             rest * 3 / 4
         } else {
@@ -130,13 +141,16 @@ impl<'g> Run<'g> {
             share: bfs,
             used: Duration::ZERO,
         }];
-        if width > 0 {
-            field.push(Entrant {
-                racer: Racer::Width(ResumableBfws::new(informed, &self.start)),
-                share: width,
-                used: Duration::ZERO,
-            });
-        }
+        field.push(Entrant {
+            racer: Racer::Width(ResumableBfws::new(informed, &self.start)),
+            share: width,
+            used: Duration::ZERO,
+        });
+        field.push(Entrant {
+            racer: Racer::Strides(ResumableBfws::new(strides, &self.start), strides),
+            share: stride,
+            used: Duration::ZERO,
+        });
         for (k, w) in weights.iter().enumerate() {
             field.push(Entrant {
                 racer: Racer::Heavy(ResumableAstar::new(w, &self.start, true), w),
@@ -164,6 +178,7 @@ impl<'g> Run<'g> {
         let o = match &mut field[i].racer {
             Racer::Breadth(b) => self.resume_beside(b, Some(slice), held, &limits),
             Racer::Width(w) => unproven(w.run(&budget())),
+            Racer::Strides(w, s) => unproven(s.in_keys(&self.start, w.run(&budget()))),
             Racer::Heavy(h, w) => unproven(w.claims(&self.start, h.run(&budget()))),
         };
         field[i].used += self.spent().saturating_sub(before);
@@ -176,6 +191,7 @@ impl<'g> Run<'g> {
         match racer {
             Racer::Breadth(b) => self.held(b),
             Racer::Width(w) => scale(w.bytes(), real, SEARCH_ENTRY),
+            Racer::Strides(w, _) => scale(w.bytes(), real, SEARCH_ENTRY),
             Racer::Heavy(h, _) => scale(h.bytes(), real, SEARCH_ENTRY),
         }
     }
