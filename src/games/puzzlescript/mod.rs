@@ -33,5 +33,6 @@ pub mod rules;
 pub mod solve;
 pub mod stranded;
 pub mod sweep;
+pub mod twins;
 pub mod walk;
 pub mod ways;

@@ -25,6 +25,7 @@ use super::reach::{self, holds, Makers};
 use super::relevance::Lean;
 use super::rng::Rng;
 use super::stranded::Stranded;
+use super::twins::Twins;
 use super::walk::{self, Walk};
 use super::ways::Ways;
 use crate::measure::thread_cpu;
@@ -109,6 +110,9 @@ pub struct LevelProblem<'g> {
     /// The objects that are not fixed ([`walk::fixed`]), a mask of
     /// object words (empty when every object is fixed).
     changing: Vec<u64>,
+    /// Objects nothing tells apart: positions are keyed by their
+    /// canonical form ([`Twins::canonical`]).
+    twins: Option<Twins>,
 }
 
 /// The objects of `game` that are not fixed ([`walk::fixed`]), as a mask
@@ -213,8 +217,29 @@ impl<'g> LevelProblem<'g> {
             random: is_random(game),
             ways: Ways::new(game, &start.board.objects, start.board.height),
             changing: changing(game, start.board.ow),
+            twins: Twins::of(game),
             start,
         })
+    }
+
+    /// The key of `state` in a search's table: the state itself, or with
+    /// twins, its canonical form (positions of one form have the same
+    /// futures).
+    pub fn key_of(&self, state: &State) -> State {
+        match &self.twins {
+            Some(t) => State {
+                objects: t.canonical(&state.objects),
+                won: state.won,
+                rng: state.rng.clone(),
+            },
+            None => state.clone(),
+        }
+    }
+
+    /// The buffers a position's entry holds: its state's, and its key's
+    /// when twins give keys of their own.
+    fn buffers(&self) -> usize {
+        1 + self.twins.is_some() as usize
     }
 
     /// The union of the objects of every cell.
@@ -425,7 +450,7 @@ impl Keyed for LevelProblem<'_> {
     type Key = State;
 
     fn key(&self, state: &State) -> State {
-        state.clone()
+        self.key_of(state)
     }
 }
 
@@ -464,7 +489,7 @@ impl Keyed for Informed<'_, '_> {
     type Key = State;
 
     fn key(&self, state: &State) -> State {
-        state.clone()
+        self.0.key_of(state)
     }
 }
 
@@ -631,16 +656,17 @@ pub struct Solved {
 /// A budget of `time` whose memory ceiling counts what the engines do not
 /// see: each state's cells live in one buffer its copies share (after
 /// the buffer's two counts), which the engines count as a pointer
-/// (`counted` bytes of a state's entry in the engine). `held` bytes of
-/// the memory limit are taken by searches still alive (paused).
+/// (`counted` bytes of a state's entry in the engine), and `buffers`
+/// bytes of such buffers come with each entry. `held` bytes of the
+/// memory limit are taken by searches still alive (paused).
 fn budget_for(
     limits: &Limits,
     time: Option<Duration>,
-    words: usize,
+    buffers: usize,
     counted: usize,
     held: usize,
 ) -> Budget {
-    let real = counted + state_buffer(words);
+    let real = counted + buffers;
     let free = limits.memory.saturating_sub(held);
     let memory = (free as u128 * counted as u128 / real as u128) as usize;
     let b = match time {
@@ -698,6 +724,14 @@ pub fn solve_level(
         );
     }
     let run = Run::new(lean.as_ref().map_or(game, |l| &l.game), n, limits)?;
+    if let Some(t) = &run.plain.twins {
+        let class = |c: &Vec<usize>| {
+            let names: Vec<&str> = c.iter().map(|&o| game.objects[o].name.as_str()).collect();
+            names.join(" = ")
+        };
+        let classes: Vec<String> = t.classes().iter().map(class).collect();
+        log::info!("positions keyed with twins as one: {}", classes.join("; "));
+    }
     let (o, search) = match method {
         Method::Bfs => (run.breadth_first(limits.time), Method::Bfs),
         Method::BfsNoHashing => (run.tree(limits.time), Method::BfsNoHashing),
@@ -770,13 +804,13 @@ impl<'g> Run<'g> {
     /// position besides its state's buffer, `held` bytes of the memory
     /// taken by paused searches ([`budget_for`]).
     fn budget(&self, time: Option<Duration>, counted: usize, held: usize) -> Budget {
-        budget_for(&self.limits, time, self.words(), counted, held)
+        budget_for(&self.limits, time, self.buffers(), counted, held)
     }
 
     /// The bytes a paused breadth-first search holds, its states'
     /// buffers included.
     fn held(&self, paused: &Paused<'g>) -> usize {
-        let real = BFS_ENTRY + state_buffer(self.words());
+        let real = BFS_ENTRY + self.buffers();
         scale(paused.bytes(), real, BFS_ENTRY)
     }
 
@@ -807,13 +841,14 @@ impl<'g> Run<'g> {
         held: usize,
         limits: &Limits,
     ) -> Outcome<Input> {
-        let budget = budget_for(limits, time, self.words(), BFS_ENTRY, held);
+        let budget = budget_for(limits, time, self.buffers(), BFS_ENTRY, held);
         paused.run(&self.plain, &budget)
     }
 
-    /// Object words of a position.
-    fn words(&self) -> usize {
-        self.start.objects.len()
+    /// The bytes of the buffers of a position's entry in a search: its
+    /// state's, and with twins its key's.
+    fn buffers(&self) -> usize {
+        state_buffer(self.start.objects.len()) * self.plain.buffers()
     }
 
     /// Breadth-first search without duplicate detection for `time`.
@@ -1163,6 +1198,24 @@ mod tests {
         }
         // Pinned: a change to the turn or the searches shows here.
         assert_eq!(nodes, vec![(2, 5, 2), (1, 1, 1), (1, 1, 0)]);
+    }
+
+    /// A player that faces the way it moves: its facings are twins, and
+    /// positions keyed by their canonical form make breadth first expand
+    /// fewer positions and prove the same length.
+    #[test]
+    fn twins_shrink_breadth_first_and_keep_it_shortest() {
+        let game = compile(crate::games::puzzlescript::twins::tests::FACING).unwrap();
+        let with = LevelProblem::new(&game, 1).unwrap();
+        assert!(with.twins.is_some());
+        let mut without = LevelProblem::new(&game, 1).unwrap();
+        without.twins = None;
+        let a = crate::solver::bfs::bfs(&with, &with.start(), &Budget::unlimited());
+        let b = crate::solver::bfs::bfs(&without, &without.start(), &Budget::unlimited());
+        assert!(a.proven_optimal && b.proven_optimal);
+        assert_eq!(a.len(), b.len());
+        assert!(with.wins(a.moves.as_ref().unwrap()));
+        assert!(a.nodes * 2 < b.nodes, "{} against {}", a.nodes, b.nodes);
     }
 
     /// In a game with randomness, the search's positions carry the random

@@ -174,7 +174,7 @@ impl<'g> Run<'g> {
         limits.nodes = limits
             .nodes
             .map(|n| n.saturating_sub(field[i].racer.nodes()));
-        let budget = || super::budget_for(&limits, Some(slice), self.words(), SEARCH_ENTRY, held);
+        let budget = || super::budget_for(&limits, Some(slice), self.buffers(), SEARCH_ENTRY, held);
         let o = match &mut field[i].racer {
             Racer::Breadth(b) => self.resume_beside(b, Some(slice), held, &limits),
             Racer::Width(w) => unproven(w.run(&budget())),
@@ -187,7 +187,7 @@ impl<'g> Run<'g> {
 
     /// The bytes `racer` holds, its states' buffers included.
     fn bytes(&self, racer: &Racer<'_, 'g>) -> usize {
-        let real = SEARCH_ENTRY + super::state_buffer(self.words());
+        let real = SEARCH_ENTRY + self.buffers();
         match racer {
             Racer::Breadth(b) => self.held(b),
             Racer::Width(w) => scale(w.bytes(), real, SEARCH_ENTRY),

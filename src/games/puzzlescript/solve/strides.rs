@@ -268,7 +268,7 @@ impl Keyed for Strides<'_, '_> {
     type Key = State;
 
     fn key(&self, state: &State) -> State {
-        state.clone()
+        self.level().key_of(state)
     }
 }
 
