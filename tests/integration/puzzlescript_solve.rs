@@ -311,9 +311,20 @@ fn weighted_astar_solves_a_level_breadth_first_search_does_not_finish() {
     let r = solve("weighted-astar");
     assert_eq!(r["search"], "weighted-astar", "{r}");
     assert!(r["length"].as_u64().is_some(), "{r}");
-    // The portfolio's width search on strides (before width search key by
-    // key and weighted A*) solves it first.
+    // The portfolio's width search (before weighted A*) solves it first;
+    // with strides asked for, width search on strides does.
     let r = solve("portfolio");
+    assert_eq!(r["search"], "bfws", "{r}");
+    let limerick = dir.join("puzzlescript/games/limerick.txt");
+    let r = solve_json(&[
+        limerick.to_str().unwrap(),
+        "--level",
+        LIMERICK_LEVEL,
+        "--max-nodes",
+        "20000",
+        "--stride-share",
+        "20",
+    ]);
     assert_eq!(r["search"], "strides", "{r}");
     assert_eq!(r["proven_shortest"], false, "{r}");
     assert!(r["length"].as_u64().is_some(), "{r}");

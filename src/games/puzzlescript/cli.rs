@@ -123,7 +123,8 @@ pub struct SearchOptions {
     /// The percentage of the time left after the portfolio's first
     /// breadth-first search that best-first width search on strides (a
     /// walk of the player and a key that does more) gets, before width
-    /// search key by key takes its `--width-share` of the rest (0: none).
+    /// search key by key takes its `--width-share` of the rest (0, the
+    /// default: none).
     #[arg(long, value_name = "PERCENT", default_value_t = STRIDE_SHARE,
           value_parser = parse_number::<u32, 0, 100>)]
     pub stride_share: u32,
