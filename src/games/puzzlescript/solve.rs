@@ -1252,8 +1252,12 @@ mod tests {
     /// A crate to push across an open room: too many positions for
     /// breadth-first search within the node limit.
     fn room() -> Game {
+        push_level("############\n#P.........#\n#..........#\n#..........#\n#...*......#\n#..........#\n#..........#\n#..........#\n#.........O#\n############\n")
+    }
+
+    /// PUSH's objects and rules with one level of its own.
+    pub(super) fn push_level(level: &str) -> Game {
         let rules = PUSH.split("LEVELS").next().unwrap();
-        let level = "############\n#P.........#\n#..........#\n#..........#\n#...*......#\n#..........#\n#..........#\n#..........#\n#.........O#\n############\n";
         compile(&format!("{rules}LEVELS\n\n{level}")).unwrap()
     }
 
@@ -1290,9 +1294,7 @@ mod tests {
     /// nearer, and the player to the crate nearest it.
     #[test]
     fn the_estimate_gives_each_crate_its_own_target() {
-        let rules = PUSH.split("LEVELS").next().unwrap();
-        let level = "#########\n#O**...O#\n#....P..#\n#########\n";
-        let game = compile(&format!("{rules}LEVELS\n\n{level}")).unwrap();
+        let game = push_level("#########\n#O**...O#\n#....P..#\n#########\n");
         let p = LevelProblem::new(&game, 1).unwrap();
         // Crates 1 and 4 cells from their targets (both nearest the left
         // one: 1 + 2); the player 3 cells from the nearer crate, less 1.
@@ -1314,9 +1316,7 @@ mod tests {
     /// the other side of the wall.
     #[test]
     fn the_estimate_walks_around_walls() {
-        let rules = PUSH.split("LEVELS").next().unwrap();
-        let level = "##########\n#........#\n#....*.P.#\n#..#######\n#........#\n#....O...#\n#........#\n##########\n";
-        let game = compile(&format!("{rules}LEVELS\n\n{level}")).unwrap();
+        let game = push_level("##########\n#........#\n#....*.P.#\n#..#######\n#........#\n#....O...#\n#........#\n##########\n");
         let p = LevelProblem::new(&game, 1).unwrap();
         // The crate is 3 cells from the target as the crow flies, 9 around
         // the wall; the player 2 from the crate (less the step onto it).

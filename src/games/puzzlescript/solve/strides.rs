@@ -290,7 +290,7 @@ impl AtomProblem for Strides<'_, '_> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::tests::PUSH;
+    use super::super::tests::{push_level, PUSH};
     use super::*;
     use crate::games::puzzlescript::compile::compile;
     use crate::solver::{bfws, weighted_astar, Budget};
@@ -315,14 +315,15 @@ mod tests {
         assert_eq!(keys, vec![Input::Right, Input::Right]);
     }
 
-    const AROUND: &str = "OBJECTS\n\nBackground\nblack\n\nTarget\nyellow\n\nPlayer\nwhite\n\nCrate\norange\n\nWall\nbrown\n\nLEGEND\n\n. = Background\n# = Wall\nP = Player\n* = Crate\nO = Target\n\nSOUNDS\n\nCOLLISIONLAYERS\n\nBackground\nTarget\nPlayer, Wall, Crate\n\nRULES\n\n[ > Player | Crate ] -> [ > Player | > Crate ]\n\nWINCONDITIONS\n\nall crate on target\n\nLEVELS\n\n#######\n#O*..P#\n#.....#\n#######\n";
+    /// A crate in a room, the player on its side away from the target.
+    const AROUND: &str = "#######\n#O*..P#\n#.....#\n#######\n";
 
     /// The player walks up to the crate (or around it) before it pushes:
     /// two strides, each ending with the crate moved, and the winning one
     /// replays as the walk and the push.
     #[test]
     fn walks_are_inside_strides_and_replay() {
-        let game = compile(AROUND).unwrap();
+        let game = push_level(AROUND);
         let p = LevelProblem::new(&game, 1).unwrap();
         let strides = Strides::new(&p);
         let start = p.start();
@@ -356,11 +357,7 @@ mod tests {
     /// first on the plain level does).
     #[test]
     fn pushes_in_either_order_merge() {
-        let src = AROUND.replace(
-            "#######\n#O*..P#\n#.....#\n#######\n",
-            "#######\n#.....#\n#.*.*.#\n#.*...#\n#..O..#\n#.O.P.#\n#######\n",
-        );
-        let game = compile(&src).unwrap();
+        let game = push_level("#######\n#.....#\n#.*.*.#\n#.*...#\n#..O..#\n#.O.P.#\n#######\n");
         let p = LevelProblem::new(&game, 1).unwrap();
         let strides = Strides::new(&p);
         let o = weighted_astar(&strides, &p.start(), &Budget::unlimited(), 3);
