@@ -117,8 +117,7 @@ pub struct LevelProblem<'g> {
 
 /// The objects of `game` that are not fixed ([`walk::fixed`]), as a mask
 /// of `words` object words (a cell's); empty when every object is fixed.
-fn changing(game: &Game, words: usize) -> Vec<u64> {
-    let fixed = walk::fixed(game);
+fn changing(game: &Game, fixed: &[u64], words: usize) -> Vec<u64> {
     let mut mask = vec![0u64; words.max(1)];
     for o in (0..game.objects.len()).filter(|&o| !bits::get(&fixed, o)) {
         bits::set(&mut mask, o);
@@ -205,6 +204,9 @@ impl<'g> LevelProblem<'g> {
             inputs.push(Input::Action);
         }
         let scratch = RefCell::new(start.clone());
+        let changes = walk::Changes::of(game);
+        let fixed = changes.fixed(game);
+        let (objects, height) = (&start.board.objects, start.board.height);
         Ok(LevelProblem {
             scratch,
             inputs,
@@ -213,11 +215,11 @@ impl<'g> LevelProblem<'g> {
             dead: RefCell::new(FxHashMap::default()),
             union: RefCell::new(Vec::new()),
             walk: Walk::new(game),
-            stranded: Stranded::new(game, &start.board.objects, start.board.height),
+            stranded: Stranded::new(game, &changes, objects, height),
             random: is_random(game),
-            ways: Ways::new(game, &start.board.objects, start.board.height),
-            changing: changing(game, start.board.ow),
-            twins: Twins::of(game),
+            ways: Ways::new(game, &fixed, objects, height),
+            changing: changing(game, &fixed, start.board.ow),
+            twins: Twins::of(game, &changes),
             start,
         })
     }

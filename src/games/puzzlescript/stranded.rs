@@ -104,10 +104,15 @@ fn escapes(rule: &Rule) -> bool {
 }
 
 impl<'g> Stranded<'g> {
-    /// The analysis of a level of `game` starting with `objects` (columns
-    /// of `height` cells); `None` when it does not hold or no condition
-    /// has a cut.
-    pub fn new(game: &'g Game, objects: &[u64], height: usize) -> Option<Stranded<'g>> {
+    /// The analysis of a level of `game` (whose rules make `changes`)
+    /// starting with `objects` (columns of `height` cells); `None` when
+    /// it does not hold or no condition has a cut.
+    pub(super) fn new(
+        game: &'g Game,
+        changes: &walk::Changes,
+        objects: &[u64],
+        height: usize,
+    ) -> Option<Stranded<'g>> {
         let groups = game.rules.iter().chain(&game.late_rules);
         if groups.flat_map(|g| &g.rules).any(escapes) || game.object_words == 0 {
             return None;
@@ -118,14 +123,13 @@ impl<'g> Stranded<'g> {
             height,
             words,
         };
-        let changes = walk::changes(game, &walk::rule_cells(game));
         let fixed = changes.fixed(game);
         let walk::Changes {
             created, removable, ..
         } = changes;
         let n = game.objects.len();
         let kept = |o: usize| {
-            !bits::get(&game.player.1, o) && !bits::get(&created, o) && !bits::get(&removable, o)
+            !bits::get(&game.player.1, o) && !bits::get(created, o) && !bits::get(removable, o)
         };
         let mut out = Stranded {
             game,
@@ -146,7 +150,7 @@ impl<'g> Stranded<'g> {
                 layer: game.layer_masks[game.objects[o].layer].clone(),
             });
         }
-        let settled = |o: usize| bits::get(&fixed, o) && !bits::get(&created, o);
+        let settled = |o: usize| bits::get(&fixed, o) && !bits::get(created, o);
         let mut found = false;
         for wc in game.winconditions.iter().filter(|w| simple(w)) {
             let (xs, ys) = (members(&wc.first, n), members(&wc.second, n));

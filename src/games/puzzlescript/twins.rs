@@ -48,9 +48,10 @@ pub struct Twins {
 }
 
 impl Twins {
-    /// The twins of `game`; `None` if it has none, or plays `again`
-    /// turns, rigid groups or random draws (see the module's doc).
-    pub fn of(game: &Game) -> Option<Twins> {
+    /// The twins of `game`, whose rules make `changes`; `None` if it has
+    /// none, or plays `again` turns, rigid groups or random draws (see
+    /// the module's doc).
+    pub(super) fn of(game: &Game, changes: &walk::Changes) -> Option<Twins> {
         let groups = || game.rules.iter().chain(&game.late_rules);
         let again = groups().any(|g| g.rules.iter().any(|r| r.gives("again")));
         if again || game.rigid || is_random(game) {
@@ -60,7 +61,6 @@ impl Twins {
         for test in tests(game) {
             classes = split(classes, &test);
         }
-        let changes = walk::changes(game, &walk::rule_cells(game));
         let fixed = changes.fixed(game);
         let constant = |o: usize| bits::get(&fixed, o) && !bits::get(&changes.created, o);
         for c in &mut classes {
@@ -174,6 +174,11 @@ pub(crate) mod tests {
     /// push alike and win alike.
     pub(crate) const FACING: &str = "OBJECTS\n\nBackground\nblack\n\nTarget\nyellow\n\nPlayerUp\nwhite\n\nPlayerDown\nwhite\n\nPlayerLeft\nwhite\n\nPlayerRight\nwhite\n\nCrate\norange\n\nWall\nbrown\n\nLEGEND\n\nPlayer = PlayerUp or PlayerDown or PlayerLeft or PlayerRight\n. = Background\n# = Wall\nP = PlayerDown\n* = Crate\nO = Target\n\nSOUNDS\n\nCOLLISIONLAYERS\n\nBackground\nTarget\nPlayer, Wall, Crate\n\nRULES\n\n[ up Player ] -> [ up PlayerUp ]\n[ down Player ] -> [ down PlayerDown ]\n[ left Player ] -> [ left PlayerLeft ]\n[ right Player ] -> [ right PlayerRight ]\n[ > Player | Crate ] -> [ > Player | > Crate ]\n\nWINCONDITIONS\n\nall Crate on Target\n\nLEVELS\n\n#######\n#.....#\n#.*.*.#\n#..P..#\n#O...O#\n#######\n";
 
+    /// The twins of `game`, with what its rules change worked out here.
+    fn twins(game: &Game) -> Option<Twins> {
+        Twins::of(game, &walk::Changes::of(game))
+    }
+
     fn names(game: &Game, t: &Twins) -> Vec<Vec<String>> {
         let name = |&o: &usize| game.objects[o].name.clone();
         t.classes()
@@ -185,7 +190,7 @@ pub(crate) mod tests {
     #[test]
     fn the_facings_of_a_player_are_twins() {
         let game = compile(FACING).unwrap();
-        let t = Twins::of(&game).expect("twins");
+        let t = twins(&game).expect("twins");
         assert_eq!(
             names(&game, &t),
             vec![vec!["playerup", "playerdown", "playerleft", "playerright"]]
@@ -199,14 +204,14 @@ pub(crate) mod tests {
             "[ action PlayerLeft | Crate ] -> [ PlayerLeft | ]\n[ > Player | Crate ]",
         );
         let game = compile(&src).unwrap();
-        let t = Twins::of(&game).expect("twins");
+        let t = twins(&game).expect("twins");
         assert_eq!(
             names(&game, &t),
             vec![vec!["playerup", "playerdown", "playerright"]]
         );
         let src = FACING.replace("all Crate on Target", "some PlayerUp on Target");
         let game = compile(&src).unwrap();
-        let t = Twins::of(&game).expect("twins");
+        let t = twins(&game).expect("twins");
         assert_eq!(
             names(&game, &t),
             vec![vec!["playerdown", "playerleft", "playerright"]]
@@ -219,13 +224,13 @@ pub(crate) mod tests {
             "[ > Player | Crate ] -> [ > Player | > Crate ]",
             "[ > Player | Crate ] -> [ > Player | > Crate ] again",
         );
-        assert!(Twins::of(&compile(&src).unwrap()).is_none());
+        assert!(twins(&compile(&src).unwrap()).is_none());
     }
 
     #[test]
     fn the_canonical_form_keeps_the_first_twin() {
         let game = compile(FACING).unwrap();
-        let t = Twins::of(&game).unwrap();
+        let t = twins(&game).unwrap();
         let ow = game.object_words.max(1);
         let id = |n: &str| game.objects.iter().position(|o| o.name == n).unwrap();
         let mut cells = vec![0u64; 2 * ow];

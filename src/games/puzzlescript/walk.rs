@@ -224,10 +224,15 @@ pub(super) fn changes(game: &Game, cells: &[RuleCell]) -> Changes {
 /// do not change the answer: they bring back an earlier position, whose
 /// fixed objects are where they were.
 pub fn fixed(game: &Game) -> Bits {
-    changes(game, &rule_cells(game)).fixed(game)
+    Changes::of(game).fixed(game)
 }
 
 impl Changes {
+    /// What all the rules of `game` change.
+    pub(super) fn of(game: &Game) -> Changes {
+        changes(game, &rule_cells(game))
+    }
+
     /// The objects of `game` these changes leave fixed ([`fixed`]).
     pub(super) fn fixed(&self, game: &Game) -> Bits {
         let mut out = bits::zero(game.object_words);

@@ -1,6 +1,6 @@
 //! Distances that go around walls, for the win conditions' estimate: an
 //! object can never enter a cell that holds a *fixed* object of its own
-//! collision layer ([`walk::fixed`]: no rule removes it or moves its
+//! collision layer ([`super::walk::fixed`]: no rule removes it or moves its
 //! layer, and it is not a player object), so the way from one cell to
 //! another is the shortest path through the cells it can enter, not the
 //! Manhattan distance. The fixed objects are read from the level's start:
@@ -14,7 +14,7 @@ use std::collections::VecDeque;
 
 use super::bits::{self, Bits};
 use super::compile::Game;
-use super::walk::{self, around};
+use super::walk::around;
 
 /// What a cell no object of a side can enter costs: as far as the level
 /// is wide and high, like a missing object.
@@ -25,7 +25,7 @@ pub type Far = usize;
 /// once).
 #[derive(Debug)]
 pub struct Ways {
-    /// The fixed objects ([`walk::fixed`]).
+    /// The fixed objects ([`super::walk::fixed`]).
     fixed: Bits,
     height: usize,
     cells: usize,
@@ -47,17 +47,16 @@ const KEPT: usize = 32;
 
 impl Ways {
     /// The walls of a level whose cells (column-major, `height` a column)
-    /// hold `objects` at its start.
-    pub fn new(game: &Game, objects: &[u64], height: usize) -> Ways {
+    /// hold `objects` at its start; `fixed` are the game's fixed objects.
+    pub fn new(game: &Game, fixed: &[u64], objects: &[u64], height: usize) -> Ways {
         let words = game.object_words.max(1);
-        let fixed = walk::fixed(game);
         let cells = objects.len() / words;
         let walled = (0..cells)
             .map(|i| {
                 let c = &objects[i * words..(i + 1) * words];
                 let mut layers = bits::zero(bits::words_for(game.layers));
                 for o in bits::ones(c).filter(|&o| o < game.objects.len()) {
-                    if bits::get(&fixed, o) {
+                    if bits::get(fixed, o) {
                         bits::set(&mut layers, game.objects[o].layer);
                     }
                 }
@@ -65,7 +64,7 @@ impl Ways {
             })
             .collect();
         Ways {
-            fixed,
+            fixed: fixed.into(),
             height: height.max(1),
             cells,
             walled,
