@@ -533,10 +533,10 @@ pub enum Method {
     Strides,
     /// Breadth-first search, best-first width search (on strides and key
     /// by key) and weighted A* (`--weight`, then `--retry-weight`) taking
-    /// turns in slices that
-    /// double over `--rounds` rounds, each resumed where it stopped, each
-    /// getting its share below by the last round; the first to solve the
-    /// level stops the others, and breadth first resumes as below. With
+    /// turns in slices that double over `--rounds` rounds, each resumed
+    /// where it stopped, each getting its share below by the last round;
+    /// the first to solve the level stops the others, and breadth first
+    /// resumes as below. With
     /// `--rounds 0` (or no time limit), one after the other:
     /// breadth-first search for `--bfs-share` of the time limit, then,
     /// when it neither solved the level nor proved it unwinnable,
@@ -899,8 +899,8 @@ impl<'g> Run<'g> {
     }
 
     /// The portfolio: breadth-first search, best-first width search and
-    /// weighted A* taking turns in slices ([`Run::race`]) until one
-    /// settles the level; then breadth first, paused, resumed to prove a
+    /// weighted A* taking turns in slices ([`Run::race`]) until one settles
+    /// the level; then breadth first, paused, resumed to prove a
     /// solution shortest ([`Run::proved`]), or shortcuts. With
     /// [`Limits::rounds`] 0 or no time limit, one after the other
     /// ([`Run::in_turn`]).
@@ -914,8 +914,8 @@ impl<'g> Run<'g> {
         if l.retry_weight != l.weight {
             weights.push(Weighted::new(&informed, l.retry_weight));
         }
-        let strides = Strides::new(&self.plain);
-        let end = self.race(&informed, &strides, &weights, l.rounds);
+        let strides = (l.stride_share > 0).then(|| Strides::new(&self.plain));
+        let end = self.race(&informed, strides.as_ref(), &weights, l.rounds);
         let (found, search) = (end.outcome, end.settled_by.unwrap_or(Method::Portfolio));
         match end.breadth {
             Some(paused) if !found.proven_unsolvable => self.proved(paused, found, search),

@@ -69,12 +69,13 @@ pub(super) struct Finish<'g> {
 impl<'g> Run<'g> {
     /// The round robin over `rounds` rounds (see the module's doc), with
     /// `informed` the level's estimate for width search and weighted A*,
-    /// `strides` the level stride by stride for the second width search,
-    /// `weights` the two weighted problems built on it.
+    /// `strides` the level stride by stride for the second width search
+    /// (none when its share is 0), `weights` the two weighted problems
+    /// built on it.
     pub(super) fn race<'a>(
         &'a self,
         informed: &'a Informed<'a, 'g>,
-        strides: &'a Strides<'a, 'g>,
+        strides: Option<&'a Strides<'a, 'g>>,
         weights: &'a [Weighted<'a, Informed<'a, 'g>>],
         rounds: u32,
     ) -> Finish<'g> {
@@ -123,7 +124,7 @@ impl<'g> Run<'g> {
     fn entrants<'a>(
         &'a self,
         informed: &'a Informed<'a, 'g>,
-        strides: &'a Strides<'a, 'g>,
+        strides: Option<&'a Strides<'a, 'g>>,
         weights: &'a [Weighted<'a, Informed<'a, 'g>>],
     ) -> Vec<Entrant<'a, 'g>> {
         let l = &self.limits;
@@ -146,11 +147,13 @@ impl<'g> Run<'g> {
             share: width,
             used: Duration::ZERO,
         });
-        field.push(Entrant {
-            racer: Racer::Strides(ResumableBfws::new(strides, &self.start), strides),
-            share: stride,
-            used: Duration::ZERO,
-        });
+        if let Some(strides) = strides.filter(|_| stride > 0) {
+            field.push(Entrant {
+                racer: Racer::Strides(ResumableBfws::new(strides, &self.start), strides),
+                share: stride,
+                used: Duration::ZERO,
+            });
+        }
         for (k, w) in weights.iter().enumerate() {
             field.push(Entrant {
                 racer: Racer::Heavy(ResumableAstar::new(w, &self.start, true), w),
