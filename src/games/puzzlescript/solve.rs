@@ -119,7 +119,7 @@ pub struct LevelProblem<'g> {
 /// of `words` object words (a cell's); empty when every object is fixed.
 fn changing(game: &Game, fixed: &[u64], words: usize) -> Vec<u64> {
     let mut mask = vec![0u64; words.max(1)];
-    for o in (0..game.objects.len()).filter(|&o| !bits::get(&fixed, o)) {
+    for o in (0..game.objects.len()).filter(|&o| !bits::get(fixed, o)) {
         bits::set(&mut mask, o);
     }
     if bits::is_zero(&mask) {
@@ -163,6 +163,66 @@ pub fn is_random(game: &Game) -> bool {
     })
 }
 
+/// Why [`action_is_idle`] holds, for the log.
+const ACTION_IDLE: &str = "every rule needs a move up, down, left or right, and the late \
+rules settle";
+
+/// True if the action key changes nothing in a position a turn ended
+/// in. At a turn's start only the player moves, and the action key
+/// gives it no direction: if every rule needs a cell moving up, down,
+/// left or right, none fires. The late rules then run on a position they
+/// left settled, if nothing runs them in a loop or gives a command, and
+/// no late group writes a bit an earlier late group reads (each group
+/// ran until it changed nothing). No random draws. A level's first
+/// position was not left by a turn: [`LevelProblem`] tries the key there.
+pub fn action_is_idle(game: &Game) -> bool {
+    let directional = bits::every_field(0b01111);
+    let needs_direction = |r: &super::compile::Rule| {
+        r.rows.iter().flatten().any(|p| match p {
+            super::compile::Pattern::Cell(c) => {
+                c.moves_present.iter().any(|w| w & directional != 0)
+            }
+            super::compile::Pattern::Ellipsis => false,
+        })
+    };
+    let late = &game.late_rules;
+    let commands = late
+        .iter()
+        .flat_map(|g| &g.rules)
+        .any(|r| !r.commands.is_empty());
+    !is_random(game)
+        && game.late_loop_point.is_empty()
+        && !commands
+        && game
+            .rules
+            .iter()
+            .flat_map(|g| &g.rules)
+            .all(needs_direction)
+        && (1..late.len()).all(|k| {
+            let writes = union(&late[k].writes, late[k].rules.len());
+            (0..k).all(|j| !bits::meets(&writes, &union(&late[j].reads, late[j].rules.len())))
+        })
+}
+
+/// True if the action key changes nothing in `start` and does not win
+/// (a level may start with its conditions met, or its late rules not
+/// settled).
+fn idle_at(start: &Engine) -> bool {
+    let mut e = start.clone();
+    e.turn_with_again(Some(Input::Action));
+    e.board.objects == start.board.objects && e.wins == 0
+}
+
+/// The OR of the `rules` equal chunks of `per_rule`.
+fn union(per_rule: &[u64], rules: usize) -> Vec<u64> {
+    let stride = per_rule.len() / rules.max(1);
+    let mut out = vec![0; stride];
+    for chunk in per_rule.chunks_exact(stride.max(1)) {
+        bits::or(&mut out, chunk);
+    }
+    out
+}
+
 impl<'g> LevelProblem<'g> {
     /// Playable level `n` (from 1) of `game`.
     pub fn new(game: &'g Game, n: usize) -> Result<LevelProblem<'g>, SolveError> {
@@ -200,7 +260,8 @@ impl<'g> LevelProblem<'g> {
             start.set_objects(o);
         }
         let mut inputs = vec![Input::Up, Input::Down, Input::Left, Input::Right];
-        if !game.flag("noaction") {
+        let idle = action_is_idle(game) && idle_at(&start);
+        if !game.flag("noaction") && !idle {
             inputs.push(Input::Action);
         }
         let scratch = RefCell::new(start.clone());
@@ -735,6 +796,9 @@ pub fn solve_level(
         };
         let classes: Vec<String> = t.classes().iter().map(class).collect();
         log::info!("positions keyed with twins as one: {}", classes.join("; "));
+    }
+    if !game.flag("noaction") && !run.plain.inputs.contains(&Input::Action) {
+        log::info!("the action key is left out: it changes nothing ({ACTION_IDLE})");
     }
     let (o, search) = match method {
         Method::Bfs => (run.breadth_first(limits.time), Method::Bfs),
@@ -1275,8 +1339,59 @@ mod tests {
         assert!(LevelProblem::new(&game, 1).unwrap().wins(keys));
         assert_eq!(s.search, Some(Method::WeightedAstar));
         assert!(!s.proven_shortest);
-        // The nodes include the shortcut searches, which find nothing shorter.
-        assert_eq!((keys.len(), s.outcome.nodes), (17, 3484));
+        // The nodes include the shortcut searches, which find nothing
+        // shorter. Pinned: 3,484 with the action key, which is idle here.
+        assert_eq!((keys.len(), s.outcome.nodes), (17, 3191));
+    }
+
+    /// PUSH with a mark, and `rules` after its own, on `level`.
+    fn marked(rules: &str, level: &str) -> Game {
+        let src = PUSH
+            .replace(
+                "Wall\nbrown\n\nLEGEND",
+                "Wall\nbrown\n\nMark\ngreen\n\nLEGEND",
+            )
+            .replace("Target\nPlayer, Wall", "Target\nMark\nPlayer, Wall")
+            .replace("\nWINCONDITIONS", &format!("{rules}\n\nWINCONDITIONS"));
+        let rules = src.split("LEVELS").next().unwrap();
+        compile(&format!("{rules}LEVELS\n\n{level}")).unwrap()
+    }
+
+    #[test]
+    fn the_action_key_is_left_out_where_it_changes_nothing() {
+        let has_action = |g: &Game| {
+            let p = LevelProblem::new(g, 1).unwrap();
+            p.inputs.contains(&Input::Action)
+        };
+        let open = "#####\n#.O.#\n#.*.#\n#.P.#\n#####\n";
+        assert!(action_is_idle(&push_level(open)) && !has_action(&push_level(open)));
+        // No crate off a target at the start: the idle key would win.
+        let met = push_level("#####\n#P.O#\n#####\n");
+        assert!(action_is_idle(&met) && has_action(&met));
+        let mark = "late [ Player no Mark ] -> [ Player Mark ]";
+        let g = marked(mark, open);
+        // The mark is not down at the start: the key puts it there.
+        assert!(action_is_idle(&g) && has_action(&g));
+        let g = marked(&format!("late [ Mark no Player ] -> [ ]\n{mark}"), open);
+        assert!(!action_is_idle(&g) && has_action(&g));
+        let g = marked("[ Player | Crate ] -> [ Player | Crate Mark ]", open);
+        assert!(!action_is_idle(&g) && has_action(&g));
+    }
+
+    /// Where the key is left out, playing it anywhere changes nothing.
+    #[test]
+    fn the_action_key_left_out_is_idle_all_along() {
+        let game = push_level("#######\n#..O..#\n#.*.*.#\n#..P..#\n#.O...#\n#######\n");
+        let p = LevelProblem::new(&game, 1).unwrap();
+        assert!(!p.inputs.contains(&Input::Action));
+        let mut s = p.start();
+        let mut x = 7u32;
+        for _ in 0..400 {
+            x = x.wrapping_mul(1_103_515_245).wrapping_add(12345);
+            s = p.apply(&s, p.inputs[(x >> 16) as usize % 4]);
+            let idle = p.apply(&s, Input::Action);
+            assert_eq!((idle.objects, idle.won), (s.objects.clone(), s.won));
+        }
     }
 
     #[test]
