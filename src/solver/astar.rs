@@ -541,7 +541,8 @@ impl<'a, P: AstarProblem> Search<'a, P> {
                 || self.nodes >= self.budget.node_limit()
                 || self.pacer.time_up(&self.budget, self.nodes)
             {
-                if let Err(e) = self.budget.check_nodes(self.nodes, self.held()) {
+                let held = self.budget.held(self.arena.len(), self.held());
+                if let Err(e) = self.budget.check_nodes(self.nodes, held) {
                     self.open.push(fv as usize, gv, idx);
                     return Some(e);
                 }
@@ -774,6 +775,11 @@ impl<'a, P: AstarProblem> ResumableAstar<'a, P> {
     /// Nodes expanded so far, by every call.
     pub fn nodes(&self) -> u64 {
         self.search.as_ref().map_or(0, |s| s.nodes)
+    }
+
+    /// The states it keeps.
+    pub fn states(&self) -> usize {
+        self.search.as_ref().map_or(0, |s| s.arena.len())
     }
 
     /// The bytes its arena, table and open list hold.

@@ -229,7 +229,7 @@ fn layered<P: Keyed>(
                 let bytes = seen.capacity() * (size_of::<P::Key>() + 1)
                     + next_layer.capacity() * size_of::<P::State>()
                     + frontier_bytes;
-                if let Err(why) = budget.check_nodes(nodes, bytes) {
+                if let Err(why) = budget.check_nodes(nodes, budget.held(seen.len(), bytes)) {
                     return Walk {
                         states: seen.len() as u64,
                         max_depth: if next_layer.is_empty() {

@@ -146,6 +146,11 @@ impl<'a, P: AtomProblem> ResumableBfws<'a, P> {
         self.search.nodes
     }
 
+    /// The states it keeps.
+    pub fn states(&self) -> usize {
+        self.search.arena.len()
+    }
+
     /// The bytes its arena, table, open lists and atoms hold.
     pub fn bytes(&self) -> usize {
         self.search.held()
@@ -316,7 +321,8 @@ impl<'a, P: AtomProblem> Search<'a, P> {
             || self.nodes >= self.budget.node_limit()
             || self.pacer.time_up(&self.budget, self.nodes)
         {
-            return self.budget.check_nodes(self.nodes, self.held());
+            let held = self.budget.held(self.arena.len(), self.held());
+            return self.budget.check_nodes(self.nodes, held);
         }
         Ok(())
     }

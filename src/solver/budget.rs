@@ -38,6 +38,9 @@ pub struct Budget {
     /// that thread's CPU clock ends it.
     cpu_deadline: Option<Duration>,
     memory_limit: usize,
+    /// Bytes each state a search keeps holds outside the search's own
+    /// tables (a buffer the state points to), counted with them.
+    state_bytes: usize,
     node_limit: u64,
 }
 
@@ -51,6 +54,7 @@ impl Budget {
             deadline: time_limit.and_then(|d| start.checked_add(d)),
             cpu_deadline: None,
             memory_limit: memory_limit_bytes,
+            state_bytes: 0,
             node_limit: u64::MAX,
         }
     }
@@ -74,6 +78,19 @@ impl Budget {
         self
     }
 
+    /// The same budget, counting `bytes` more for each state a search
+    /// keeps ([`Budget::held`]): what its states hold outside the search.
+    pub fn with_state_bytes(mut self, bytes: usize) -> Self {
+        self.state_bytes = bytes;
+        self
+    }
+
+    /// The bytes a search holds with `states` states kept and `tables`
+    /// bytes of its own.
+    pub fn held(&self, states: usize, tables: usize) -> usize {
+        tables.saturating_add(states.saturating_mul(self.state_bytes))
+    }
+
     /// The node ceiling (`u64::MAX` when there is none).
     pub fn node_limit(&self) -> u64 {
         self.node_limit
@@ -87,6 +104,13 @@ impl Budget {
     /// The memory ceiling in bytes.
     pub fn memory_limit(&self) -> usize {
         self.memory_limit
+    }
+
+    /// True when `bytes_held` is under the memory limit (the clock is not
+    /// read: a search that asks whether something fits stops for memory
+    /// only).
+    pub fn fits(&self, bytes_held: usize) -> bool {
+        bytes_held < self.memory_limit
     }
 
     /// `Err` when the deadline has passed or `bytes_held` reached the limit.

@@ -89,6 +89,11 @@ impl<P: Keyed> ResumableBfs<P> {
         self.settled.is_some()
     }
 
+    /// The states it keeps.
+    pub fn states(&self) -> usize {
+        self.states.len()
+    }
+
     /// The bytes its tables hold: the arena's entries and the key set's
     /// slots (a slot's key and its control byte), by capacity.
     pub fn bytes(&self) -> usize {
@@ -131,7 +136,8 @@ impl<P: Keyed> ResumableBfs<P> {
                 || run_nodes >= budget.node_limit()
                 || pacer.time_up(budget, run_nodes)
             {
-                if let Err(why) = budget.check_nodes(run_nodes, self.bytes()) {
+                let held = budget.held(self.states.len(), self.bytes());
+                if let Err(why) = budget.check_nodes(run_nodes, held) {
                     return self.stopped(why);
                 }
             }

@@ -65,7 +65,8 @@ impl IndexTable {
     /// to an arena of `len` nodes in `capacity` (`node_bytes` each), this
     /// table grown as the insert would grow it, `held` bytes being held
     /// now (the arena's capacity and this table included; asked only
-    /// when something must grow).
+    /// when something must grow), and what each node's state holds
+    /// outside ([`Budget::held`]).
     pub fn room_for_one(
         &self,
         budget: &Budget,
@@ -78,9 +79,8 @@ impl IndexTable {
             return true;
         }
         let arena_growth = if arena_full { capacity * node_bytes } else { 0 };
-        budget
-            .check(held() + arena_growth + self.bytes_after_growth())
-            .is_ok()
+        let tables = held() + arena_growth + self.bytes_after_growth();
+        budget.fits(budget.held(len + 1, tables))
     }
 
     fn needs_growth(&self) -> bool {
@@ -164,6 +164,24 @@ impl IndexTable {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::time::Duration;
+
+    /// Whether a node fits is a question of memory: a search whose time
+    /// is up when its arena must grow is not stopped for memory (it was
+    /// taken for out of memory and dropped from the portfolio), and the
+    /// states' own bytes count.
+    #[test]
+    fn room_for_one_reads_memory_not_the_clock() {
+        let t = IndexTable::with_capacity(4);
+        let late = Budget::new(Some(Duration::ZERO), 1 << 20);
+        std::thread::sleep(Duration::from_millis(1));
+        assert!(late.time_up());
+        assert!(t.room_for_one(&late, (8, 8), 16, || 1000));
+        let tight = Budget::new(None, 1000 + 8 * 16 + 9 * 100).with_state_bytes(100);
+        assert!(!t.room_for_one(&tight, (8, 8), 16, || 1000));
+        let roomy = tight.clone().with_state_bytes(0);
+        assert!(t.room_for_one(&roomy, (8, 8), 16, || 1000));
+    }
 
     #[test]
     fn insert_find_replace_grow() {
