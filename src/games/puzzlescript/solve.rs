@@ -12,7 +12,6 @@
 //! first still proves shortest solutions and unwinnable levels.
 
 use std::cell::RefCell;
-use std::mem::size_of;
 use std::rc::Rc;
 use std::time::{Duration, Instant};
 
@@ -33,11 +32,13 @@ use crate::solver::{
     bfs::bfs, bfs_without_duplicates, bfws, shortcut, weighted_astar, AstarProblem, Budget,
     BudgetExceeded, Keyed, Outcome, Problem, ResumableBfs, Weighted,
 };
+use transitions::Transitions;
 
 mod assign;
 mod atoms;
 mod race;
 mod strides;
+mod transitions;
 
 pub use strides::{Stride, Strides};
 
@@ -84,6 +85,9 @@ pub struct LevelProblem<'g> {
     /// ([`Engine::replay_from`]): its buffers are reused instead of
     /// cloning an engine per move.
     scratch: RefCell<Engine<'g>>,
+    /// The turns played so far, for the searches that meet positions
+    /// another expanded (none kept until [`LevelProblem::keep_turns`]).
+    turns: RefCell<Transitions>,
     inputs: Vec<Input>,
     /// The rules as makers of objects, for the dead positions and the
     /// estimate of objects still to make.
@@ -270,6 +274,7 @@ impl<'g> LevelProblem<'g> {
         let (objects, height) = (&start.board.objects, start.board.height);
         Ok(LevelProblem {
             scratch,
+            turns: RefCell::default(),
             inputs,
             makers: Makers::new(game),
             prunes: game.winconditions.iter().any(|w| w.quantifier == 0),
@@ -459,6 +464,13 @@ impl<'g> LevelProblem<'g> {
         }
     }
 
+    /// Keeps the turns the searches play, up to `cap` bytes, for the
+    /// searches after them ([`Transitions`]).
+    pub fn keep_turns(&self, cap: usize) {
+        let buffer = state_buffer(self.start.board.objects.len());
+        *self.turns.borrow_mut() = Transitions::new(cap, buffer);
+    }
+
     /// Plays `keys` in order on a copy of the level's engine, as a player
     /// would (not through the search's positions); true if they win.
     pub fn wins(&self, keys: &[Input]) -> bool {
@@ -491,17 +503,22 @@ impl Problem for LevelProblem<'_> {
     }
 
     fn apply(&self, state: &State, mv: Input) -> State {
+        if let Some(kept) = self.turns.borrow().get(state, mv) {
+            return kept;
+        }
         let mut e = self.scratch.borrow_mut();
         e.replay_from(&self.start, &state.objects);
         if let Some(rng) = &state.rng {
             e.set_rng(rng);
         }
         e.turn_with_again(Some(mv));
-        State {
+        let out = State {
             objects: Rc::from(&e.board.objects[..]),
             won: e.wins > 0,
             rng: state.rng.as_ref().map(|_| Box::new(e.rng().clone())),
-        }
+        };
+        self.turns.borrow_mut().put(state, mv, &out);
+        out
     }
 
     fn is_goal(&self, state: &State) -> bool {
@@ -718,26 +735,19 @@ pub struct Solved {
     pub proven_shortest: bool,
 }
 
-/// A budget of `time` whose memory ceiling counts what the engines do not
-/// see: each state's cells live in one buffer its copies share (after
-/// the buffer's two counts), which the engines count as a pointer
-/// (`counted` bytes of a state's entry in the engine), and `buffers`
-/// bytes of such buffers come with each entry. `held` bytes of the
-/// memory limit are taken by searches still alive (paused).
-fn budget_for(
-    limits: &Limits,
-    time: Option<Duration>,
-    buffers: usize,
-    counted: usize,
-    held: usize,
-) -> Budget {
-    let real = counted + buffers;
-    let free = limits.memory.saturating_sub(held);
-    let memory = (free as u128 * counted as u128 / real as u128) as usize;
+/// A budget of `time` whose memory ceiling counts what the searches do
+/// not see: each state's cells live in one buffer its copies share (after
+/// the buffer's two counts), which a search counts as a pointer, so
+/// `buffers` bytes of such buffers come with each state it keeps
+/// ([`Budget::with_state_bytes`]). `held` bytes of the memory limit are
+/// taken by searches still alive (paused).
+fn budget_for(limits: &Limits, time: Option<Duration>, buffers: usize, held: usize) -> Budget {
+    let memory = limits.memory.saturating_sub(held);
     let b = match time {
         Some(t) if limits.cpu => Budget::new(None, memory).with_cpu_limit(t),
         _ => Budget::new(time, memory),
     };
+    let b = b.with_state_bytes(buffers);
     match limits.nodes {
         Some(n) => b.with_node_limit(n),
         None => b,
@@ -750,19 +760,8 @@ fn state_buffer(words: usize) -> usize {
     (words * 8 + 16).next_multiple_of(16) + 16
 }
 
-/// An entry of breadth-first search: the state, its link, its key in the
-/// set (the bytes [`ResumableBfs::bytes`] counts per position).
-const BFS_ENTRY: usize = 2 * size_of::<State>() + 8 + 1;
-
-/// An entry of width search or weighted A*: the state, its link and
-/// move, a table slot.
-const SEARCH_ENTRY: usize = size_of::<State>() + 8 + 12;
-
-/// `bytes` a search counted at `counted` a position, as `real` a
-/// position (its states' buffers included).
-fn scale(bytes: usize, real: usize, counted: usize) -> usize {
-    (bytes as u128 * real as u128 / counted as u128) as usize
-}
+/// The part of the memory limit the turns kept take ([`Transitions`]).
+const TURNS_PART: usize = 8;
 
 /// Breadth-first search on a level, between slices of the portfolio.
 type Paused<'g> = ResumableBfs<LevelProblem<'g>>;
@@ -845,10 +844,16 @@ impl<'g> Run<'g> {
     fn new(game: &'g Game, n: usize, limits: &Limits) -> Result<Run<'g>, SolveError> {
         let (t0, cpu0) = (Instant::now(), thread_cpu());
         let plain = LevelProblem::new(game, n)?;
+        // The turns kept take their part of the memory off the searches'.
+        let turns = limits.memory / TURNS_PART;
+        plain.keep_turns(turns);
         Ok(Run {
             start: plain.start(),
             plain,
-            limits: *limits,
+            limits: Limits {
+                memory: limits.memory - turns,
+                ..*limits
+            },
             t0,
             cpu0,
         })
@@ -868,18 +873,22 @@ impl<'g> Run<'g> {
         self.limits.time.map(|t| t.saturating_sub(self.spent()))
     }
 
-    /// A budget of `time` for a search holding `counted` bytes per
-    /// position besides its state's buffer, `held` bytes of the memory
-    /// taken by paused searches ([`budget_for`]).
-    fn budget(&self, time: Option<Duration>, counted: usize, held: usize) -> Budget {
-        budget_for(&self.limits, time, self.buffers(), counted, held)
+    /// A budget of `time` for a search beside searches holding `held`
+    /// bytes of the memory ([`budget_for`]).
+    fn budget(&self, time: Option<Duration>, held: usize) -> Budget {
+        budget_for(&self.limits, time, self.buffers(), held)
+    }
+
+    /// The bytes a search keeping `states` states holds with `tables`
+    /// bytes of its own: its states' buffers included.
+    fn with_buffers(&self, states: usize, tables: usize) -> usize {
+        tables + states * self.buffers()
     }
 
     /// The bytes a paused breadth-first search holds, its states'
     /// buffers included.
     fn held(&self, paused: &Paused<'g>) -> usize {
-        let real = BFS_ENTRY + self.buffers();
-        scale(paused.bytes(), real, BFS_ENTRY)
+        self.with_buffers(paused.states(), paused.bytes())
     }
 
     /// Breadth-first search for `time`.
@@ -909,7 +918,7 @@ impl<'g> Run<'g> {
         held: usize,
         limits: &Limits,
     ) -> Outcome<Input> {
-        let budget = budget_for(limits, time, self.buffers(), BFS_ENTRY, held);
+        let budget = budget_for(limits, time, self.buffers(), held);
         paused.run(&self.plain, &budget)
     }
 
@@ -921,15 +930,14 @@ impl<'g> Run<'g> {
 
     /// Breadth-first search without duplicate detection for `time`.
     fn tree(&self, time: Option<Duration>) -> Outcome<Input> {
-        let entry = size_of::<State>() + 16;
-        let budget = self.budget(time, entry, 0);
+        let budget = self.budget(time, 0);
         bfs_without_duplicates(&self.plain, &self.start, &budget)
     }
 
     /// Weighted A* with `weight` for `time` (unproven), beside searches
     /// holding `held` bytes.
     fn weighted(&self, time: Option<Duration>, weight: u32, held: usize) -> Outcome<Input> {
-        let budget = self.budget(time, SEARCH_ENTRY, held);
+        let budget = self.budget(time, held);
         unproven(weighted_astar(
             &Informed(&self.plain),
             &self.start,
@@ -941,14 +949,14 @@ impl<'g> Run<'g> {
     /// Best-first width search for `time` (unproven), beside searches
     /// holding `held` bytes.
     fn width(&self, time: Option<Duration>, held: usize) -> Outcome<Input> {
-        let budget = self.budget(time, SEARCH_ENTRY, held);
+        let budget = self.budget(time, held);
         unproven(bfws(&Informed(&self.plain), &self.start, &budget))
     }
 
     /// Best-first width search on strides for `time` (unproven), beside
     /// searches holding `held` bytes.
     fn strides(&self, time: Option<Duration>, held: usize) -> Outcome<Input> {
-        let budget = self.budget(time, SEARCH_ENTRY, held);
+        let budget = self.budget(time, held);
         let strides = Strides::new(&self.plain);
         unproven(strides.in_keys(&self.start, bfws(&strides, &self.start, &budget)))
     }
@@ -1034,7 +1042,7 @@ impl<'g> Run<'g> {
         let Some(moves) = o.moves.as_ref().filter(|_| !o.proven_optimal) else {
             return o;
         };
-        let budget = self.budget(time, size_of::<State>(), 0);
+        let budget = self.budget(time, 0);
         let s = shortcut(&self.plain, &self.start, moves, &budget, SHORTCUT_SEARCH);
         log::debug!("shortcuts: {} keys to {}", moves.len(), s.moves.len());
         Outcome {

@@ -14,7 +14,7 @@
 use std::time::Duration;
 
 use super::strides::Strides;
-use super::{scale, unproven, Informed, Input, Method, Paused, Run, SEARCH_ENTRY};
+use super::{unproven, Informed, Input, Method, Paused, Run};
 use crate::solver::{BudgetExceeded, Outcome, ResumableAstar, ResumableBfws, Weighted};
 
 /// A weighted A* on a level's [`Informed`] view.
@@ -177,7 +177,7 @@ impl<'g> Run<'g> {
         limits.nodes = limits
             .nodes
             .map(|n| n.saturating_sub(field[i].racer.nodes()));
-        let budget = || super::budget_for(&limits, Some(slice), self.buffers(), SEARCH_ENTRY, held);
+        let budget = || super::budget_for(&limits, Some(slice), self.buffers(), held);
         let o = match &mut field[i].racer {
             Racer::Breadth(b) => self.resume_beside(b, Some(slice), held, &limits),
             Racer::Width(w) => unproven(w.run(&budget())),
@@ -190,12 +190,11 @@ impl<'g> Run<'g> {
 
     /// The bytes `racer` holds, its states' buffers included.
     fn bytes(&self, racer: &Racer<'_, 'g>) -> usize {
-        let real = SEARCH_ENTRY + self.buffers();
         match racer {
             Racer::Breadth(b) => self.held(b),
-            Racer::Width(w) => scale(w.bytes(), real, SEARCH_ENTRY),
-            Racer::Strides(w, _) => scale(w.bytes(), real, SEARCH_ENTRY),
-            Racer::Heavy(h, _) => scale(h.bytes(), real, SEARCH_ENTRY),
+            Racer::Width(w) => self.with_buffers(w.states(), w.bytes()),
+            Racer::Strides(w, _) => self.with_buffers(w.states(), w.bytes()),
+            Racer::Heavy(h, _) => self.with_buffers(h.states(), h.bytes()),
         }
     }
 
