@@ -1331,7 +1331,13 @@ mod tests {
 
     /// PUSH's objects and rules with one level of its own.
     pub(super) fn push_level(level: &str) -> Game {
-        let rules = PUSH.split("LEVELS").next().unwrap();
+        with_level(PUSH, level)
+    }
+
+    /// The game of `src` (everything before its levels) with `level` as
+    /// its only level.
+    pub(super) fn with_level(src: &str, level: &str) -> Game {
+        let rules = src.split("LEVELS").next().unwrap();
         compile(&format!("{rules}LEVELS\n\n{level}")).unwrap()
     }
 
@@ -1361,8 +1367,7 @@ mod tests {
             )
             .replace("Target\nPlayer, Wall", "Target\nMark\nPlayer, Wall")
             .replace("\nWINCONDITIONS", &format!("{rules}\n\nWINCONDITIONS"));
-        let rules = src.split("LEVELS").next().unwrap();
-        compile(&format!("{rules}LEVELS\n\n{level}")).unwrap()
+        with_level(&src, level)
     }
 
     #[test]

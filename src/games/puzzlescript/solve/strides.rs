@@ -290,7 +290,7 @@ impl AtomProblem for Strides<'_, '_> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::tests::{push_level, PUSH};
+    use super::super::tests::{push_level, with_level, PUSH};
     use super::*;
     use crate::games::puzzlescript::compile::compile;
     use crate::solver::{bfws, weighted_astar, Budget};
@@ -378,9 +378,7 @@ mod tests {
             "/tests/data/puzzlescript/random.txt"
         );
         let src = std::fs::read_to_string(path).unwrap();
-        let rules = src.split("LEVELS").next().unwrap();
-        let level = "#####\n#P.O#\n#####\n##R##\n#####\n";
-        let game = compile(&format!("{rules}LEVELS\n\n{level}")).unwrap();
+        let game = with_level(&src, "#####\n#P.O#\n#####\n##R##\n#####\n");
         let p = LevelProblem::new(&game, 1).unwrap();
         let s = Strides::new(&p);
         let start = p.start();
