@@ -30,6 +30,7 @@ pub mod reference;
 pub mod relevance;
 pub mod rng;
 pub mod rules;
+pub mod sinks;
 pub mod solve;
 pub mod stranded;
 pub mod sweep;

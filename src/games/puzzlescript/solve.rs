@@ -23,6 +23,7 @@ use super::engine::{Engine, Input};
 use super::reach::{self, holds, Makers};
 use super::relevance::Lean;
 use super::rng::Rng;
+use super::sinks::Sinks;
 use super::stranded::Stranded;
 use super::twins::Twins;
 use super::walk::{self, Walk};
@@ -111,6 +112,8 @@ pub struct LevelProblem<'g> {
     random: bool,
     /// The level's walls, for the estimate's distances.
     ways: Ways,
+    /// Where the objects of `no X` conditions can go away.
+    sinks: Sinks,
     /// The objects that are not fixed ([`walk::fixed`]), a mask of
     /// object words (empty when every object is fixed).
     changing: Vec<u64>,
@@ -269,9 +272,11 @@ impl<'g> LevelProblem<'g> {
             inputs.push(Input::Action);
         }
         let scratch = RefCell::new(start.clone());
-        let changes = walk::Changes::of(game);
+        let rule_cells = walk::rule_cells(game);
+        let changes = walk::changes(game, &rule_cells);
         let fixed = changes.fixed(game);
         let (objects, height) = (&start.board.objects, start.board.height);
+        let sinks = Sinks::new(game, &rule_cells, &fixed, objects, start.board.ow);
         Ok(LevelProblem {
             scratch,
             turns: RefCell::default(),
@@ -284,6 +289,7 @@ impl<'g> LevelProblem<'g> {
             stranded: Stranded::new(game, &changes, objects, height),
             random: is_random(game),
             ways: Ways::new(game, &fixed, objects, height),
+            sinks,
             changing: changing(game, &fixed, start.board.ow),
             twins: Twins::of(game, &changes),
             start,
@@ -363,7 +369,9 @@ impl<'g> LevelProblem<'g> {
     /// need to make one ([`Makers::need`]: the rules that make it, how far
     /// apart the cells they need are, and the removal of what would
     /// destroy one of them on the way); for `no X on Y`, how many cells
-    /// have both, plus the player's way to the nearest (less one). A
+    /// have both, plus the player's way to the nearest (less one), plus,
+    /// for a plain `no X` whose Xs go away only on certain cells
+    /// ([`Sinks`]), each X's way to the nearest of those. A
     /// missing object, or one with no way to its target, counts as far as
     /// the level is wide and high. Admissible only where one key moves one
     /// object one cell (rules may slide, carry, create or remove objects),
@@ -395,7 +403,7 @@ impl<'g> LevelProblem<'g> {
             }
         };
         let mut total = 0;
-        for wc in &game.winconditions {
+        for (k, wc) in game.winconditions.iter().enumerate() {
             let first: Vec<usize> = (0..cells)
                 .filter(|&i| holds(&wc.first, wc.first_all, cell(i)))
                 .collect();
@@ -448,7 +456,15 @@ impl<'g> LevelProblem<'g> {
                 0 => {}
                 _ => {
                     let wrong: Vec<usize> = first.iter().copied().filter(on).collect();
-                    total += wrong.len() + walk(&wrong);
+                    let away = match self.sinks.of(k) {
+                        Some(sinks) if !wrong.is_empty() => {
+                            ways.with_map(game, &wc.first, sinks, far, |d| {
+                                wrong.iter().map(|&x| d[x]).sum::<usize>()
+                            })
+                        }
+                        _ => 0,
+                    };
+                    total += wrong.len() + away + walk(&wrong);
                 }
             }
         }
@@ -795,6 +811,18 @@ pub fn solve_level(
         };
         let classes: Vec<String> = t.classes().iter().map(class).collect();
         log::info!("positions keyed with twins as one: {}", classes.join("; "));
+    }
+    for (k, wc) in run.plain.start.game().winconditions.iter().enumerate() {
+        if let Some(cells) = run.plain.sinks.of(k) {
+            let names: Vec<&str> = bits::ones(&wc.first)
+                .filter_map(|o| game.objects.get(o).map(|o| o.name.as_str()))
+                .collect();
+            log::info!(
+                "{} go away on {} cells only",
+                names.join(" or "),
+                cells.len()
+            );
+        }
     }
     if !game.flag("noaction") && !run.plain.inputs.contains(&Input::Action) {
         log::info!("the action key is left out: it changes nothing ({ACTION_IDLE})");

@@ -142,7 +142,7 @@ fn sets_movement(c: &CellPattern, r: &Replacement, l: usize) -> bool {
 /// One cell of a rule, with the rule's commands and whether it is late,
 /// alone in its rule, and in a group that fires one rule at random.
 pub(super) struct RuleCell<'g> {
-    cell: &'g CellPattern,
+    pub(super) cell: &'g CellPattern,
     late: bool,
     alone: bool,
     random: bool,
