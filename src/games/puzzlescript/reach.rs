@@ -14,6 +14,8 @@
 //! bring back the objects of an earlier position) are not analysed, and a
 //! rule that says `win` and can fire keeps every position alive.
 
+use rustc_hash::FxHashMap;
+
 use super::bits::{self, Bits};
 use super::compile::{Game, Pattern};
 
@@ -201,33 +203,77 @@ impl Makers {
     /// on one needed cell that would let another rule destroy the other).
     /// [`NEVER`] if no rule makes one.
     pub fn need(&self, mask: &[u64], board: &Board, depth: usize) -> usize {
+        self.need_with(mask, board, depth, true)
+    }
+
+    /// [`Makers::need`]; without `guard`, without how far apart the cells
+    /// are or clearing the way (what only the objects present decide).
+    fn need_with(&self, mask: &[u64], board: &Board, depth: usize, guard: bool) -> usize {
         if bits::meets(mask, board.present) {
             return 0;
         }
         if depth >= CHAIN {
             return 1;
         }
+        let makers = self.makers.iter().filter(|m| bits::meets(&m.adds, mask));
+        self.cheapest(makers, board, depth, guard)
+    }
+
+    /// The same estimate for the rules that say `win`: the turns the
+    /// cheapest of them needs before it can fire ([`NEVER`] if no rule
+    /// says `win`). It is asked for every position searched, so only how
+    /// far apart the `win` rule's own cells are is read off the board;
+    /// what the objects it needs cost (the rules that make them, without
+    /// their distances or clearing the way) depends only on the objects
+    /// present, and is kept per union of the cells in `known`.
+    pub fn win_need(&self, board: &Board, known: &mut FxHashMap<Bits, Vec<usize>>) -> usize {
+        let wins = || self.makers.iter().filter(|m| m.wins);
+        if !known.contains_key(board.present) {
+            let costs = wins()
+                .map(|m| self.cheapest(std::iter::once(m), board, 0, false))
+                .collect();
+            known.insert(board.present.into(), costs);
+        }
+        let costs = &known[board.present];
+        wins()
+            .zip(costs)
+            .filter(|&(_, &c)| c < NEVER)
+            .map(|(m, &c)| c + meet(&m.needs, board) + gather(&m.needs, board))
+            .min()
+            .unwrap_or(NEVER)
+    }
+
+    /// The cheapest of `makers` by [`Makers::need`]'s cost: one turn,
+    /// plus the objects it needs, plus how far apart its cells are, plus
+    /// clearing the way (as [`Makers::need_with`] says).
+    fn cheapest<'m>(
+        &self,
+        makers: impl Iterator<Item = &'m Maker>,
+        board: &Board,
+        depth: usize,
+        guard: bool,
+    ) -> usize {
         let mut best = NEVER;
-        for m in &self.makers {
-            if !bits::meets(&m.adds, mask) {
-                continue;
-            }
+        for m in makers {
             let mut cost = 1usize;
             for n in &m.needs {
                 for b in bits::ones(&n.present) {
                     let mut one = bits::zero(self.words);
                     bits::set(&mut one, b);
-                    cost += self.need(&one, board, depth + 1);
+                    cost += self.need_with(&one, board, depth + 1, guard);
                 }
                 for a in &n.any {
-                    cost += self.need(a, board, depth + 1);
+                    cost += self.need_with(a, board, depth + 1, guard);
                 }
                 if cost >= best {
                     break;
                 }
             }
             if cost < best {
-                best = cost + meet(&m.needs, board) + self.guarded(&m.needs, board);
+                best = cost;
+                if guard {
+                    best += meet(&m.needs, board) + self.guarded(&m.needs, board);
+                }
             }
         }
         best.min(NEVER)
@@ -362,6 +408,52 @@ impl Board<'_> {
         let h = self.height.max(1);
         (a / h).abs_diff(b / h) + (a % h).abs_diff(b % h)
     }
+}
+
+/// How far apart the objects one needed cell asks for together are on
+/// `board` (a player on a goal): for each cell of `needs` that no cell
+/// of the board meets, the largest over what it needs (each object, each
+/// set one of which it needs) of the shortest distance (Manhattan) from
+/// a cell holding the first of them to one holding it; summed over the
+/// cells.
+fn gather(needs: &[Need], board: &Board) -> usize {
+    let mut total = 0;
+    for n in needs {
+        let mut wanted: Vec<Bits> = bits::ones(&n.present)
+            .map(|b| {
+                let mut one = bits::zero(n.present.len());
+                bits::set(&mut one, b);
+                one
+            })
+            .collect();
+        wanted.extend(n.any.iter().cloned());
+        if wanted.len() < 2 || board.cells().any(|(_, c)| n.met_by(c)) {
+            continue;
+        }
+        let at = |w: &Bits| -> Vec<usize> {
+            board
+                .cells()
+                .filter(|(_, c)| bits::meets(w, c))
+                .map(|(i, _)| i)
+                .collect()
+        };
+        let first = at(&wanted[0]);
+        let mut far = 0;
+        for w in &wanted[1..] {
+            let others = at(w);
+            if first.is_empty() || others.is_empty() || first.len() * others.len() > PAIRS {
+                continue;
+            }
+            let d = first
+                .iter()
+                .flat_map(|&x| others.iter().map(move |&y| board.distance(x, y)))
+                .min()
+                .unwrap_or(0);
+            far = far.max(d);
+        }
+        total += far;
+    }
+    total
 }
 
 /// How far the cells `needs` asks for in one row are from each other on

@@ -17,7 +17,7 @@ use std::time::{Duration, Instant};
 
 use rustc_hash::FxHashMap;
 
-use super::bits;
+use super::bits::{self, Bits};
 use super::compile::{Game, Level};
 use super::engine::{Engine, Input};
 use super::reach::{self, holds, Makers};
@@ -99,6 +99,9 @@ pub struct LevelProblem<'g> {
     /// Whether a position whose cells hold these objects (their union)
     /// is dead: the union changes seldom, the answer is kept.
     dead: RefCell<FxHashMap<Box<[u64]>, bool>>,
+    /// What the objects the rules that say `win` need cost, per union of
+    /// a position's cells ([`Makers::win_need`]).
+    win_needs: RefCell<FxHashMap<Bits, Vec<usize>>>,
     /// The union of a position's cells while [`LevelProblem::is_dead`]
     /// looks it up (a buffer reused, not one allocated per position).
     union: RefCell<Vec<u64>>,
@@ -284,6 +287,7 @@ impl<'g> LevelProblem<'g> {
             makers: Makers::new(game),
             prunes: game.winconditions.iter().any(|w| w.quantifier == 0),
             dead: RefCell::new(FxHashMap::default()),
+            win_needs: RefCell::default(),
             union: RefCell::new(Vec::new()),
             walk: Walk::new(game),
             stranded: Stranded::new(game, &changes, objects, height),
@@ -468,7 +472,31 @@ impl<'g> LevelProblem<'g> {
                 }
             }
         }
+        if game.winconditions.is_empty() {
+            total += self.win_need(objects);
+        }
         total.min(u32::MAX as usize / 4) as u32
+    }
+
+    /// For a game won only by a rule that says `win`, what the cheapest
+    /// such rule needs before it can fire ([`Makers::win_need`]); 0 when
+    /// no rule can.
+    fn win_need(&self, objects: &[u64]) -> usize {
+        let present = self.present(objects);
+        let board = reach::Board {
+            objects,
+            words: self.start.board.ow,
+            height: self.start.board.height,
+            present: &present,
+        };
+        let need = self
+            .makers
+            .win_need(&board, &mut self.win_needs.borrow_mut());
+        if need >= reach::NEVER {
+            0
+        } else {
+            need
+        }
     }
 
     /// The starting state.
@@ -1540,5 +1568,30 @@ mod tests {
             (a.outcome.len(), a.outcome.nodes, a.search),
             (Some(6), 6, Some(Method::WeightedAstar))
         );
+    }
+
+    #[test]
+    fn the_estimate_of_a_game_won_by_a_rule_walks_to_what_the_rule_needs() {
+        // No win conditions: the player wins standing on the target above
+        // a wall, or touching the gem.
+        let rules = "late down [ Player Target | Wall ] -> [ Player Target | Wall ] win\n\
+                     [ > Player | Gem ] -> [ > Player | Gem ] win";
+        let src = PUSH
+            .replace("Wall\nbrown\n\n", "Wall\nbrown\n\nGem\nblue\n\n")
+            .replace("O = Target\n", "O = Target\nG = Gem\n")
+            .replace("Player, Wall, Crate", "Player, Wall, Crate, Gem")
+            .replace("[ > Player | Crate ] -> [ > Player | > Crate ]", rules)
+            .replace("all crate on target", "");
+        let game = with_level(&src, "#######\n#P...O#\n#######\n");
+        let p = LevelProblem::new(&game, 1).unwrap();
+        // One turn, and the player 4 cells from the target.
+        assert_eq!(p.estimate(&p.start().objects), 1 + 4);
+        let right = p.apply(&p.start(), Input::Right);
+        assert_eq!(p.estimate(&right.objects), 1 + 3);
+        // The gem is nearer: one turn, and the player 2 cells from it,
+        // less the rule's offset of one.
+        let game = with_level(&src, "#######\n#P..GO#\n#######\n");
+        let p = LevelProblem::new(&game, 1).unwrap();
+        assert_eq!(p.estimate(&p.start().objects), 1 + 2);
     }
 }
