@@ -12,7 +12,8 @@
 //! Y`) can never hold, and the position is dead: no key sequence from it
 //! wins. Games whose rules `restart` or go back to a `checkpoint` (which
 //! bring back the objects of an earlier position) are not analysed, and a
-//! rule that says `win` and can fire keeps every position alive.
+//! rule that says `win` and can fire keeps every position alive. The same
+//! costs estimate how far a game won only by such a rule is from winning.
 
 use rustc_hash::FxHashMap;
 

@@ -375,7 +375,9 @@ impl<'g> LevelProblem<'g> {
     /// destroy one of them on the way); for `no X on Y`, how many cells
     /// have both, plus the player's way to the nearest (less one), plus,
     /// for a plain `no X` whose Xs go away only on certain cells
-    /// ([`Sinks`]), each X's way to the nearest of those. A
+    /// ([`Sinks`]), each X's way to the nearest of those; with no win
+    /// conditions at all, what the cheapest rule that says `win` needs
+    /// ([`Makers::win_need`]). A
     /// missing object, or one with no way to its target, counts as far as
     /// the level is wide and high. Admissible only where one key moves one
     /// object one cell (rules may slide, carry, create or remove objects),
