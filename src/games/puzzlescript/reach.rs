@@ -409,6 +409,25 @@ impl Board<'_> {
         let h = self.height.max(1);
         (a / h).abs_diff(b / h) + (a % h).abs_diff(b % h)
     }
+
+    /// The cells whose objects `holds` accepts.
+    fn cells_where(&self, holds: impl Fn(&[u64]) -> bool) -> Vec<usize> {
+        self.cells()
+            .filter(|(_, c)| holds(c))
+            .map(|(i, _)| i)
+            .collect()
+    }
+
+    /// The shortest distance from a cell of `xs` to one of `ys`; `None`
+    /// when either has none, or they make more than [`PAIRS`] pairs.
+    fn closest(&self, xs: &[usize], ys: &[usize]) -> Option<usize> {
+        if xs.len() * ys.len() > PAIRS {
+            return None;
+        }
+        xs.iter()
+            .flat_map(|&x| ys.iter().map(move |&y| self.distance(x, y)))
+            .min()
+    }
 }
 
 /// How far apart the objects one needed cell asks for together are on
@@ -431,27 +450,13 @@ fn gather(needs: &[Need], board: &Board) -> usize {
         if wanted.len() < 2 || board.cells().any(|(_, c)| n.met_by(c)) {
             continue;
         }
-        let at = |w: &Bits| -> Vec<usize> {
-            board
-                .cells()
-                .filter(|(_, c)| bits::meets(w, c))
-                .map(|(i, _)| i)
-                .collect()
-        };
+        let at = |w: &Bits| board.cells_where(|c| bits::meets(w, c));
         let first = at(&wanted[0]);
-        let mut far = 0;
-        for w in &wanted[1..] {
-            let others = at(w);
-            if first.is_empty() || others.is_empty() || first.len() * others.len() > PAIRS {
-                continue;
-            }
-            let d = first
-                .iter()
-                .flat_map(|&x| others.iter().map(move |&y| board.distance(x, y)))
-                .min()
-                .unwrap_or(0);
-            far = far.max(d);
-        }
+        let far = wanted[1..]
+            .iter()
+            .filter_map(|w| board.closest(&first, &at(w)))
+            .max()
+            .unwrap_or(0);
         total += far;
     }
     total
@@ -472,24 +477,11 @@ fn meet(needs: &[Need], board: &Board) -> usize {
         if a.row != b.row {
             continue;
         }
-        let at = |n: &Need| -> Vec<usize> {
-            board
-                .cells()
-                .filter(|(_, c)| n.met_by(c))
-                .map(|(i, _)| i)
-                .collect()
-        };
-        let (xs, ys) = (at(a), at(b));
-        if xs.is_empty() || ys.is_empty() || xs.len() * ys.len() > PAIRS {
+        let at = |n: &Need| board.cells_where(|c| n.met_by(c));
+        let Some(d) = board.closest(&at(a), &at(b)) else {
             continue;
-        }
+        };
         let offset = a.at.unwrap_or(0).abs_diff(b.at.unwrap_or(0));
-        let d = xs
-            .iter()
-            .flat_map(|&x| ys.iter().map(move |&y| (x, y)))
-            .map(|(x, y)| board.distance(x, y))
-            .min()
-            .unwrap_or(0);
         total = total.max(d.saturating_sub(offset));
     }
     total
