@@ -69,6 +69,9 @@ pub struct BoardTest {
     /// True if the pattern also tests movements (a bit board of objects
     /// then only narrows where it matches).
     pub moves: bool,
+    /// True if the pattern needs a movement set in its cell (`> Player`):
+    /// it can match only where something moves.
+    pub moving: bool,
 }
 
 /// Objects whose bit boards are ORed: a property, or the objects a cell
@@ -99,6 +102,7 @@ impl BoardTest {
             missing: ObjectSet::of(&p.missing),
             any: p.any_present.iter().map(|set| ObjectSet::of(set)).collect(),
             moves: !bits::is_zero(&p.moves_present) || !bits::is_zero(&p.moves_missing),
+            moving: !bits::is_zero(&p.moves_present),
         }
     }
 

@@ -29,7 +29,9 @@ pub struct Board {
     pub mw: usize,
     /// Objects, cell `x*height+y` at words `[i*ow, (i+1)*ow)`.
     pub objects: Vec<u64>,
-    /// Movements, five bits per layer.
+    /// Movements, five bits per layer. Set them through the board's
+    /// methods, which keep [`Board::moving`] (clearing one directly is
+    /// safe).
     pub movements: Vec<u64>,
     /// Rigid group index + 1 per layer, for cells a rigid rule moved.
     pub rigid_group: Vec<u64>,
@@ -52,6 +54,11 @@ pub struct Board {
     /// [`ANCHOR_MIN_CELLS`] cells or more, exact while rules run: rebuilt
     /// when a turn starts and updated by every write of the turn.
     occupancy: Vec<u64>,
+    /// The cells that may have a movement (a superset), one bit a cell as
+    /// the occupancy: kept on an anchored board by every write of a
+    /// movement, cleared with them. A cell pattern that needs a movement
+    /// matches only there.
+    moving: Vec<u64>,
     /// Rows are matched on the occupancy ([`Board::anchored`]).
     bit_boards: bool,
     /// The occupancy is that of the cells: [`Board::set_objects`] may
@@ -83,6 +90,7 @@ impl Board {
             all_objects: vec![0; ow],
             all_moves: vec![0; mw],
             occupancy: vec![0; ow * 64 * bits::words_for(n)],
+            moving: vec![0; bits::words_for(n)],
             bit_boards: n >= ANCHOR_MIN_CELLS,
             occupancy_exact: false,
             still: false,
@@ -98,6 +106,7 @@ impl Board {
         if rules >= MANY_RULES && !self.bit_boards {
             self.bit_boards = true;
             self.occupancy_exact = false;
+            self.rebuild_moving();
         }
     }
 
@@ -131,6 +140,24 @@ impl Board {
         }
     }
 
+    /// Rebuilds the cells that may move from the cells' movements.
+    fn rebuild_moving(&mut self) {
+        let mw = self.mw.max(1);
+        self.moving.fill(0);
+        for (i, m) in self.movements.chunks_exact(mw).enumerate() {
+            if m.iter().any(|&w| w != 0) {
+                self.moving[i / 64] |= 1 << (i % 64);
+            }
+        }
+    }
+
+    /// Notes that cell `i` may have a movement.
+    fn mark_moving(&mut self, i: usize) {
+        if self.anchored() {
+            self.moving[i / 64] |= 1 << (i % 64);
+        }
+    }
+
     /// The cells that hold object `id`.
     fn occupied(&self, id: usize) -> &[u64] {
         let cw = self.occupancy_words();
@@ -154,6 +181,7 @@ impl Board {
         self.all_objects.clone_from(&other.all_objects);
         self.all_moves.clone_from(&other.all_moves);
         self.occupancy.clone_from(&other.occupancy);
+        self.moving.clone_from(&other.moving);
         // What was ORed from this board's occupancy no longer holds.
         self.generation = self.generation.max(other.generation) + 1;
         self.bit_boards = other.bit_boards;
@@ -180,6 +208,9 @@ impl Board {
     pub fn set_movements(&mut self, movements: &[u64]) {
         self.movements.copy_from_slice(movements);
         self.still = false;
+        if self.anchored() {
+            self.rebuild_moving();
+        }
     }
 
     /// ORs the five-bit movement `dir` into layer `layer` of cell `i`.
@@ -187,6 +218,7 @@ impl Board {
         let mw = self.mw;
         bits::or_field(&mut self.movements[i * mw..(i + 1) * mw], layer, dir);
         self.still = false;
+        self.mark_moving(i);
     }
 
     /// Recomputes the masks from the cells: on an anchored board the
@@ -331,6 +363,7 @@ impl Board {
             self.row_moves[line.1 * mw + w] |= added;
             self.col_moves[line.0 * mw + w] |= added;
             self.all_moves[w] |= added;
+            self.mark_moving(i);
         }
         old ^ new
     }
@@ -418,6 +451,9 @@ impl Board {
             self.all_moves[w] |= r.moves_set[w];
             // Clearing movements keeps a still board still.
             self.still &= r.moves_set[w] == 0;
+            if r.moves_set[w] != 0 {
+                bits::or(&mut self.moving, cells);
+            }
         }
     }
 
@@ -454,6 +490,7 @@ impl Board {
         self.movements.fill(0);
         self.rigid_group.fill(0);
         self.rigid_applied.fill(0);
+        self.moving.fill(0);
         self.still = true;
     }
 
@@ -675,6 +712,10 @@ impl Boards {
             if narrowed && bits::is_zero(&self.starts) {
                 // No start is left: the later cells cannot add one.
                 continue;
+            }
+            if c.board.moving {
+                narrowed = true;
+                and_shifted(&mut self.starts, &b.moving, k as isize * d);
             }
             let Some(cell) = Self::cell_board(&mut self.cell, &mut self.unions, &c.board, b) else {
                 continue;
@@ -1292,11 +1333,7 @@ mod tests {
             .unwrap();
         for i in 0..b.cells() {
             if bits::get(b.cell(i), player) {
-                bits::or_field(
-                    &mut b.movements[i * b.mw..(i + 1) * b.mw],
-                    game.objects[player].layer,
-                    8,
-                );
+                b.add_movement(i, game.objects[player].layer, 8);
             }
         }
         b.recompute_masks();
