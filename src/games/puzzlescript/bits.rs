@@ -66,6 +66,13 @@ pub fn meets(a: &[u64], b: &[u64]) -> bool {
     a.iter().zip(b).any(|(x, y)| x & y != 0)
 }
 
+/// True if `have` holds every bit of `all` and a bit of each of `any`
+/// (what a rule cell asks of a cell: its objects and one of each of its
+/// properties).
+pub fn has_all_and_one_of_each(all: &[u64], any: &[Bits], have: &[u64]) -> bool {
+    subset(all, have) && any.iter().all(|a| meets(a, have))
+}
+
 /// True if no bit is set.
 pub fn is_zero(a: &[u64]) -> bool {
     a.iter().all(|x| *x == 0)
@@ -146,6 +153,17 @@ pub fn nonzero_records(records: &[u64], width: usize, out: &mut Vec<usize>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_cell_needs_every_object_and_one_of_each_property() {
+        let (crate_, target, wall) = (1u64, 2u64, 4u64);
+        let property: Vec<Bits> = vec![Box::new([target | wall])];
+        let all: Bits = Box::new([crate_]);
+        assert!(has_all_and_one_of_each(&all, &property, &[crate_ | wall]));
+        assert!(!has_all_and_one_of_each(&all, &property, &[crate_]));
+        assert!(!has_all_and_one_of_each(&all, &property, &[target]));
+        assert!(has_all_and_one_of_each(&[0], &[], &[0]));
+    }
 
     #[test]
     fn fields_do_not_straddle_words() {

@@ -56,7 +56,7 @@ impl Need {
     /// True if the objects `have` (one cell's, or the union of all cells)
     /// can meet the cell's needs.
     fn met_by(&self, have: &[u64]) -> bool {
-        bits::subset(&self.present, have) && self.any.iter().all(|a| bits::meets(a, have))
+        bits::has_all_and_one_of_each(&self.present, &self.any, have)
     }
 }
 

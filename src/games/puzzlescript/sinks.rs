@@ -29,7 +29,7 @@ struct Need {
 
 impl Need {
     fn met_by(&self, cell: &[u64]) -> bool {
-        bits::subset(&self.all, cell) && self.any.iter().all(|a| bits::meets(a, cell))
+        bits::has_all_and_one_of_each(&self.all, &self.any, cell)
     }
 }
 

@@ -73,8 +73,7 @@ fn needs_player(c: &CellPattern, player: &[u64]) -> bool {
 /// True if a cell holding just the objects `have` meets `c`'s object
 /// needs.
 fn fires_on(c: &CellPattern, have: &[u64]) -> bool {
-    bits::subset(&c.present, have)
-        && c.any_present.iter().all(|a| bits::meets(a, have))
+    bits::has_all_and_one_of_each(&c.present, &c.any_present, have)
         && !bits::meets(&c.missing, have)
 }
 
