@@ -103,7 +103,8 @@ pub struct LevelProblem<'g> {
     /// a position's cells ([`Makers::win_need`]).
     win_needs: RefCell<FxHashMap<Bits, Vec<usize>>>,
     /// The union of a position's cells while [`LevelProblem::is_dead`]
-    /// looks it up (a buffer reused, not one allocated per position).
+    /// or the estimate looks it up (a buffer reused, not one allocated per
+    /// position).
     union: RefCell<Vec<u64>>,
     /// Walls and the cells the player must still visit, for `no` win
     /// conditions only the player can meet ([`Walk::dead`]).
@@ -320,13 +321,6 @@ impl<'g> LevelProblem<'g> {
         1 + self.twins.is_some() as usize
     }
 
-    /// The union of the objects of every cell.
-    fn present(&self, objects: &[u64]) -> Box<[u64]> {
-        let mut all = Vec::new();
-        self.union_into(objects, &mut all);
-        all.into_boxed_slice()
-    }
-
     /// The union of the objects of every cell, into `out` (cleared first).
     fn union_into(&self, objects: &[u64], out: &mut Vec<u64>) {
         out.clear();
@@ -443,7 +437,8 @@ impl<'g> LevelProblem<'g> {
                     }
                 }
                 0 if first.is_empty() || second.is_empty() => {
-                    let present = self.present(objects);
+                    let mut present = self.union.borrow_mut();
+                    self.union_into(objects, &mut present);
                     let b = reach::Board {
                         objects,
                         words: ow,
@@ -484,7 +479,8 @@ impl<'g> LevelProblem<'g> {
     /// such rule needs before it can fire ([`Makers::win_need`]); 0 when
     /// no rule can.
     fn win_need(&self, objects: &[u64]) -> usize {
-        let present = self.present(objects);
+        let mut present = self.union.borrow_mut();
+        self.union_into(objects, &mut present);
         let board = reach::Board {
             objects,
             words: self.start.board.ow,
